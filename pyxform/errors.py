@@ -1,0 +1,166 @@
+"""The exceptions pyxform raises, and the exit code of each.
+
+Every error carries a ``code`` (a short stable string, also shown by the CLI), a ``location`` (where in the input the
+problem is: a file name, a URL, a table index and locator, a line) and an ``exit_code`` for the command line::
+
+    PyxformError                      code            exit
+    ├── InputError                                    3
+    │   ├── InputNotFound             not-found       3
+    │   ├── EmptyInput                empty           4
+    │   ├── UndecodableInput          undecodable     5
+    │   └── FetchError                fetch           8
+    │       └── ForbiddenAddress      forbidden-address 8
+    ├── NoTableError                  no-table        6
+    ├── LimitExceeded                 limit           7
+    ├── TableError                    table           9   (one table failed; the others go on)
+    ├── StylesheetError               xslt            10  (compile or run time error of an XSLT stylesheet)
+    ├── ValidationError               invalid         11  (an XML document does not validate against its schema)
+    └── QueryError                    query           12  (an XPath / XQuery expression failed)
+
+Exit code 1 is an unexpected internal error (a bug: please report it), 2 is a usage error (argparse), and 13 means a
+batch finished but some of its inputs failed (each is reported with its reason).
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "PyxformError",
+    "InputError",
+    "InputNotFound",
+    "EmptyInput",
+    "UndecodableInput",
+    "FetchError",
+    "ForbiddenAddress",
+    "NoTableError",
+    "LimitExceeded",
+    "TableError",
+    "StylesheetError",
+    "ValidationError",
+    "QueryError",
+    "EXIT_PARTIAL_FAILURE",
+]
+
+#: Exit code of a batch run in which some inputs failed and the others succeeded.
+EXIT_PARTIAL_FAILURE = 13
+
+
+class PyxformError(Exception):
+    """Base class of every error pyxform raises on purpose.
+
+    :param message: what went wrong, in words a user can act on.
+    :param location: where: a path, URL, ``table 3 (/html/body/table[2])``, ``line 12``; ``None`` if unknown.
+    """
+
+    code: str = "error"
+    exit_code: int = 1
+
+    def __init__(self, message: str, *, location: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.location = location
+
+    def __str__(self) -> str:
+        return f"{self.location}: {self.message}" if self.location else self.message
+
+
+class InputError(PyxformError):
+    """The input could not be read."""
+
+    code = "input"
+    exit_code = 3
+
+
+class InputNotFound(InputError):
+    """The input file does not exist or is not a readable file."""
+
+    code = "not-found"
+    exit_code = 3
+
+
+class EmptyInput(InputError):
+    """The input holds no bytes, or only whitespace."""
+
+    code = "empty"
+    exit_code = 4
+
+
+class UndecodableInput(InputError):
+    """The input's bytes are not text in any encoding we can determine (e.g. binary data)."""
+
+    code = "undecodable"
+    exit_code = 5
+
+
+class FetchError(InputError):
+    """An http(s) input could not be fetched (network error, HTTP status, size or time cap, bad redirect)."""
+
+    code = "fetch"
+    exit_code = 8
+
+
+class ForbiddenAddress(FetchError):
+    """A URL resolved to a private, loopback or link-local address, or used a scheme other than http(s)."""
+
+    code = "forbidden-address"
+    exit_code = 8
+
+
+class NoTableError(PyxformError):
+    """The page holds no ``table`` element (or ``--table N`` names a table that does not exist)."""
+
+    code = "no-table"
+    exit_code = 6
+
+
+class LimitExceeded(PyxformError):
+    """A resource limit was reached (page bytes, slots per table, nesting depth, time per page).
+
+    :param limit: the name of the limit (``max_slots``, ``max_depth``, ...) and the option that raises it.
+    """
+
+    code = "limit"
+    exit_code = 7
+
+    def __init__(self, message: str, *, limit: str, location: str | None = None) -> None:
+        super().__init__(message, location=location)
+        self.limit = limit
+
+
+class TableError(PyxformError):
+    """One table could not be processed; the other tables of the page are not affected."""
+
+    code = "table"
+    exit_code = 9
+
+
+class StylesheetError(PyxformError):
+    """An XSLT stylesheet failed to compile or to run.
+
+    :param error_code: Saxon's error code (``XTDE0640``, ``FODC0005``, ...), if known.
+    """
+
+    code = "xslt"
+    exit_code = 10
+
+    def __init__(self, message: str, *, error_code: str | None = None, location: str | None = None) -> None:
+        super().__init__(message, location=location)
+        self.error_code = error_code
+
+
+class ValidationError(PyxformError):
+    """An XML document is not valid against its schema. ``errors`` lists ``(line, message)`` pairs."""
+
+    code = "invalid"
+    exit_code = 11
+
+    def __init__(self, message: str, *, errors: list[tuple[int | None, str]] | None = None,
+                 location: str | None = None) -> None:
+        super().__init__(message, location=location)
+        self.errors = errors or []
+
+
+class QueryError(PyxformError):
+    """An XPath or XQuery expression could not be compiled or evaluated."""
+
+    code = "query"
+    exit_code = 12

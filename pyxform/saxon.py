@@ -1,0 +1,205 @@
+"""Saxon-HE (saxonche) behind one small interface: compile stylesheets once, run them, lock the file system away.
+
+A :class:`SaxonRuntime` owns one ``PySaxonProcessor``. Stylesheets are compiled into it once (and cached by name), then
+the runtime is *locked*: Saxon's ``allowedProtocols`` feature is set to the empty list, so ``doc()``, ``document()``,
+``collection()``, ``unparsed-text()``, ``xsl:include`` and ``xsl:import`` can no longer reach any URI (``file:``,
+``http:`` or other). Saxon makes that setting permanent for the processor, so a locked runtime cannot compile more
+stylesheets: every stylesheet a runtime needs is compiled before the lock (see :meth:`SaxonRuntime.compile_all`).
+Documents passed between the stylesheets of one runtime stay in memory as ``PyXdmNode`` objects (no serialization).
+
+Built-in stylesheets are loaded with :mod:`importlib.resources` from the ``pyxform.stylesheets`` package data.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from importlib.resources import as_file, files
+from pathlib import Path
+from typing import Any
+
+from .errors import StylesheetError
+
+__all__ = ["SaxonRuntime", "builtin_stylesheet", "builtin_schema", "to_xdm_value"]
+
+_ALLOWED_PROTOCOLS = "http://saxon.sf.net/feature/allowedProtocols"
+_ERROR_CODE = re.compile(r"\b([A-Z]{4}\d{4}|Q\{[^}]*\}[\w.-]+)\b")
+_LINE = re.compile(r"on line (\d+)(?: column (\d+))? of ([^\s:]+(?::[^\s:]+)?)")
+
+_processor_lock = threading.Lock()
+_shared_processor: Any = None
+
+
+def builtin_stylesheet(name: str) -> Path:
+    """Return the file system path of a built-in stylesheet, e.g. ``builtin_stylesheet("normalize.xsl")``.
+
+    :raises FileNotFoundError: if no such stylesheet ships with pyxform.
+    """
+    resource = files("pyxform.stylesheets").joinpath(name)
+    with as_file(resource) as path:  # package data is installed as plain files, so this is the real path
+        if not path.is_file():
+            raise FileNotFoundError(f"pyxform has no built-in stylesheet {name!r}")
+        return path
+
+
+def builtin_schema(name: str) -> Path:
+    """Return the file system path of a built-in XSD, e.g. ``builtin_schema("grid.xsd")``.
+
+    :raises FileNotFoundError: if no such schema ships with pyxform.
+    """
+    resource = files("pyxform.schemas").joinpath(name)
+    with as_file(resource) as path:
+        if not path.is_file():
+            raise FileNotFoundError(f"pyxform has no built-in schema {name!r}")
+        return path
+
+
+def _new_processor() -> Any:
+    from saxonche import PySaxonProcessor  # imported lazily: starting Saxon is the slowest part of start-up
+
+    return PySaxonProcessor(license=False)
+
+
+@dataclass(frozen=True)
+class XsltMessage:
+    """One ``xsl:message`` emitted by a stylesheet run."""
+
+    stylesheet: str
+    text: str
+
+
+def _stylesheet_error(exc: BaseException, *, stylesheet: str, action: str) -> StylesheetError:
+    text = " ".join(str(exc).split())
+    code_match = _ERROR_CODE.search(text)
+    line_match = _LINE.search(text)
+    location = stylesheet
+    if line_match:
+        location = f"{stylesheet}:{line_match.group(1)}" + (f":{line_match.group(2)}" if line_match.group(2) else "")
+    return StylesheetError(f"{action} failed: {text}", error_code=code_match.group(1) if code_match else None,
+                           location=location)
+
+
+class SaxonRuntime:
+    """One Saxon processor with a set of compiled stylesheets.
+
+    :param allow_io: leave the processor unlocked after compiling, so stylesheets may read URIs with ``doc()`` etc.
+        Only for user pipelines that need it; pyxform's own pipelines never set it.
+
+    Use :meth:`compile_all` once, then :meth:`transform` many times. Not safe for concurrent use from several threads
+    without external locking (saxonche needs ``attach_current_thread`` per thread).
+    """
+
+    def __init__(self, *, allow_io: bool = False) -> None:
+        self.processor = _new_processor()
+        self.allow_io = allow_io
+        self.locked = False
+        self._executables: dict[str, Any] = {}
+        self.messages: list[XsltMessage] = []
+
+    # -- compiling ------------------------------------------------------------------------------------------------
+    def compile_all(self, stylesheets: Mapping[str, Path | str]) -> None:
+        """Compile each stylesheet (``name -> path``) and then lock the runtime.
+
+        :raises StylesheetError: with Saxon's error code, file and line, if a stylesheet does not compile.
+        :raises RuntimeError: if the runtime is already locked and a stylesheet is new.
+        """
+        for name, path in stylesheets.items():
+            if name in self._executables:
+                continue
+            if self.locked:
+                raise RuntimeError(f"runtime is locked; cannot compile {name!r}")
+            compiler = self.processor.new_xslt30_processor()
+            try:
+                executable = compiler.compile_stylesheet(stylesheet_file=str(path))
+            except Exception as exc:  # saxonche raises PySaxonApiError, which is not importable portably
+                raise _stylesheet_error(exc, stylesheet=str(path), action="compiling the stylesheet") from None
+            if executable is None:
+                raise StylesheetError("compiling the stylesheet failed", location=str(path))
+            executable.set_save_xsl_message(True)
+            self._executables[name] = executable
+        if not self.allow_io:
+            self.lock()
+
+    def lock(self) -> None:
+        """Forbid every URI access (``allowedProtocols`` = none) from now on. Permanent for this processor."""
+        self.processor.set_configuration_property(_ALLOWED_PROTOCOLS, "")
+        self.locked = True
+
+    def has(self, name: str) -> bool:
+        return name in self._executables
+
+    # -- documents ------------------------------------------------------------------------------------------------
+    def parse(self, xml: str | bytes) -> Any:
+        """Parse well-formed XML text into a ``PyXdmNode`` owned by this runtime's processor.
+
+        :raises StylesheetError: if the text is not well-formed XML (message from Saxon's parser).
+        """
+        text = xml.decode("utf-8") if isinstance(xml, bytes) else xml
+        try:
+            return self.processor.parse_xml(xml_text=text)
+        except Exception as exc:
+            raise StylesheetError(f"not well-formed XML: {' '.join(str(exc).split())}") from None
+
+    # -- running --------------------------------------------------------------------------------------------------
+    def transform(self, name: str, node: Any, params: Mapping[str, Any] | None = None) -> Any:
+        """Run the compiled stylesheet ``name`` on ``node`` and return the result document node (``PyXdmNode``).
+
+        :param params: stylesheet parameters by local name; values are Python ``str``/``int``/``float``/``bool``
+            or sequences of them, or Saxon ``PyXdmValue`` objects.
+        :raises StylesheetError: with Saxon's error code and the stylesheet line, if the transformation fails.
+        """
+        executable = self._executables[name]
+        executable.clear_parameters()
+        for key, value in (params or {}).items():
+            executable.set_parameter(key, to_xdm_value(self.processor, value))
+        try:
+            result = executable.transform_to_value(xdm_node=node)
+        except Exception as exc:
+            raise _stylesheet_error(exc, stylesheet=name, action="running the stylesheet") from None
+        finally:
+            self._collect_messages(name, executable)
+        if result is None:
+            raise StylesheetError("the stylesheet returned an empty result", location=name)
+        return result.head
+
+    def transform_to_string(self, name: str, node: Any, params: Mapping[str, Any] | None = None) -> str:
+        """Like :meth:`transform`, but serialize the result with the stylesheet's ``xsl:output`` settings."""
+        executable = self._executables[name]
+        executable.clear_parameters()
+        for key, value in (params or {}).items():
+            executable.set_parameter(key, to_xdm_value(self.processor, value))
+        try:
+            return executable.transform_to_string(xdm_node=node) or ""
+        except Exception as exc:
+            raise _stylesheet_error(exc, stylesheet=name, action="running the stylesheet") from None
+        finally:
+            self._collect_messages(name, executable)
+
+    def _collect_messages(self, name: str, executable: Any) -> None:
+        messages = executable.get_xsl_messages()
+        if messages:
+            for message in messages:
+                self.messages.append(XsltMessage(name, str(message)))
+            executable.clear_xsl_messages()
+
+
+def to_xdm_value(processor: Any, value: Any) -> Any:
+    """Convert a Python value to a Saxon ``PyXdmValue`` (str, bool, int, float, or an iterable of those)."""
+    if isinstance(value, bool):
+        return processor.make_boolean_value(value)
+    if isinstance(value, int):
+        return processor.make_integer_value(value)
+    if isinstance(value, float):
+        return processor.make_double_value(value)
+    if isinstance(value, str):
+        return processor.make_string_value(value)
+    if isinstance(value, Iterable):
+        from saxonche import PyXdmValue
+
+        sequence = PyXdmValue()
+        for item in value:
+            sequence.add_xdm_item(to_xdm_value(processor, item))
+        return sequence
+    return value  # already a PyXdmValue
