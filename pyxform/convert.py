@@ -1,0 +1,184 @@
+"""Convert one page's tables into XML: clean -> normalize -> headers -> map -> merge (Zhang & Li 2007).
+
+:func:`convert` is a pure function of one page's bytes and its options, cheap to call many times in one process:
+every stylesheet is compiled once (:mod:`pyxform.pipeline`) and the documents pass between the stages in memory.
+:func:`convert_grid` starts from a header-annotated grid (``docs/formats.md`` sections 2 and 3) instead of a page.
+The result, a :class:`Conversion`, gives the output XML, the attribute-value pairs and an XSD for the output.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from functools import cached_property
+from typing import Any, Literal
+
+from lxml import etree
+
+from .clean import clean
+from .errors import NoTableError
+from .limits import DEFAULT_LIMITS, Limits
+from .pipeline import Pipeline, pipeline
+
+__all__ = ["Conversion", "Pair", "convert", "convert_grid", "NAME_STYLES", "HEADER_METHODS"]
+
+#: Values of ``names``: element names from the header text (the paper's) or ``<field name="...">``.
+NAME_STYLES = ("paper", "generic")
+#: Values of ``method``: how the headers stage finds the header rows and columns.
+HEADER_METHODS = ("auto", "markup", "format", "none")
+
+Pair = dict[str, Any]
+
+_PX = "{urn:pyxform}"
+_SAFE_PARSER = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, huge_tree=True)
+
+
+class Conversion:
+    """The result of converting one page (or one annotated grid).
+
+    :ivar source: the page's file name or URL as given (empty for bytes without a name).
+    :ivar table: the index of the one table converted, or ``None`` for all tables.
+    :ivar names: ``"paper"`` or ``"generic"``.
+    :ivar messages: the ``xsl:message`` texts the stages emitted (data problems repaired on the way).
+    """
+
+    def __init__(self, *, output: Any, grid: Any, source: str, table: int | None, names: str,
+                 messages: list[str], runner: Pipeline) -> None:
+        self._output = output
+        self._grid = grid
+        self._pipeline = runner
+        self.source = source
+        self.table = table
+        self.names = names
+        self.messages = messages
+
+    @cached_property
+    def xml(self) -> str:
+        """The output XML, indented, with an XML declaration: a ``<pyxform>`` document element holding each table's
+        element, or (with ``table``) that table's element alone. See the README, "How tables map to XML"."""
+        return self._pipeline.serialize(self._output)
+
+    def to_bytes(self) -> bytes:
+        """The output XML encoded as UTF-8."""
+        return self.xml.encode("utf-8")
+
+    def tree(self) -> etree._ElementTree:
+        """The output as an lxml tree (e.g. for :func:`pyxform.query.xpath`)."""
+        return etree.ElementTree(etree.fromstring(self.to_bytes(), _SAFE_PARSER))
+
+    def pairs(self) -> list[Pair]:
+        """The attribute-value pairs of the data cells (Zhang & Li 2007, section 5), one dict per data slot::
+
+            {"table": 0, "row": 2, "col": 1, "row_headers": ["Males"], "col_headers": ["Average", "Height"],
+             "value": "1.78"}
+
+        ``row``/``col`` are the slot's 0-based grid coordinates; header texts are as written, outermost / top first,
+        without empty headers and with a header spanning several header rows or columns once; a data cell spanning
+        several slots gives one pair per slot whose headers differ (``stylesheets/lib/slots.xsl``). A data cell
+        holding tables has ``"nested": [index, ...]`` as well. With ``table``, only that table's pairs.
+        """
+        return list(self.iter_pairs())
+
+    def iter_pairs(self) -> Iterator[Pair]:
+        """Like :meth:`pairs`, one pair at a time."""
+        params = {"table": -1 if self.table is None else self.table}
+        text = self._pipeline.run_to_string("pairs", self._grid, params, location=self.source or None)
+        root = etree.fromstring(text.encode("utf-8"), _SAFE_PARSER)
+        for element in root.iterchildren(_PX + "pair"):
+            pair: Pair = {
+                "table": int(element.get("table", "0")),
+                "row": int(element.get("row", "0")),
+                "col": int(element.get("col", "0")),
+                "row_headers": [child.text or "" for child in element.iterchildren(_PX + "row-header")],
+                "col_headers": [child.text or "" for child in element.iterchildren(_PX + "column-header")],
+                "value": element.findtext(_PX + "value") or "",
+            }
+            nested = [int(child.get("index", "0")) for child in element.iterchildren(_PX + "nested")]
+            if nested:
+                pair["nested"] = nested
+            yield pair
+
+    def pairs_jsonl(self) -> str:
+        """The pairs as JSON Lines (one object a line, UTF-8 text, keys in the order shown by :meth:`pairs`)."""
+        return "".join(json.dumps(pair, ensure_ascii=False) + "\n" for pair in self.iter_pairs())
+
+    def schema(self) -> str:
+        """An XSD 1.0 schema generated for this output (``stylesheets/schema.xsl``): the output validates against
+        it. See :func:`pyxform.schema.generate_schema`."""
+        return self._pipeline.run_to_string("schema", self._output, location=self.source or None)
+
+
+def _check_options(table: int | None, names: str, method: str) -> None:
+    if table is not None and (not isinstance(table, int) or table < 0):
+        raise ValueError(f"table must be a table index >= 0 or None, not {table!r}")
+    if names not in NAME_STYLES:
+        raise ValueError(f"names must be one of {', '.join(NAME_STYLES)}, not {names!r}")
+    if method not in HEADER_METHODS:
+        raise ValueError(f"method must be one of {', '.join(HEADER_METHODS)}, not {method!r}")
+
+
+def convert(data: bytes | str, *, table: int | None = None, names: Literal["paper", "generic"] = "paper",
+            method: Literal["auto", "markup", "format", "none"] = "auto", source: str = "",
+            limits: Limits = DEFAULT_LIMITS) -> Conversion:
+    """Convert the tables of one HTML page into XML.
+
+    :param data: the page: bytes (any encoding; detected by clean) or already decoded text.
+    :param table: the index of one table (``px:index``: 0-based, document order, nested tables counted) to convert
+        alone, or ``None`` for every table.
+    :param names: ``"paper"``: elements named after the header text (Zhang & Li's ``population-statistics``);
+        ``"generic"``: ``<table name="...">``, ``<field name="...">`` for headers that make poor names.
+    :param method: header detection: ``"auto"`` (markup where the table has it, else formatting), ``"markup"``,
+        ``"format"`` or ``"none"``.
+    :param source: the page's file name or URL, recorded as provenance and used to resolve links.
+    :param limits: resource limits (:class:`pyxform.limits.Limits`).
+    :returns: a :class:`Conversion`.
+    :raises NoTableError: the page has no table, or ``table`` names none.
+    :raises LimitExceeded, InputError: from clean and normalize (page too large, undecodable, ...).
+    :raises StylesheetError: a stylesheet failed (a bug: please report it with the page).
+    :raises ValueError: for an option outside the values above.
+    """
+    _check_options(table, names, method)
+    runner = pipeline()
+    runner.require("normalize", "headers", "map", "merge")
+    first_message = len(runner.runtime.messages)
+    page = clean(data, source=source)
+    xhtml = runner.parse(page.to_bytes())
+    location = source or None
+    grid = runner.run("normalize", xhtml, {"max-slots": limits.max_slots, "max-depth": limits.max_depth},
+                      location=location)
+    annotated = runner.run("headers", grid, {"method": method}, location=location)
+    return _map_and_merge(runner, annotated, source=source, table=table, names=names, first_message=first_message)
+
+
+def convert_grid(grid: bytes | str, *, table: int | None = None,
+                 names: Literal["paper", "generic"] = "paper", source: str = "") -> Conversion:
+    """Convert a header-annotated grid (``docs/formats.md`` sections 2 and 3, the output of the headers stage) into
+    XML: the map and merge stages alone. Options as for :func:`convert`.
+
+    :raises StylesheetError: if ``grid`` is not well-formed XML or not an annotated grid.
+    :raises NoTableError: if ``table`` names no table of the grid.
+    """
+    _check_options(table, names, "auto")
+    runner = pipeline()
+    first_message = len(runner.runtime.messages)
+    return _map_and_merge(runner, runner.parse(grid), source=source, table=table, names=names,
+                          first_message=first_message)
+
+
+def _map_and_merge(runner: Pipeline, annotated: Any, *, source: str, table: int | None,
+                   names: str, first_message: int) -> Conversion:
+    location = source or None
+    indexes = runner.table_indexes(annotated)
+    if table is None and not indexes and not runner.table_indexes(annotated, failures=True):
+        raise NoTableError("the page has no table", location=location)
+    if table is not None:
+        if table not in indexes:
+            raise NoTableError(f"the page has no table {table} (its tables: "
+                               f"{', '.join(map(str, indexes)) if indexes else 'none'})", location=location)
+    params = {"table": -1 if table is None else table, "names": names}
+    mapped = runner.run("map", annotated, params, location=location)
+    output = runner.run("merge", mapped, location=location)
+    messages = [message.text for message in runner.runtime.messages[first_message:]]
+    del runner.runtime.messages[first_message:]
+    return Conversion(output=output, grid=annotated, source=source, table=table, names=names, messages=messages,
+                      runner=runner)

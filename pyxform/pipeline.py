@@ -1,0 +1,145 @@
+"""The process-wide Saxon runtime of the conversion pipeline: every stage's stylesheet compiled once, then locked.
+
+``clean`` (Python) feeds ``normalize.xsl`` -> ``headers.xsl`` -> ``map.xsl`` -> ``merge.xsl``; ``pairs.xsl`` and
+``schema.xsl`` read the annotated grid and the output. All of them are compiled into one
+:class:`~pyxform.saxon.SaxonRuntime` the first time :func:`pipeline` is called, after which the runtime is locked (no
+stylesheet can reach a URI), and documents pass from stage to stage in memory. A stage whose stylesheet is not
+installed is reported by :meth:`Pipeline.require` with a clear error.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Mapping
+from typing import Any
+
+from .errors import NoTableError, PyxformError, StylesheetError
+from .saxon import SaxonRuntime, builtin_stylesheet
+
+__all__ = ["Pipeline", "pipeline", "STAGES"]
+
+#: Stage name -> stylesheet file (in ``stylesheets/``), in pipeline order.
+STAGES: dict[str, str] = {
+    "normalize": "normalize.xsl",
+    "headers": "headers.xsl",
+    "map": "map.xsl",
+    "merge": "merge.xsl",
+    "pairs": "pairs.xsl",
+    "schema": "schema.xsl",
+}
+
+# xsl:message error codes (in the pyxform namespace) that are errors of the input, not of a stylesheet.
+# A stylesheet that stops on bad input says why in an xsl:message whose text starts with "px:CODE: ".
+_INPUT_ERRORS: dict[str, type[PyxformError]] = {
+    "no-table": NoTableError,
+}
+_CODED_MESSAGE = re.compile(r"\s*px:([\w-]+):\s*(.*)", re.DOTALL)
+
+
+class Pipeline:
+    """One locked :class:`SaxonRuntime` holding the compiled stylesheets of every stage that is installed.
+
+    Safe to share between threads: :meth:`run` holds a lock, because a Saxon executable is not re-entrant.
+    """
+
+    def __init__(self) -> None:
+        stylesheets = {}
+        for stage, file_name in STAGES.items():
+            try:
+                stylesheets[stage] = builtin_stylesheet(file_name)
+            except FileNotFoundError:
+                continue
+        self.runtime = SaxonRuntime()
+        self.runtime.compile_all(stylesheets)
+        self.lock = threading.RLock()
+
+    def has(self, stage: str) -> bool:
+        """Whether the stylesheet of ``stage`` is installed and compiled."""
+        return self.runtime.has(stage)
+
+    def require(self, *stages: str) -> None:
+        """:raises StylesheetError: if a stage's stylesheet is not installed."""
+        missing = [stage for stage in stages if not self.has(stage)]
+        if missing:
+            raise StylesheetError(f"this installation of pyxform has no stylesheet for: {', '.join(missing)}",
+                                  location=", ".join(STAGES[stage] for stage in missing))
+
+    def parse(self, xml: str | bytes) -> Any:
+        """Parse XML text into a document node of this runtime (no DTD or entity can reach a URI).
+
+        :raises StylesheetError: if the text is not well-formed.
+        """
+        with self.lock:
+            return self.runtime.parse(xml)
+
+    def run(self, stage: str, node: Any, params: Mapping[str, Any] | None = None, *,
+            location: str | None = None) -> Any:
+        """Run one stage on a document node and return the result document node.
+
+        :raises NoTableError: if the stylesheet stopped with ``px:no-table`` (``--table N`` names no table).
+        :raises StylesheetError: for any other failure of the stylesheet.
+        """
+        self.require(stage)
+        with self.lock:
+            try:
+                return self.runtime.transform(stage, node, params)
+            except StylesheetError as error:
+                raise self._failure(stage, error, location) from None
+
+    def run_to_string(self, stage: str, node: Any, params: Mapping[str, Any] | None = None, *,
+                      location: str | None = None) -> str:
+        """Like :meth:`run`, serialized with the stylesheet's ``xsl:output`` settings."""
+        self.require(stage)
+        with self.lock:
+            try:
+                return self.runtime.transform_to_string(stage, node, params)
+            except StylesheetError as error:
+                raise self._failure(stage, error, location) from None
+
+    def serialize(self, node: Any) -> str:
+        """Serialize a document node as indented XML, with an XML declaration (UTF-8)."""
+        with self.lock:
+            text = node.to_string()
+        return '<?xml version="1.0" encoding="UTF-8"?>\n' + text + ("" if text.endswith("\n") else "\n")
+
+
+    def table_indexes(self, grid: Any, *, failures: bool = False) -> list[int]:
+        """The ``px:index`` of every table of a grid document (``docs/formats.md`` section 2), in document order
+        (with ``failures``: of every ``px:table-failure`` instead)."""
+        with self.lock:
+            xpath = self.runtime.processor.new_xpath_processor()
+            xpath.declare_namespace("px", "urn:pyxform")
+            xpath.set_context(xdm_item=grid)
+            result = xpath.evaluate(f"/px:grids/px:{'table-failure' if failures else 'table'}/@index/string()")
+        return [int(str(result.item_at(i))) for i in range(result.size)] if result is not None else []
+
+    def _failure(self, stage: str, error: StylesheetError, location: str | None) -> PyxformError:
+        """Turn a stylesheet's ``xsl:message terminate="yes"`` (text ``px:CODE: description``) into the error of
+        that code; any other failure stays a :class:`StylesheetError`."""
+        if "terminated by xsl:message" in error.message:
+            stage_messages = [m.text for m in self.runtime.messages if m.stylesheet == stage]
+            match = _CODED_MESSAGE.match(stage_messages[-1]) if stage_messages else None
+            if match:
+                kind = _INPUT_ERRORS.get(match.group(1), StylesheetError)
+                if kind is StylesheetError:
+                    return StylesheetError(f"{stage}: {match.group(2)}", error_code="px:" + match.group(1),
+                                           location=location or error.location)
+                return kind(match.group(2), location=location)
+        if location and not error.location:
+            error.location = location
+        return error
+
+
+_pipeline: Pipeline | None = None
+_pipeline_lock = threading.Lock()
+
+
+def pipeline() -> Pipeline:
+    """The process-wide :class:`Pipeline` (created, and its stylesheets compiled, on first use)."""
+    global _pipeline
+    if _pipeline is None:
+        with _pipeline_lock:
+            if _pipeline is None:
+                _pipeline = Pipeline()
+    return _pipeline
