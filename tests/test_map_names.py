@@ -1,0 +1,93 @@
+"""Element names from header text (stylesheets/lib/names.xsl): the rule, and that every result is a valid name."""
+
+from __future__ import annotations
+
+import re
+import tempfile
+from functools import cache
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from lxml import etree
+
+from pyxform.saxon import SaxonRuntime
+
+STYLESHEETS = Path(__file__).resolve().parents[1] / "stylesheets"
+
+# XML 1.0 (fifth edition) NameStartChar / NameChar, without ":" (an NCName).
+_START = ("A-Z_a-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u02ff\u0370-\u037d\u037f-\u1fff\u200c-\u200d\u2070-\u218f"
+          "\u2c00-\u2fef\u3001-\ud7ff\uf900-\ufdcf\ufdf0-\ufffd\U00010000-\U000effff")
+_CHAR = _START + r"\-.0-9\u00b7\u0300-\u036f\u203f-\u2040"
+NCNAME = re.compile(f"^[{_START}][{_CHAR}]*$")
+
+
+@cache
+def _runtime() -> SaxonRuntime:
+    runtime = SaxonRuntime()
+    wrapper = STYLESHEETS / "lib" / "names.xsl"
+    test_sheet = Path(tempfile.mkdtemp(prefix="pyxform-names-")) / "names-driver.xsl"
+    test_sheet.write_text(f"""<xsl:stylesheet version="3.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform"
+      xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:f="urn:pyxform:function" exclude-result-prefixes="#all"
+      expand-text="yes">
+      <xsl:include href="{wrapper.as_uri()}"/>
+      <xsl:template match="/">
+        <names><xsl:for-each select="/texts/t"><n null="{{f:is-null(string(.))}}">{{f:xml-name(string(.), 'field')}}</n>
+        </xsl:for-each></names>
+      </xsl:template>
+    </xsl:stylesheet>""".replace("{{", "{").replace("}}", "}"))
+    runtime.compile_all({"names": test_sheet})
+    return runtime
+
+
+def names(*texts: str) -> list[str]:
+    return [n for n, _ in names_and_nulls(*texts)]
+
+
+def names_and_nulls(*texts: str) -> list[tuple[str, bool]]:
+    root = etree.Element("texts")
+    for text in texts:
+        etree.SubElement(root, "t").text = text
+    runtime = _runtime()
+    out = runtime.transform_to_string("names", runtime.parse(etree.tostring(root, encoding="unicode")))
+    return [(n.text or "", n.get("null") == "true") for n in etree.fromstring(out.encode())]
+
+
+def test_the_papers_example() -> None:
+    assert names("Population Statistics") == ["population-statistics"]
+
+
+def test_words_joined_lower_cased_of_every_script() -> None:
+    assert names("Average  Height (cm)", "GDP/capita", "Größe", "人口 统计", "Население", "Women's 100 m") == [
+        "average-height-cm", "gdp-capita", "größe", "人口-统计", "население", "womens-100-m"]
+
+
+def test_symbols_digits_and_reserved_prefix() -> None:
+    assert names("#", "%", "+/-", "R&B", "2010", "1st place", "XML data", "xmlns", "km²", "—", "", "٣") == [
+        "number", "percent", "plus-minus", "r-and-b", "_2010", "_1st-place", "_xml-data", "_xmlns", "km2",
+        "field", "field", "_٣"]
+
+
+def test_long_text_is_cut_at_a_word_boundary() -> None:
+    (name,) = names("word " * 40)
+    assert len(name) <= 64 and name.endswith("word") and "--" not in name
+    (single,) = names("x" * 200)
+    assert single == "x" * 64
+
+
+def test_null_tags_are_blank_texts_only() -> None:
+    assert [null for _, null in names_and_nulls("", " ", "\u00a0", "\u200b", "-", "a")] == [
+        True, True, True, True, False, False]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00\ufffe\uffff")
+                        .filter(lambda c: c in "\t\n\r" or ord(c) >= 0x20), max_size=30),
+                min_size=1, max_size=20))
+def test_every_text_gives_a_valid_unreserved_name(texts: list[str]) -> None:
+    for name in names(*texts):
+        assert NCNAME.match(name), name
+        assert not name.lower().startswith("xml")
+        assert not re.match(r"\d", name)
+        assert len(name) <= 65
+        etree.fromstring(f"<{name}/>")
