@@ -86,5 +86,5 @@ def test_schema_validate_query(tmp_path: Path, capsys: pytest.CaptureFixture[str
     assert main(["query", str(tmp_path), "count(collection()//ratio)"]) == 0  # p.xml and bad.xml
     assert capsys.readouterr().out == "4\n"
     assert main(["query", str(out), "//average", "--text"]) == 0
-    assert capsys.readouterr().out.splitlines()[0].split() == ["1.78", "75"]
+    assert capsys.readouterr().out.split()[:2] == ["1.78", "75"]
     assert main(["query", str(out), "//["]) == 12
