@@ -121,11 +121,11 @@ class Pipeline:
             stage_messages = [m.text for m in self.runtime.messages if m.stylesheet == stage]
             match = _CODED_MESSAGE.match(stage_messages[-1]) if stage_messages else None
             if match:
-                kind = _INPUT_ERRORS.get(match.group(1), StylesheetError)
+                code, text = match.group(1), " ".join(match.group(2).split())
+                kind = _INPUT_ERRORS.get(code, StylesheetError)
                 if kind is StylesheetError:
-                    return StylesheetError(f"{stage}: {match.group(2)}", error_code="px:" + match.group(1),
-                                           location=location or error.location)
-                return kind(match.group(2), location=location)
+                    return StylesheetError(text, error_code="px:" + code, location=location or STAGES[stage])
+                return kind(text, location=location)
         if location and not error.location:
             error.location = location
         return error

@@ -42,11 +42,17 @@ def _parser() -> etree.XMLParser:
 
 def _parse(data: bytes, *, what: str, location: str | None) -> etree._ElementTree:
     try:
-        return etree.ElementTree(etree.fromstring(data, _parser()))
+        root = etree.fromstring(data, _parser())
     except etree.XMLSyntaxError as error:
         line = error.lineno if error.lineno else None
         raise ValidationError(f"the {what} is not well-formed XML: {error.msg}",
                               errors=[(line, error.msg)], location=location) from None
+    entity = next(root.iter(etree.Entity), None)
+    if entity is not None:
+        message = f"entity reference {entity.text} (entities are not expanded)"
+        raise ValidationError(f"the {what} uses an {message}", errors=[(entity.sourceline, message)],
+                              location=location)
+    return etree.ElementTree(root)
 
 
 def generate_schema(document: XmlInput) -> str:

@@ -20,6 +20,8 @@
 <xsl:stylesheet version="3.0"
                 xmlns:xsl="http://www.w3.org/1999/XSL/Transform"
                 xmlns:xs="http://www.w3.org/2001/XMLSchema"
+                xmlns:map="http://www.w3.org/2005/xpath-functions/map"
+                xmlns:array="http://www.w3.org/2005/xpath-functions/array"
                 xmlns:px="urn:pyxform"
                 xmlns:f="urn:pyxform:function"
                 xmlns:fp="urn:pyxform:function:private"
@@ -97,12 +99,17 @@
             <xsl:if test="exists($instances/text()[normalize-space()])">
               <xsl:attribute name="mixed" select="'true'"/>
             </xsl:if>
-            <xs:sequence>
-              <xsl:sequence select="fp:content-model($instances)"/>
-              <xsl:if test="exists($instances/*[namespace-uri() ne ''])">
-                <xs:any namespace="##other" processContents="lax" minOccurs="0" maxOccurs="unbounded"/>
-              </xsl:if>
-            </xs:sequence>
+            <xsl:choose>
+              <xsl:when test="exists($instances/*[namespace-uri() ne ''])">
+                <xs:sequence>
+                  <xsl:sequence select="fp:content-model($instances)"/>
+                  <xs:any namespace="##other" processContents="lax" minOccurs="0" maxOccurs="unbounded"/>
+                </xs:sequence>
+              </xsl:when>
+              <xsl:otherwise>
+                <xsl:sequence select="fp:content-model($instances)"/>
+              </xsl:otherwise>
+            </xsl:choose>
             <xsl:sequence select="$attributes"/>
             <xs:anyAttribute namespace="##other" processContents="lax"/>
           </xs:complexType>
@@ -130,17 +137,17 @@
         for $instance in $instances
         return array { fp:runs($instance/*[namespace-uri() eq '']/local-name()) }"/>
     <xsl:variable name="order" as="xs:string*" select="fp:order($runs)"/>
+    <xsl:variable name="position" as="map(xs:string, xs:integer)"
+                  select="map:merge(for $i in 1 to count($order) return map:entry($order[$i], $i))"/>
     <xsl:variable name="consistent" as="xs:boolean" select="
         every $run in $runs satisfies
-          (count($run?*) eq count(distinct-values($run?*))
-           and (every $i in 2 to count($run?*)
-                satisfies index-of($order, $run($i - 1)) lt index-of($order, $run($i))))"/>
+          (every $i in 2 to array:size($run) satisfies $position($run($i - 1)) lt $position($run($i)))"/>
     <xsl:if test="exists($children)">
       <xsl:choose>
         <xsl:when test="$consistent">
           <xs:sequence>
             <xsl:for-each-group select="$children" group-by="local-name()">
-              <xsl:sort select="index-of($order, current-grouping-key())"/>
+              <xsl:sort select="$position(current-grouping-key())"/>
               <xsl:variable name="name" as="xs:string" select="current-grouping-key()"/>
               <xsl:variable name="present" as="xs:integer" select="count(current-group()/..)"/>
               <xsl:variable name="repeated" as="xs:boolean" select="$present lt count(current-group())"/>
@@ -159,7 +166,7 @@
         <xsl:otherwise>
           <xs:choice minOccurs="0" maxOccurs="unbounded">
             <xsl:for-each-group select="$children" group-by="local-name()">
-              <xsl:sort select="index-of($order, current-grouping-key())"/>
+              <xsl:sort select="$position(current-grouping-key())"/>
               <xsl:sequence select="f:declaration(current-group(), ())"/>
             </xsl:for-each-group>
           </xs:choice>
@@ -174,32 +181,70 @@
     <xsl:sequence select="for $i in 1 to count($names) return $names[$i][$i eq 1 or . ne $names[$i - 1]]"/>
   </xsl:function>
 
-  <!-- One order of all names, built instance by instance: a new name goes right after the name before it in its
-       instance (or first). Every instance follows the order when one exists that they all follow and the instances
-       agree on where each name goes; otherwise the caller falls back to a choice. -->
+  <!-- One order of all names that every instance follows, if there is one: a topological sort (Kahn's algorithm) of
+       the "comes right before" relation of the instances' runs, ties broken by first appearance. When the relation
+       has a cycle the names left over are appended, and the caller's check finds the order inconsistent. -->
   <xsl:function name="fp:order" as="xs:string*">
     <xsl:param name="runs" as="array(xs:string*)*"/>
-    <xsl:iterate select="$runs">
+    <xsl:variable name="names" as="xs:string*" select="distinct-values($runs ! ?*)"/>
+    <xsl:variable name="rank" as="map(xs:string, xs:integer)"
+                  select="map:merge(for $i in 1 to count($names) return map:entry($names[$i], $i))"/>
+    <xsl:variable name="edges" as="xs:string*" select="
+        distinct-values(for $run in $runs, $i in 2 to array:size($run)
+                        return $run($i - 1) || '&#9;' || $run($i))"/>
+    <xsl:variable name="successors" as="map(xs:string, xs:string*)">
+      <xsl:map>
+        <xsl:for-each-group select="$edges" group-by="substring-before(., '&#9;')">
+          <xsl:map-entry key="current-grouping-key()" select="current-group() ! substring-after(., '&#9;')"/>
+        </xsl:for-each-group>
+      </xsl:map>
+    </xsl:variable>
+    <xsl:variable name="indegree" as="map(xs:string, xs:integer)">
+      <xsl:map>
+        <xsl:for-each-group select="$edges" group-by="substring-after(., '&#9;')">
+          <xsl:map-entry key="current-grouping-key()" select="count(current-group())"/>
+        </xsl:for-each-group>
+      </xsl:map>
+    </xsl:variable>
+    <xsl:iterate select="$names">
+      <xsl:param name="ready" as="xs:string*" select="$names[not(map:contains($indegree, .))]"/>
+      <xsl:param name="indegree" as="map(xs:string, xs:integer)" select="$indegree"/>
       <xsl:param name="order" as="xs:string*" select="()"/>
-      <xsl:on-completion select="$order"/>
-      <xsl:next-iteration>
-        <xsl:with-param name="order" as="xs:string*">
-          <xsl:iterate select="?*">
-            <xsl:param name="order" as="xs:string*" select="$order"/>
-            <xsl:param name="previous" as="xs:string?" select="()"/>
-            <xsl:on-completion select="$order"/>
-            <xsl:variable name="name" as="xs:string" select="."/>
-            <xsl:next-iteration>
-              <xsl:with-param name="order" select="
-                  if ($name = $order) then $order
-                  else insert-before($order, (if (exists($previous)) then index-of($order, $previous)[1] else 0) + 1,
-                                     $name)"/>
-              <xsl:with-param name="previous" select="$name"/>
-            </xsl:next-iteration>
-          </xsl:iterate>
-        </xsl:with-param>
-      </xsl:next-iteration>
+      <xsl:on-completion>
+        <xsl:variable name="placed" as="map(xs:string, xs:boolean)"
+                      select="map:merge($order ! map:entry(., true()))"/>
+        <xsl:sequence select="$order, $names[not(map:contains($placed, .))]"/>
+      </xsl:on-completion>
+      <xsl:choose>
+        <xsl:when test="empty($ready)">
+          <xsl:break>
+            <xsl:variable name="placed" as="map(xs:string, xs:boolean)"
+                          select="map:merge($order ! map:entry(., true()))"/>
+            <xsl:sequence select="$order, $names[not(map:contains($placed, .))]"/>
+          </xsl:break>
+        </xsl:when>
+        <xsl:otherwise>
+          <xsl:variable name="next" as="xs:string" select="head($ready)"/>
+          <xsl:variable name="after" as="xs:string*" select="$successors($next)"/>
+          <xsl:variable name="lowered" as="map(xs:string, xs:integer)" select="
+              map:merge(($indegree, $after ! map:entry(., $indegree(.) - 1)), map {'duplicates': 'use-last'})"/>
+          <xsl:variable name="freed" as="xs:string*" select="$after[$lowered(.) eq 0]"/>
+          <xsl:next-iteration>
+            <xsl:with-param name="ready" select="fp:insert-by-rank(tail($ready), $freed, $rank)"/>
+            <xsl:with-param name="indegree" select="$lowered"/>
+            <xsl:with-param name="order" select="$order, $next"/>
+          </xsl:next-iteration>
+        </xsl:otherwise>
+      </xsl:choose>
     </xsl:iterate>
+  </xsl:function>
+
+  <!-- $queue (sorted by rank) with $names added in rank order. -->
+  <xsl:function name="fp:insert-by-rank" as="xs:string*">
+    <xsl:param name="queue" as="xs:string*"/>
+    <xsl:param name="names" as="xs:string*"/>
+    <xsl:param name="rank" as="map(xs:string, xs:integer)"/>
+    <xsl:sequence select="if (empty($names)) then $queue else sort(($queue, $names), (), $rank)"/>
   </xsl:function>
 
   <!-- The simple type of a set of values (see the opening comment). -->

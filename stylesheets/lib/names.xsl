@@ -11,8 +11,9 @@
        script; any other character separates words. Characters that XML does not allow in a name are separators too.
        The words are joined with "-", and the name is cut at a word boundary to at most 64 characters.
     4. No word at all (the text is only punctuation or symbols): the caller's fallback name (field, row, table).
-    5. A name that cannot start an XML name (a digit, a combining mark) gets a leading "_" ("2010" gives _2010); so
-       does a name starting with "xml", which XML reserves ("XML version" gives _xml-version).
+    5. A name starting with a digit of any script, or with a character that cannot start an XML name (a combining
+       mark), gets a leading "_" ("2010" gives _2010); so does a name starting with "xml", which XML reserves
+       ("XML version" gives _xml-version).
   The result is always an NCName. The original text is kept by the caller in a px:label attribute.
 -->
 <xsl:stylesheet version="3.0"
@@ -31,7 +32,7 @@
     $text: the header's visible text, as written. $fallback: the name used when the text has no letter or digit.
     Returns an xs:NCName as a string; never the empty string.
   -->
-  <xsl:function name="f:xml-name" as="xs:string">
+  <xsl:function name="f:xml-name" as="xs:string" cache="yes">
     <xsl:param name="text" as="xs:string"/>
     <xsl:param name="fallback" as="xs:string"/>
     <xsl:variable name="folded" as="xs:string"
@@ -41,7 +42,7 @@
     <xsl:variable name="name" as="xs:string" select="fp:join-words($words[. ne ''], '')"/>
     <xsl:sequence select="
         if ($name eq '') then $fallback
-        else if (not(substring($name, 1, 1) castable as xs:NCName) or starts-with($name, 'xml')) then '_' || $name
+        else if (matches($name, '^(\p{Nd}|xml)') or not(substring($name, 1, 1) castable as xs:NCName)) then '_' || $name
         else $name"/>
   </xsl:function>
 

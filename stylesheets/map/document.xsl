@@ -30,6 +30,12 @@
     <xsl:apply-templates select="$chosen" mode="m:table"/>
   </xsl:template>
 
+  <!-- one table's element; a function so that xsl:try can call it in its select -->
+  <xsl:function name="fp:map-table" as="element()">
+    <xsl:param name="table" as="element(px:table)"/>
+    <xsl:apply-templates select="$table" mode="m:table"/>
+  </xsl:function>
+
   <xsl:template match="px:grids" mode="m:document" as="element(pyxform)">
     <xsl:if test="empty(px:table | px:table-failure)">
       <xsl:message terminate="yes" error-code="px:no-table">px:no-table: the page has no table</xsl:message>
@@ -39,8 +45,11 @@
       <xsl:variable name="mapped" as="element()*">
         <xsl:sequence select="px:table-failure"/>
         <xsl:for-each select="px:table[not(@parent-table = $indexes)]">
-          <xsl:try>
-            <xsl:apply-templates select="." mode="m:table"/>
+          <xsl:if test="not(@header-rows and @header-cols)">
+            <px:table-failure index="{@index}" locator="{@locator}" code="no-header-annotations"
+                              message="the table has no header annotations (run the headers stage before map)"/>
+          </xsl:if>
+          <xsl:try select="if (@header-rows and @header-cols) then fp:map-table(.) else ()">
             <xsl:catch>
               <px:table-failure index="{@index}" locator="{@locator}" code="map"
                                 message="{$err:code}: {$err:description}"/>

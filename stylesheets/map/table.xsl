@@ -12,9 +12,10 @@
   merge.xsl joins adjacent siblings of the same name and px:key, which rebuilds phi(r(i)) of Rule 1 exactly (one
   element per row header cell, one per column header cell and row), while rows that are different records stay apart.
 
-  A row needs a record element when its row header path (the ids of its non-null row header cells) is empty (tables
-  without row headers, p = 0: each data row becomes <row>) or is shared with another data row (two rows under one
-  row header cell that spans them both): otherwise their values would merge into one element and records would mix.
+  A row needs a record element when it has no row header cell of its own (tables without row headers, p = 0, where
+  each data row becomes <row>, also under section cells) or when its row header path (the ids of its non-null row
+  header cells) is shared with another data row (two rows under one row header cell that spans them both): otherwise
+  their values would merge into one element and records would mix.
 
   The table element is named after the caption; a top-level table without a caption after the nearest preceding
   heading, then the page title; otherwise (or for a nested table without a caption) it is <table>.
@@ -62,7 +63,7 @@
       <xsl:attribute name="px:key" select="'t' || @index"/>
       <xsl:for-each select="$slots">
         <xsl:variable name="path" as="xs:string" select="fp:row-path(.)"/>
-        <xsl:sequence select="fp:slot-chain(., $path eq '' or $rows-per-path($path) gt 1)"/>
+        <xsl:sequence select="fp:slot-chain(., fp:needs-record(., $path, $rows-per-path))"/>
       </xsl:for-each>
     </xsl:element>
   </xsl:template>
@@ -82,6 +83,15 @@
   <xsl:function name="fp:row-path" as="xs:string">
     <xsl:param name="slot" as="element(px:slot)"/>
     <xsl:sequence select="string-join(f:row-headers($slot)/@id, ' ')"/>
+  </xsl:function>
+
+  <!-- Whether a slot's row needs a record element: it has no row header cell of its own (none at all, or section
+       cells only), or its row header path is shared with another data row. -->
+  <xsl:function name="fp:needs-record" as="xs:boolean">
+    <xsl:param name="slot" as="element(px:slot)"/>
+    <xsl:param name="path" as="xs:string"/>
+    <xsl:param name="rows-per-path" as="map(xs:string, xs:integer)"/>
+    <xsl:sequence select="empty(f:row-headers($slot)[not(@role = 'section')]) or $rows-per-path($path) gt 1"/>
   </xsl:function>
 
   <!-- The chain of nested elements of one data slot, ending in its value. -->
