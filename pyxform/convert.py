@@ -141,13 +141,17 @@ def convert(data: bytes | str, *, table: int | None = None, names: Literal["pape
     runner = pipeline()
     runner.require("normalize", "headers", "map", "merge")
     first_message = len(runner.runtime.messages)
-    page = clean(data, source=source)
-    xhtml = runner.parse(page.to_bytes())
-    location = source or None
-    grid = runner.run("normalize", xhtml, {"max-slots": limits.max_slots, "max-depth": limits.max_depth},
-                      location=location)
-    annotated = runner.run("headers", grid, {"method": method}, location=location)
-    return _map_and_merge(runner, annotated, source=source, table=table, names=names, first_message=first_message)
+    try:
+        page = clean(data, source=source)
+        xhtml = runner.parse(page.to_bytes())
+        location = source or None
+        grid = runner.run("normalize", xhtml, {"max-slots": limits.max_slots, "max-depth": limits.max_depth},
+                          location=location)
+        annotated = runner.run("headers", grid, {"method": method}, location=location)
+        return _map_and_merge(runner, annotated, source=source, table=table, names=names,
+                              first_message=first_message)
+    finally:
+        del runner.runtime.messages[first_message:]
 
 
 def convert_grid(grid: bytes | str, *, table: int | None = None,
@@ -161,8 +165,11 @@ def convert_grid(grid: bytes | str, *, table: int | None = None,
     _check_options(table, names, "auto")
     runner = pipeline()
     first_message = len(runner.runtime.messages)
-    return _map_and_merge(runner, runner.parse(grid), source=source, table=table, names=names,
-                          first_message=first_message)
+    try:
+        return _map_and_merge(runner, runner.parse(grid), source=source, table=table, names=names,
+                              first_message=first_message)
+    finally:
+        del runner.runtime.messages[first_message:]
 
 
 def _map_and_merge(runner: Pipeline, annotated: Any, *, source: str, table: int | None,
@@ -179,6 +186,5 @@ def _map_and_merge(runner: Pipeline, annotated: Any, *, source: str, table: int 
     mapped = runner.run("map", annotated, params, location=location)
     output = runner.run("merge", mapped, location=location)
     messages = [message.text for message in runner.runtime.messages[first_message:]]
-    del runner.runtime.messages[first_message:]
     return Conversion(output=output, grid=annotated, source=source, table=table, names=names, messages=messages,
                       runner=runner)
