@@ -1,64 +1,143 @@
-"""HTML5 parsing: decoded page text -> lxml tree of XHTML elements.
+"""HTML5 parsing: decoded page text -> lxml tree whose HTML elements are in the XHTML namespace.
 
-The tree is built by Lexbor (through ``selectolax``), a C implementation of the WHATWG HTML tree construction
-algorithm (implied ``tbody``, unclosed ``tr``/``td``, misnested formatting elements, foster parenting), and copied
-into an lxml tree whose element names are in the XHTML namespace.
+The tree is built by turbohtml, a C implementation of the WHATWG HTML tree construction algorithm (implied ``tbody``,
+unclosed ``tr``/``td``, the adoption agency algorithm for misnested formatting elements, foster parenting), run with
+scripting enabled as a browser runs it (so ``noscript`` content is text, as in Chromium). ``bench/parsers.py``
+measures it against Lexbor (selectolax), html5ever (markupever), html5lib and lxml's own HTML parser on HTML5
+tree-construction cases and on the browser's table grids of the corpus.
+
+The tree reaches lxml by the fast route: turbohtml serializes it as XML in C and libxml2 parses that in C, so no
+Python code runs per node. What XML cannot hold is repaired in the turbohtml tree first, on the few nodes concerned
+(found with one XPath query each): ``xmlns``/``xmlns:*`` attributes (in HTML they are plain attributes, in XML they
+would move elements into other namespaces) and other prefixed attribute names are dropped, a ``:`` in an element name
+becomes ``_``. The elements of :data:`DROPPED_ELEMENTS` are removed before serializing, comments and processing instructions
+while libxml2 parses. If libxml2 still
+refuses the text, the slow route (a walk over the turbohtml tree feeding an lxml ``TreeBuilder``) builds the same tree;
+``tests/test_clean_parse.py`` checks that both routes give identical trees on the whole corpus.
 """
 
 from __future__ import annotations
 
 import re
+from typing import Final
 
+import turbohtml
 from lxml import etree
+from turbohtml import Html
 
-__all__ = ["XHTML_NS", "parse_html"]
+__all__ = ["XHTML_NS", "SVG_NS", "MATHML_NS", "parse_html", "parse_html_slow", "DROPPED_ELEMENTS"]
 
-XHTML_NS = "http://www.w3.org/1999/xhtml"
-_XHTML = "{" + XHTML_NS + "}"
-_XML_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9._-]*$")
-# Characters XML 1.0 does not allow (C0 controls other than tab, LF, CR; surrogates; U+FFFE/U+FFFF).
-_NOT_XML_CHAR = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+XHTML_NS: Final = "http://www.w3.org/1999/xhtml"
+SVG_NS: Final = "http://www.w3.org/2000/svg"
+MATHML_NS: Final = "http://www.w3.org/1998/Math/MathML"
+_XLINK_NS: Final = "http://www.w3.org/1999/xlink"
+
+#: Elements removed with their content while parsing (never shown; ``noscript`` is text with scripting enabled).
+DROPPED_ELEMENTS: Final = ("script", "style", "template", "noscript")
+
+_XML_SERIALIZATION: Final = Html(xml=True)
+_NOT_XML_CHAR: Final = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+_XML_NAME: Final = re.compile(r"^[A-Za-z_][A-Za-z0-9._-]*$")
+# What turbohtml writes before the root element: doctype, comments, whitespace.
+_PROLOG: Final = re.compile(r"(?:<!DOCTYPE[^>]*>|<!--.*?-->|<\?.*?\?>|\s)*(?=<html\b)", re.S)
+# turbohtml writes xmlns="" on an HTML element inside SVG/MathML; "<" only starts markup in its XML output.
+_EMPTY_DEFAULT_NS: Final = re.compile(r'(<[A-Za-z][^\s/>]*) xmlns=""')
+_FOREIGN_PREFIXES: Final = ("xlink:", "xml:", "xmlns:")
+_PROBLEM_ATTRIBUTES: Final = '//*[@*[starts-with(name(), "xmlns") or contains(name(), ":")]]'
+_PROBLEM_ELEMENTS: Final = '//*[contains(name(), ":")]'
+
+_XML_PARSER: Final = etree.XMLParser(
+    resolve_entities=False, no_network=True, huge_tree=True, remove_comments=True, remove_pis=True,
+    collect_ids=False, load_dtd=False,
+)
 
 
-def _xml_text(text: str) -> str:
-    return _NOT_XML_CHAR.sub("\ufffd", text) if _NOT_XML_CHAR.search(text) else text
+def _prepare(document: turbohtml.Document, drop: tuple[str, ...]) -> None:
+    """Remove the ``drop`` elements and repair what XML cannot hold, on the few nodes concerned."""
+    if drop:
+        document.remove(", ".join(drop))
+    for element in document.xpath(_PROBLEM_ATTRIBUTES):
+        foreign = str(element.namespace) != "Namespace.HTML"
+        attributes = element.attrs
+        for name in list(attributes):
+            if name == "xmlns" or name.startswith("xmlns:"):
+                del attributes[name]
+            elif ":" in name and not (foreign and name.startswith(_FOREIGN_PREFIXES)) and not name.startswith("xml:"):
+                del attributes[name]
+    for element in document.xpath(_PROBLEM_ELEMENTS):
+        element.tag = element.tag.replace(":", "_")
 
 
-def parse_html(text: str) -> etree._ElementTree:
-    """Parse ``text`` as an HTML5 document and return an lxml tree rooted at ``{XHTML}html``.
+def parse_html(text: str, *, drop: tuple[str, ...] = DROPPED_ELEMENTS) -> etree._ElementTree:
+    """Parse ``text`` as an HTML5 document (scripting enabled) into an lxml tree rooted at ``{XHTML}html``.
 
-    Comments and doctype are not copied. Attributes whose names are not XML names are dropped; characters XML does not
-    allow become U+FFFD. Never raises on bad markup (HTML5 parsing has no errors that stop it).
+    HTML elements are in the XHTML namespace, SVG and MathML elements in theirs. Comments, processing instructions,
+    the doctype and the ``drop`` elements (with their content) are not in the tree. Characters XML 1.0 does not allow
+    become U+FFFD; attributes whose names XML cannot hold are dropped. Never raises on bad markup (HTML5 tree
+    construction has no fatal errors).
+
+    :param text: the decoded page.
+    :param drop: names of elements removed with their content (default :data:`DROPPED_ELEMENTS`).
+    :returns: the tree; its root is always ``{http://www.w3.org/1999/xhtml}html``.
     """
-    from selectolax.lexbor import LexborHTMLParser
-
-    document = LexborHTMLParser(text)
-    builder = etree.TreeBuilder()
-    namespaces = {None: XHTML_NS, "px": "urn:pyxform"}
-    stack: list[tuple[object, bool]] = [(document.root, False)]
-    while stack:
-        node, closing = stack.pop()
-        if closing:
-            builder.end(_XHTML + node.tag)  # type: ignore[attr-defined]
-            continue
-        if node.is_element_node:  # type: ignore[attr-defined]
-            tag = node.tag  # type: ignore[attr-defined]
-            if not _XML_NAME.match(tag):
-                continue
-            attributes = {
-                name: _xml_text(value or "")
-                for name, value in node.attributes.items()  # type: ignore[attr-defined]
-                if name and _XML_NAME.match(name)
-            }
-            builder.start(_XHTML + tag, attributes, namespaces)
-            stack.append((node, True))
-            children = []
-            child = node.child  # type: ignore[attr-defined]
-            while child is not None:
-                children.append(child)
-                child = child.next
-            stack.extend((child, False) for child in reversed(children))
-        elif node.is_text_node:  # type: ignore[attr-defined]
-            builder.data(_xml_text(node.text_content or ""))  # type: ignore[attr-defined]
-    root = builder.close()
+    if _NOT_XML_CHAR.search(text):
+        text = _NOT_XML_CHAR.sub("\ufffd", text)
+    document = turbohtml.parse(text, scripting=True, positions=False)
+    _prepare(document, drop)
+    markup = document.serialize(_XML_SERIALIZATION)
+    prolog = _PROLOG.match(markup)
+    if prolog is None:
+        return _build(document)
+    markup = f'<html xmlns="{XHTML_NS}"' + markup[prolog.end() + 5:]
+    if ' xmlns=""' in markup:
+        markup = _EMPTY_DEFAULT_NS.sub(rf'\1 xmlns="{XHTML_NS}"', markup)
+    try:
+        root = etree.fromstring(markup.encode("utf-8"), _XML_PARSER)
+    except etree.XMLSyntaxError:
+        return _build(document)
     return etree.ElementTree(root)
+
+
+def parse_html_slow(text: str, *, drop: tuple[str, ...] = DROPPED_ELEMENTS) -> etree._ElementTree:
+    """The same tree as :func:`parse_html`, built by walking the turbohtml tree in Python (the fallback route)."""
+    if _NOT_XML_CHAR.search(text):
+        text = _NOT_XML_CHAR.sub("\ufffd", text)
+    document = turbohtml.parse(text, scripting=True, positions=False)
+    _prepare(document, drop)
+    return _build(document)
+
+
+_NAMESPACES: Final = {"Namespace.HTML": XHTML_NS, "Namespace.SVG": SVG_NS, "Namespace.MATHML": MATHML_NS}
+
+
+def _build(document: turbohtml.Document) -> etree._ElementTree:
+    """Copy the turbohtml tree into lxml with a ``TreeBuilder`` (one Python step per node, no recursion)."""
+    builder = etree.TreeBuilder()
+    element_type, text_type = turbohtml.Element, turbohtml.Text
+    stack: list[tuple[object, str | None, str]] = [(document.root, None, "")]
+    while stack:
+        node, closing, parent_namespace = stack.pop()
+        if closing is not None:
+            builder.end(closing)
+        elif isinstance(node, text_type):
+            builder.data(node.data)
+        elif isinstance(node, element_type):
+            namespace = _NAMESPACES.get(str(node.namespace), XHTML_NS)
+            tag = "{" + namespace + "}" + node.tag
+            attributes = {}
+            for name, value in node.attrs.items():
+                if isinstance(value, list):
+                    value = " ".join(value)
+                if _XML_NAME.match(name):
+                    attributes[name] = value or ""
+                elif name.startswith("xlink:"):
+                    attributes["{" + _XLINK_NS + "}" + name[6:]] = value or ""
+                elif name.startswith("xml:"):
+                    attributes["{http://www.w3.org/XML/1998/namespace}" + name[4:]] = value or ""
+            nsmap = None
+            if namespace != parent_namespace:
+                nsmap = {None: namespace, "xlink": _XLINK_NS} if namespace == SVG_NS else {None: namespace}
+            builder.start(tag, attributes, nsmap)
+            stack.append((node, tag, namespace))
+            stack.extend((child, None, namespace) for child in reversed(list(node.children)))
+    return etree.ElementTree(builder.close())
