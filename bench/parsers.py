@@ -59,11 +59,11 @@ def _clean(text: str) -> str:
 
 
 def route_turbohtml_fast(text: str) -> etree._Element:
-    return parse_html(text, drop=()).getroot()
+    return parse_html(text, drop=()).tree.getroot()
 
 
 def route_turbohtml_walk(text: str) -> etree._Element:
-    return parse_html_slow(text, drop=()).getroot()
+    return parse_html_slow(text, drop=()).tree.getroot()
 
 
 def route_lexbor_walk(text: str) -> etree._Element:

@@ -19,18 +19,21 @@ refuses the text, the slow route (a walk over the turbohtml tree feeding an lxml
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Final
 
 import turbohtml
 from lxml import etree
 from turbohtml import Html
 
-__all__ = ["XHTML_NS", "SVG_NS", "MATHML_NS", "parse_html", "parse_html_slow", "DROPPED_ELEMENTS"]
+__all__ = ["XHTML_NS", "SVG_NS", "MATHML_NS", "Parsed", "parse_html", "parse_html_slow", "DROPPED_ELEMENTS"]
 
 XHTML_NS: Final = "http://www.w3.org/1999/xhtml"
 SVG_NS: Final = "http://www.w3.org/2000/svg"
 MATHML_NS: Final = "http://www.w3.org/1998/Math/MathML"
 _XLINK_NS: Final = "http://www.w3.org/1999/xlink"
+#: pyxform's namespace, declared (prefix ``px``) on the root for the annotations of the clean stage.
+PX_NS: Final = "urn:pyxform"
 
 #: Elements removed with their content while parsing (never shown; ``noscript`` is text with scripting enabled).
 DROPPED_ELEMENTS: Final = ("script", "style", "template", "noscript")
@@ -52,6 +55,55 @@ _XML_PARSER: Final = etree.XMLParser(
 )
 
 
+# Public identifiers that put a document in quirks mode (HTML 13.2.6.4.1, the "initial" insertion mode; abridged to
+# the prefixes real pages use), and the two that do so only without a system identifier.
+_QUIRKS_PUBLIC_PREFIXES: Final = (
+    "-//w3c//dtd html 3", "-//w3c//dtd html 4.0 transitional//", "-//w3c//dtd html 4.0 frameset//", "-//ietf//",
+    "-//w3o//", "-//webtechs//", "-//netscape comm. corp.//", "-//microsoft//", "-//softquad", "-//spyglass//",
+    "-//sun microsystems corp.//", "-//o'reilly and associates//", "-//as//", "-//advasoft ltd//", "-//metrius//",
+    "-//w3c//dtd w3 html//", "-//w3c//dtd html experimental", "+//silmaril//", "-//sq//", "-//w3c//dtd html 2",
+)
+_QUIRKS_WITHOUT_SYSTEM_ID: Final = ("-//w3c//dtd html 4.01 frameset//", "-//w3c//dtd html 4.01 transitional//")
+
+
+@dataclass(frozen=True)
+class Parsed:
+    """A parsed page.
+
+    :ivar tree: the lxml tree (see :func:`parse_html`).
+    :ivar style_sheets: ``(css text, media attribute or "")`` of each ``style`` element, in document order (read
+        before the ``style`` elements are dropped).
+    :ivar quirks: the document is in quirks mode (no or an old doctype), which changes some CSS defaults.
+    """
+
+    tree: etree._ElementTree
+    style_sheets: tuple[tuple[str, str], ...] = ()
+    quirks: bool = False
+
+
+def _quirks(document: turbohtml.Document) -> bool:
+    """Quirks mode as the "initial" insertion mode decides it from the doctype (HTML 13.2.6.4.1)."""
+    doctype = next((node for node in document.children if isinstance(node, turbohtml.Doctype)), None)
+    if doctype is None or (doctype.name or "").lower() != "html":
+        return True
+    public = (doctype.public_id or "").lower()
+    system = doctype.system_id
+    if public.startswith(_QUIRKS_PUBLIC_PREFIXES) or (system or "").lower() == (
+        "http://www.ibm.com/data/dtd/v11/ibmxhtml1-transitional.dtd"
+    ):
+        return True
+    return system is None and public.startswith(_QUIRKS_WITHOUT_SYSTEM_ID)
+
+
+def _style_sheets(document: turbohtml.Document) -> tuple[tuple[str, str], ...]:
+    sheets = []
+    for element in document.select("style"):
+        if str(element.namespace) == "Namespace.HTML":
+            media = element.attrs.get("media") or ""
+            sheets.append((element.text or "", media if isinstance(media, str) else " ".join(media)))
+    return tuple(sheets)
+
+
 def _prepare(document: turbohtml.Document, drop: tuple[str, ...]) -> None:
     """Remove the ``drop`` elements and repair what XML cannot hold, on the few nodes concerned."""
     if drop:
@@ -68,7 +120,7 @@ def _prepare(document: turbohtml.Document, drop: tuple[str, ...]) -> None:
         element.tag = element.tag.replace(":", "_")
 
 
-def parse_html(text: str, *, drop: tuple[str, ...] = DROPPED_ELEMENTS) -> etree._ElementTree:
+def parse_html(text: str, *, drop: tuple[str, ...] = DROPPED_ELEMENTS) -> Parsed:
     """Parse ``text`` as an HTML5 document (scripting enabled) into an lxml tree rooted at ``{XHTML}html``.
 
     HTML elements are in the XHTML namespace, SVG and MathML elements in theirs. Comments, processing instructions,
@@ -78,33 +130,36 @@ def parse_html(text: str, *, drop: tuple[str, ...] = DROPPED_ELEMENTS) -> etree.
 
     :param text: the decoded page.
     :param drop: names of elements removed with their content (default :data:`DROPPED_ELEMENTS`).
-    :returns: the tree; its root is always ``{http://www.w3.org/1999/xhtml}html``.
+    :returns: the tree (its root is always ``{http://www.w3.org/1999/xhtml}html``), the page's ``style`` sheets and
+        whether the document is in quirks mode.
     """
     if _NOT_XML_CHAR.search(text):
         text = _NOT_XML_CHAR.sub("\ufffd", text)
     document = turbohtml.parse(text, scripting=True, positions=False)
+    sheets, quirks = _style_sheets(document), _quirks(document)
     _prepare(document, drop)
     markup = document.serialize(_XML_SERIALIZATION)
     prolog = _PROLOG.match(markup)
     if prolog is None:
-        return _build(document)
-    markup = f'<html xmlns="{XHTML_NS}"' + markup[prolog.end() + 5:]
+        return Parsed(_build(document), sheets, quirks)
+    markup = f'<html xmlns="{XHTML_NS}" xmlns:px="{PX_NS}"' + markup[prolog.end() + 5:]
     if ' xmlns=""' in markup:
         markup = _EMPTY_DEFAULT_NS.sub(rf'\1 xmlns="{XHTML_NS}"', markup)
     try:
         root = etree.fromstring(markup.encode("utf-8"), _XML_PARSER)
     except etree.XMLSyntaxError:
-        return _build(document)
-    return etree.ElementTree(root)
+        return Parsed(_build(document), sheets, quirks)
+    return Parsed(etree.ElementTree(root), sheets, quirks)
 
 
-def parse_html_slow(text: str, *, drop: tuple[str, ...] = DROPPED_ELEMENTS) -> etree._ElementTree:
+def parse_html_slow(text: str, *, drop: tuple[str, ...] = DROPPED_ELEMENTS) -> Parsed:
     """The same tree as :func:`parse_html`, built by walking the turbohtml tree in Python (the fallback route)."""
     if _NOT_XML_CHAR.search(text):
         text = _NOT_XML_CHAR.sub("\ufffd", text)
     document = turbohtml.parse(text, scripting=True, positions=False)
+    sheets, quirks = _style_sheets(document), _quirks(document)
     _prepare(document, drop)
-    return _build(document)
+    return Parsed(_build(document), sheets, quirks)
 
 
 _NAMESPACES: Final = {"Namespace.HTML": XHTML_NS, "Namespace.SVG": SVG_NS, "Namespace.MATHML": MATHML_NS}
@@ -137,6 +192,8 @@ def _build(document: turbohtml.Document) -> etree._ElementTree:
             nsmap = None
             if namespace != parent_namespace:
                 nsmap = {None: namespace, "xlink": _XLINK_NS} if namespace == SVG_NS else {None: namespace}
+                if not parent_namespace:
+                    nsmap["px"] = PX_NS
             builder.start(tag, attributes, nsmap)
             stack.append((node, tag, namespace))
             stack.extend((child, None, namespace) for child in reversed(list(node.children)))
