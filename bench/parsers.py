@@ -27,12 +27,10 @@ markupever).
 from __future__ import annotations
 
 import argparse
-import json
 import re
 import statistics
 import sys
 import time
-from collections import defaultdict
 from pathlib import Path
 from typing import Callable
 
@@ -41,14 +39,15 @@ from lxml import etree
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from pyxform.clean.decode import decode_html  # noqa: E402
-from pyxform.clean.parse import MATHML_NS, SVG_NS, XHTML_NS, parse_html, parse_html_slow  # noqa: E402
+sys.path.insert(0, str(ROOT / "tests"))
 
-CORPUS = ROOT.parent / "shared" / "corpus"
-CASES = ROOT / "tests" / "data" / "html5" / "tree-construction.dat"
+from html5_tree import CORPUS, css_path, dump, html_tables, load_browser_grids, read_cases, table_cells  # noqa: E402
+
+from pyxform.clean.decode import decode_html  # noqa: E402
+from pyxform.clean.parse import XHTML_NS, parse_html, parse_html_slow  # noqa: E402
+
 _XML_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9._-]*$")
 _NOT_XML_CHAR = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
-_ASCII_SPACE = re.compile("[\t\n\x0c\r ]+")
 
 
 def _clean(text: str) -> str:
@@ -146,118 +145,6 @@ ROUTES: dict[str, Callable[[str], etree._Element]] = {
     "lxml.html": route_lxml_html,
 }
 
-# --- tree dump in the html5lib-tests format ------------------------------------------------------------------------
-
-_PREFIX = {XHTML_NS: "", SVG_NS: "svg ", MATHML_NS: "math ", "": ""}
-
-
-def _name(qname: str) -> tuple[str, str]:
-    if qname.startswith("{"):
-        ns, _, local = qname[1:].partition("}")
-        return ns, local
-    return "", qname
-
-
-def dump(root: etree._Element) -> str:
-    """The tree as html5lib-tests ``#document`` lines (comments and doctype left out)."""
-    lines: list[str] = []
-
-    def text(value: str | None, depth: int) -> None:
-        if not value:
-            return
-        if lines and lines[-1].startswith("| " + "  " * depth + '"') and lines[-1].endswith('"'):
-            lines[-1] = lines[-1][:-1] + value + '"'
-        else:
-            lines.append("| " + "  " * depth + f'"{value}"')
-
-    def element(node: etree._Element, depth: int) -> None:
-        if not isinstance(node.tag, str):
-            text(node.tail, depth)
-            return
-        ns, local = _name(node.tag)
-        lines.append("| " + "  " * depth + f"<{_PREFIX.get(ns, ns + ' ')}{local}>")
-        attributes = []
-        for key, value in node.attrib.items():
-            ans, alocal = _name(key)
-            attributes.append((f"{ans.rsplit('/', 1)[-1]} {alocal}" if ans else alocal, value))
-        for key, value in sorted(attributes):
-            lines.append("| " + "  " * (depth + 1) + f'{key}="{value}"')
-        text(node.text, depth + 1)
-        for child in node:
-            element(child, depth + 1)
-        text(node.tail, depth)
-
-    element(root, 0)
-    return "\n".join(lines)
-
-
-def read_cases(path: Path = CASES) -> list[tuple[str, str, str]]:
-    """``(name, data, expected dump)`` for each case of a ``.dat`` file."""
-    cases = []
-    for block in path.read_text(encoding="utf-8").split("\n#name\n"):
-        block = block.removeprefix("#name\n")
-        name, _, rest = block.partition("\n#data\n")
-        data, _, expected = rest.partition("\n#document\n")
-        cases.append((name.strip(), data, expected.rstrip("\n")))
-    return cases
-
-
-# --- browser agreement -----------------------------------------------------------------------------------------------
-
-
-def css_path(table: etree._Element) -> str:
-    """The browser-grids locator: ``html > body > div:nth-of-type(3) > table`` (index only among same-type siblings)."""
-    steps = []
-    node: etree._Element | None = table
-    while node is not None and isinstance(node.tag, str):
-        local = _name(node.tag)[1]
-        parent = node.getparent()
-        if parent is None:
-            steps.append(local)
-        else:
-            same = [s for s in parent if s.tag == node.tag]
-            steps.append(f"{local}:nth-of-type({same.index(node) + 1})" if len(same) > 1 else local)
-        node = parent
-    return " > ".join(reversed(steps))
-
-
-def table_cells(table: etree._Element) -> list[tuple[str, str]]:
-    """``(tag, collapsed textContent)`` of each cell of ``table`` itself, in tree order."""
-    cells = []
-    for cell in table.iter():
-        if not isinstance(cell.tag, str):
-            continue
-        local = _name(cell.tag)[1]
-        if local not in ("td", "th"):
-            continue
-        parent = cell.getparent()
-        if parent is None or _name(parent.tag)[1] != "tr":
-            continue
-        owner = next((a for a in cell.iterancestors() if _name(a.tag)[1] == "table"), None)
-        if owner is not table:
-            continue
-        cells.append((local, _ASCII_SPACE.sub(" ", "".join(cell.itertext())).strip()))
-    return cells
-
-
-def html_tables(root: etree._Element) -> list[etree._Element]:
-    return [t for t in root.iter() if isinstance(t.tag, str) and _name(t.tag) in ((XHTML_NS, "table"), ("", "table"))]
-
-
-def load_browser() -> dict[Path, list[dict]]:
-    pages: dict[Path, list[dict]] = defaultdict(list)
-    for folder in ("web", "wikitables"):
-        grids = CORPUS / folder / "browser-grids.jsonl"
-        if not grids.exists():
-            continue
-        for line in grids.read_text(encoding="utf-8").splitlines():
-            record = json.loads(line)
-            pages[CORPUS / folder / record["file"]].append(record)
-    for records in pages.values():
-        records.sort(key=lambda r: r["table_index"])
-    return pages
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--repeat", type=int, default=3)
@@ -265,7 +152,7 @@ def main() -> None:
     args = parser.parse_args()
 
     cases = read_cases()
-    browser = load_browser()
+    browser = load_browser_grids()
     texts = {path: decode_html(path.read_bytes()).text for path in sorted(browser)}
     for path in sorted(CORPUS.glob("misc/*.html")):
         texts[path] = decode_html(path.read_bytes()).text

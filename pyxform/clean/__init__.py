@@ -131,6 +131,8 @@ def clean(source: Source | bytes | str, *, limits: Limits = DEFAULT_LIMITS) -> C
     _number_tables(root, limits, location)
 
     cascade = Cascade(root, parsed.style_sheets, quirks=parsed.quirks)
+    for element in list(root.iter(_X + "noscript")):
+        _remove(element)
     for element in cascade.hidden_elements():
         if element.tag in _SKELETON:
             warnings.append(f"<{etree.QName(element).localname}> is hidden by the page's style: kept")

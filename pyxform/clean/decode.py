@@ -137,10 +137,14 @@ def _sniff_utf16(data: bytes) -> str | None:
     even, odd = sample[0::2], sample[1::2]
     even_zero, odd_zero = even.count(0) / len(even), odd.count(0) / len(odd)
     if odd_zero > 0.3 and even_zero < 0.05:
-        return "utf-16le"
-    if even_zero > 0.3 and odd_zero < 0.05:
-        return "utf-16be"
-    return None
+        name = "utf-16le"
+    elif even_zero > 0.3 and odd_zero < 0.05:
+        name = "utf-16be"
+    else:
+        return None
+    text = sample[:len(sample) // 2 * 2].decode(_PYTHON_CODEC[name], "replace")
+    controls = sum(1 for c in text if c < " " and c not in "\t\n\r\x0c")
+    return name if controls <= _BINARY_CONTROL_SHARE * len(text) else None
 
 
 def _looks_binary(data: bytes) -> str | None:

@@ -2,7 +2,9 @@
 
 The tree is built by turbohtml, a C implementation of the WHATWG HTML tree construction algorithm (implied ``tbody``,
 unclosed ``tr``/``td``, the adoption agency algorithm for misnested formatting elements, foster parenting), run with
-scripting enabled as a browser runs it (so ``noscript`` content is text, as in Chromium). ``bench/parsers.py``
+scripting disabled, as the browser that made the corpus's ``browser-grids.jsonl`` parsed (its cell texts leave out
+the markup inside ``noscript``, which a scripting-enabled parse would keep as text), so ``noscript`` content is
+markup and the tables in it count in ``px:index``. ``bench/parsers.py``
 measures it against Lexbor (selectolax), html5ever (markupever), html5lib and lxml's own HTML parser on HTML5
 tree-construction cases and on the browser's table grids of the corpus.
 
@@ -35,8 +37,10 @@ _XLINK_NS: Final = "http://www.w3.org/1999/xlink"
 #: pyxform's namespace, declared (prefix ``px``) on the root for the annotations of the clean stage.
 PX_NS: Final = "urn:pyxform"
 
-#: Elements removed with their content while parsing (never shown; ``noscript`` is text with scripting enabled).
-DROPPED_ELEMENTS: Final = ("script", "style", "template", "noscript")
+#: Elements removed with their content while parsing: they hold no DOM tables (``script``/``style`` hold raw text,
+#: a ``template``'s content is not part of the document). ``noscript`` is parsed as markup (scripting disabled, as
+#: the corpus browser parsed it), so its tables are counted; the clean stage removes it after numbering the tables.
+DROPPED_ELEMENTS: Final = ("script", "style", "template")
 
 _XML_SERIALIZATION: Final = Html(xml=True)
 _NOT_XML_CHAR: Final = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
@@ -121,7 +125,7 @@ def _prepare(document: turbohtml.Document, drop: tuple[str, ...]) -> None:
 
 
 def parse_html(text: str, *, drop: tuple[str, ...] = DROPPED_ELEMENTS) -> Parsed:
-    """Parse ``text`` as an HTML5 document (scripting enabled) into an lxml tree rooted at ``{XHTML}html``.
+    """Parse ``text`` as an HTML5 document (scripting disabled) into an lxml tree rooted at ``{XHTML}html``.
 
     HTML elements are in the XHTML namespace, SVG and MathML elements in theirs. Comments, processing instructions,
     the doctype and the ``drop`` elements (with their content) are not in the tree. Characters XML 1.0 does not allow
@@ -135,7 +139,7 @@ def parse_html(text: str, *, drop: tuple[str, ...] = DROPPED_ELEMENTS) -> Parsed
     """
     if _NOT_XML_CHAR.search(text):
         text = _NOT_XML_CHAR.sub("\ufffd", text)
-    document = turbohtml.parse(text, scripting=True, positions=False)
+    document = turbohtml.parse(text, scripting=False, positions=False)
     sheets, quirks = _style_sheets(document), _quirks(document)
     _prepare(document, drop)
     markup = document.serialize(_XML_SERIALIZATION)
@@ -156,7 +160,7 @@ def parse_html_slow(text: str, *, drop: tuple[str, ...] = DROPPED_ELEMENTS) -> P
     """The same tree as :func:`parse_html`, built by walking the turbohtml tree in Python (the fallback route)."""
     if _NOT_XML_CHAR.search(text):
         text = _NOT_XML_CHAR.sub("\ufffd", text)
-    document = turbohtml.parse(text, scripting=True, positions=False)
+    document = turbohtml.parse(text, scripting=False, positions=False)
     sheets, quirks = _style_sheets(document), _quirks(document)
     _prepare(document, drop)
     return Parsed(_build(document), sheets, quirks)
@@ -180,9 +184,8 @@ def _build(document: turbohtml.Document) -> etree._ElementTree:
             namespace = _NAMESPACES.get(str(node.namespace), XHTML_NS)
             tag = "{" + namespace + "}" + node.tag
             attributes = {}
-            for name, value in node.attrs.items():
-                if isinstance(value, list):
-                    value = " ".join(value)
+            for name in node.attrs:
+                value = node.attr(name)
                 if _XML_NAME.match(name):
                     attributes[name] = value or ""
                 elif name.startswith("xlink:"):
