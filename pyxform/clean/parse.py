@@ -11,8 +11,9 @@ tree-construction cases and on the browser's table grids of the corpus.
 The tree reaches lxml by the fast route: turbohtml serializes it as XML in C and libxml2 parses that in C, so no
 Python code runs per node. What XML cannot hold is repaired in the turbohtml tree first, on the few nodes concerned
 (found with one XPath query each): ``xmlns``/``xmlns:*`` attributes (in HTML they are plain attributes, in XML they
-would move elements into other namespaces) and other prefixed attribute names are dropped, a ``:`` in an element name
-becomes ``_``. The elements of :data:`DROPPED_ELEMENTS` are removed before serializing, comments and processing instructions
+would move elements into other namespaces) and other prefixed attribute names are dropped, a character of an element name
+that XML names cannot hold (``fb:like``, ``b<table``) becomes ``_``. The elements of :data:`DROPPED_ELEMENTS`
+are removed before serializing, comments and processing instructions
 while libxml2 parses. If libxml2 still
 refuses the text, the slow route (a walk over the turbohtml tree feeding an lxml ``TreeBuilder``) builds the same tree;
 ``tests/test_clean_parse.py`` checks that both routes give identical trees on the whole corpus.
@@ -51,7 +52,10 @@ _PROLOG: Final = re.compile(r"(?:<!DOCTYPE[^>]*>|<!--.*?-->|<\?.*?\?>|\s)*(?=<ht
 _EMPTY_DEFAULT_NS: Final = re.compile(r'(<[A-Za-z][^\s/>]*) xmlns=""')
 _FOREIGN_PREFIXES: Final = ("xlink:", "xml:", "xmlns:")
 _PROBLEM_ATTRIBUTES: Final = '//*[@*[starts-with(name(), "xmlns") or contains(name(), ":")]]'
-_PROBLEM_ELEMENTS: Final = '//*[contains(name(), ":")]'
+_NAME_CHARACTERS: Final = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-"
+# Element names that are not XML names without a colon (HTML allows "fb:like", "b<table", "x=y" ...).
+_PROBLEM_ELEMENTS: Final = f'//*[translate(name(), "{_NAME_CHARACTERS}", "") != ""]'
+_NOT_NAME_CHARACTER: Final = re.compile(r"[^A-Za-z0-9._-]")
 
 _XML_PARSER: Final = etree.XMLParser(
     resolve_entities=False, no_network=True, huge_tree=True, remove_comments=True, remove_pis=True,
@@ -121,7 +125,7 @@ def _prepare(document: turbohtml.Document, drop: tuple[str, ...]) -> None:
             elif ":" in name and not (foreign and name.startswith(_FOREIGN_PREFIXES)) and not name.startswith("xml:"):
                 del attributes[name]
     for element in document.xpath(_PROBLEM_ELEMENTS):
-        element.tag = element.tag.replace(":", "_")
+        element.tag = _NOT_NAME_CHARACTER.sub("_", element.tag)
 
 
 def parse_html(text: str, *, drop: tuple[str, ...] = DROPPED_ELEMENTS) -> Parsed:

@@ -560,7 +560,8 @@ class Cascade:
             style = Style(specified=specified)
         if not specified:
             return style
-        for prop, raw in specified.items():
+        ordered = sorted(specified.items(), key=lambda item: item[0] != "font-size")  # em lengths need it first
+        for prop, raw in ordered:
             value = raw.strip().lower()
             if value in ("inherit", "unset") and prop in _INHERITED or value == "inherit":
                 if prop == "background-color":
