@@ -17,6 +17,7 @@ from typing import TextIO
 from .convert import HEADER_METHODS, NAME_STYLES, Conversion, convert, convert_grid
 from .errors import EXIT_PARTIAL_FAILURE, EmptyInput, InputNotFound, PyxformError, ValidationError
 from .files import atomic_write
+from .source import read_source
 
 __all__ = ["add_convert_command", "add_schema_command", "add_validate_command", "add_query_command", "main"]
 
@@ -46,11 +47,12 @@ def add_convert_command(subparsers: argparse._SubParsersAction) -> argparse.Argu
     parser = subparsers.add_parser(
         "convert", help="convert the tables of HTML pages into XML (or attribute-value pairs)",
         description="Convert the tables of each page into XML (Zhang & Li 2007, Rule 1 and the merge rule). An input "
-                    "is an HTML file, '-' for standard input, or a header-annotated grid (docs/formats.md). With one "
+                    "is an HTML file, an http(s) URL, '-' for standard input, or a header-annotated grid (docs/formats.md). With one "
                     "input, -o names the output file (default: standard output); with several, -o names a folder "
                     "that receives NAME.xml (or NAME.jsonl) for each input. Each input is independent: the others "
                     "go on when one fails, and the exit code is then 13.")
-    parser.add_argument("inputs", nargs="+", metavar="INPUT", help="HTML file, '-' (standard input) or grid file")
+    parser.add_argument("inputs", nargs="+", metavar="INPUT",
+                        help="HTML file, http(s) URL, '-' (standard input) or annotated grid file")
     parser.add_argument("-o", "--output", metavar="OUT", help="output file (one input) or folder (several inputs)")
     parser.add_argument("--table", type=int, metavar="N", help="convert table N alone (0-based, document order, "
                         "nested tables counted); its element becomes the document element")
@@ -66,28 +68,13 @@ def add_convert_command(subparsers: argparse._SubParsersAction) -> argparse.Argu
     return parser
 
 
-def _read_input(name: str) -> bytes:
-    if name == "-":
-        data = sys.stdin.buffer.read()
-    else:
-        path = Path(name)
-        if not path.is_file():
-            raise InputNotFound("no such file", location=name)
-        try:
-            data = path.read_bytes()
-        except OSError as error:
-            raise InputNotFound(f"cannot read the file: {error.strerror or error}", location=name) from None
-    if not data.strip():
-        raise EmptyInput("the input is empty", location=name)
-    return data
-
-
 def _convert_one(name: str, args: argparse.Namespace) -> Conversion:
-    data = _read_input(name)
-    source = "-" if name == "-" else name
-    if _GRID_DOCUMENT.match(data[:4096]):
-        return convert_grid(data, table=args.table, names=args.names, source=source)
-    return convert(data, table=args.table, names=args.names, method=args.method, source=source)
+    page = read_source(name)
+    if not page.data.strip():
+        raise EmptyInput("the input is empty", location=name)
+    if _GRID_DOCUMENT.match(page.data[:4096]):
+        return convert_grid(page.data, table=args.table, names=args.names, source=page.uri)
+    return convert(page, table=args.table, names=args.names, method=args.method)
 
 
 def _output_names(inputs: Sequence[str], folder: Path, suffix: str) -> list[Path]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from dataclasses import replace
 from functools import cached_property
 from typing import Any, Literal
 
@@ -19,6 +20,7 @@ from .clean import clean
 from .errors import NoTableError
 from .limits import DEFAULT_LIMITS, Limits
 from .pipeline import Pipeline, pipeline
+from .source import Source
 
 __all__ = ["Conversion", "Pair", "convert", "convert_grid", "NAME_STYLES", "HEADER_METHODS"]
 
@@ -117,19 +119,22 @@ def _check_options(table: int | None, names: str, method: str) -> None:
         raise ValueError(f"method must be one of {', '.join(HEADER_METHODS)}, not {method!r}")
 
 
-def convert(data: bytes | str, *, table: int | None = None, names: Literal["paper", "generic"] = "paper",
-            method: Literal["auto", "markup", "format", "none"] = "auto", source: str = "",
+def convert(data: bytes | str | Source, *, table: int | None = None, names: Literal["paper", "generic"] = "paper",
+            method: Literal["auto", "markup", "format", "none"] = "auto", source: str | None = None,
             limits: Limits = DEFAULT_LIMITS) -> Conversion:
     """Convert the tables of one HTML page into XML.
 
-    :param data: the page: bytes (any encoding; detected by clean) or already decoded text.
+    :param data: the page: bytes (any encoding; decoded by clean), its decoded HTML text (``str``), or a
+        :class:`~pyxform.source.Source` (bytes, URI and transport charset, as :func:`pyxform.source.read_source`
+        reads files, standard input and URLs).
     :param table: the index of one table (``px:index``: 0-based, document order, nested tables counted) to convert
         alone, or ``None`` for every table.
     :param names: ``"paper"``: elements named after the header text (Zhang & Li's ``population-statistics``);
         ``"generic"``: ``<table name="...">``, ``<field name="...">`` for headers that make poor names.
     :param method: header detection: ``"auto"`` (markup where the table has it, else formatting), ``"markup"``,
         ``"format"`` or ``"none"``.
-    :param source: the page's file name or URL, recorded as provenance and used to resolve links.
+    :param source: the page's file name or URL, recorded as provenance and used to resolve links (default: the
+        ``Source``'s URI, else empty).
     :param limits: resource limits (:class:`pyxform.limits.Limits`).
     :returns: a :class:`Conversion`.
     :raises NoTableError: the page has no table, or ``table`` names none.
@@ -140,9 +145,16 @@ def convert(data: bytes | str, *, table: int | None = None, names: Literal["pape
     _check_options(table, names, method)
     runner = pipeline()
     runner.require("normalize", "headers", "map", "merge")
+    if isinstance(data, Source):
+        page_source = data if source is None else replace(data, uri=source)
+    elif isinstance(data, str):
+        page_source = Source(data.encode("utf-8", "surrogatepass"), source or "", "utf-8")
+    else:
+        page_source = Source(bytes(data), source or "", None)
+    source = page_source.uri
     first_message = len(runner.runtime.messages)
     try:
-        page = clean(data, source=source)
+        page = clean(page_source, limits=limits)
         xhtml = runner.parse(page.to_bytes())
         location = source or None
         grid = runner.run("normalize", xhtml, {"max-slots": limits.max_slots, "max-depth": limits.max_depth},
