@@ -48,7 +48,7 @@ def parse_html(text: str) -> etree._ElementTree:
             attributes = {
                 name: _xml_text(value or "")
                 for name, value in node.attributes.items()  # type: ignore[attr-defined]
-                if name and _XML_NAME.match(name)
+                if name and _XML_NAME.match(name) and name != "xmlns"
             }
             builder.start(_XHTML + tag, attributes, namespaces)
             stack.append((node, True))
