@@ -3,8 +3,9 @@
   Mode m:visible-text: the visible text of a cell or caption (docs/formats.md section 2, "Visible text"), as a
   sequence of strings that f:visible-text joins and normalizes. Every source whitespace run becomes one space; br
   and the start and end of a block element become a line feed; a nested table is a block whose text is left out
-  (it is a table of its own); img contributes nothing (its alt goes to px:image); script, style, template and
-  noscript are never rendered as text.
+  (it is a table of its own); img contributes nothing (its alt goes to px:image); script, style, template,
+  noscript, iframe, noembed, noframes (raw text or fallback that browsers do not render) and rp (display: none in
+  the user-agent stylesheet) are never rendered as text.
 -->
 <xsl:stylesheet version="3.0"
     xmlns:xsl="http://www.w3.org/1999/XSL/Transform"
@@ -49,7 +50,7 @@
     <xsl:sequence select="'&#10;'"/>
   </xsl:template>
 
-  <xsl:template match="img | script | style | template | noscript" mode="m:visible-text" as="empty-sequence()"/>
+  <xsl:template match="img | script | style | template | noscript | iframe | noembed | noframes | rp" mode="m:visible-text" as="empty-sequence()"/>
 
   <xsl:template match="*" mode="m:visible-text" as="xs:string*">
     <xsl:apply-templates mode="m:visible-text"/>
