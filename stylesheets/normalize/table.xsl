@@ -58,7 +58,9 @@
     <xsl:sequence select="fp:checked-area($placements, $max-slots)"/>
     <xsl:variable name="parent" as="element(table)?" select="ancestor::table[1]"/>
     <xsl:variable name="parent-cell" as="element()?"
-        select="$parent ! ancestor::*[self::td or self::th][1][. intersect f:table-cells($parent)]"/>
+        select="(ancestor::td | ancestor::th)[last()][ancestor::table[1] is $parent]
+                [(parent::tr/parent::table, parent::tr/parent::*[self::thead or self::tbody or self::tfoot]/parent::table)[1]
+                 is $parent]"/>
     <xsl:variable name="grid" as="element()*" select="f:dense-grid($rows, $placements, $cols)"/>
     <px:table index="{$index}" rows="{count($rows)}" cols="{$cols}" locator="{$locator}"
               depth="{(@px:depth, count(ancestor::table))[1]}">
