@@ -12,8 +12,10 @@
     exclude-result-prefixes="#all"
     expand-text="yes">
 
-  <!-- ASCII whitespace as XML can carry it (U+000C FORM FEED is not an XML character, so it never reaches us). -->
-  <xsl:variable name="f:ascii-whitespace" as="xs:string" select="'[ &#9;&#10;&#13;]'"/>
+  <!--
+    ASCII whitespace is written [ &#9;&#10;&#13;] in the regular expressions below (literal, so that Saxon compiles
+    each once): U+000C FORM FEED is not an XML character, so it never reaches a stylesheet.
+  -->
 
   <!-- Digit strings longer than this are not converted exactly: every caller clamps far below 10^18. -->
   <xsl:variable name="fp:max-digits" as="xs:integer" select="18"/>
@@ -27,9 +29,9 @@
   -->
   <xsl:function name="f:parse-non-negative-integer" as="xs:integer?">
     <xsl:param name="value" as="xs:string?"/>
-    <xsl:variable name="prefix" as="xs:string" select="'^' || $f:ascii-whitespace || '*([+\-]?)([0-9]+)'"/>
     <xsl:variable name="match" as="xs:string?"
-        select="if (matches(($value, '')[1], $prefix)) then replace($value, $prefix || '.*$', '$1 $2', 's') else ()"/>
+        select="if (matches(($value, '')[1], '^[ &#9;&#10;&#13;]*[+\-]?[0-9]'))
+                then replace($value, '^[ &#9;&#10;&#13;]*([+\-]?)([0-9]+).*$', '$1 $2', 's') else ()"/>
     <xsl:if test="exists($match)">
       <xsl:variable name="sign" as="xs:string" select="substring-before($match, ' ')"/>
       <xsl:variable name="digits" as="xs:string" select="replace(substring-after($match, ' '), '^0+(.)', '$1')"/>
@@ -48,14 +50,24 @@
   -->
   <xsl:function name="f:normalize-visible-text" as="xs:string">
     <xsl:param name="raw" as="xs:string"/>
-    <xsl:sequence select="$raw => replace(' *&#10;[ &#10;]*', '&#10;') => replace('  +', ' ')
-                          => replace('^[ &#10;]+|[ &#10;]+$', '')"/>
+    <!-- normalize-space() collapses and trims exactly the characters in play here (space, and line feed as a line) -->
+    <xsl:sequence select="if (not(contains($raw, '&#10;'))) then normalize-space($raw)
+                          else string-join(tokenize($raw, '&#10;') ! normalize-space()[.], '&#10;')"/>
   </xsl:function>
 
   <!-- f:collapse-whitespace($text): every run of ASCII whitespace in $text becomes one space (nothing trimmed). -->
   <xsl:function name="f:collapse-whitespace" as="xs:string">
     <xsl:param name="text" as="xs:string"/>
-    <xsl:sequence select="replace($text, $f:ascii-whitespace || '+', ' ')"/>
+    <xsl:sequence select="replace($text, '[ &#9;&#10;&#13;]+', ' ')"/>
+  </xsl:function>
+
+  <!--
+    f:spaces-for-whitespace($text): every ASCII whitespace character of $text becomes a space (runs are left for
+    f:normalize-visible-text to collapse; no regular expression, so it is cheap on every text node).
+  -->
+  <xsl:function name="f:spaces-for-whitespace" as="xs:string">
+    <xsl:param name="text" as="xs:string"/>
+    <xsl:sequence select="translate($text, '&#9;&#10;&#13;', '   ')"/>
   </xsl:function>
 
   <!--

@@ -27,8 +27,10 @@
     <xsl:param name="table" as="element(table)" tunnel="yes" required="yes"/>
     <xsl:param name="table-indexes" as="map(xs:string, xs:integer)" tunnel="yes" required="yes"/>
     <xsl:variable name="cell" as="element()" select="."/>
-    <xsl:variable name="own" as="function(node()) as xs:boolean"
-        select="function ($node) { $node/ancestor::table[1] is $table }"/>
+    <!-- links, images and tables of this cell: those inside a nested table belong to that table's cells -->
+    <xsl:variable name="found" as="element()*" select=".//(a[@href] | img | table)"/>
+    <xsl:variable name="content" as="element()*"
+        select="if (exists($found[self::table])) then $found[ancestor::table[1] is $table] else $found"/>
     <px:cell id="{$placement?id}" row="{$placement?row}" col="{$placement?col}" rowspan="{$placement?rowspan}"
              colspan="{$placement?colspan}" tag="{local-name()}" group="{$placement?group}"
              group-kind="{$placement?group-kind}">
@@ -43,15 +45,15 @@
         <xsl:attribute name="html-id" select="@id"/>
       </xsl:if>
       <px:text>{f:visible-text(.)}</px:text>
-      <xsl:for-each select=".//a[@href][$own(.)]">
+      <xsl:for-each select="$content[self::a]">
         <px:link href="{@href}">{f:visible-text(.)}</px:link>
       </xsl:for-each>
-      <xsl:for-each select=".//img[$own(.)]">
+      <xsl:for-each select="$content[self::img]">
         <px:image>
           <xsl:copy-of select="@src, @alt"/>
         </px:image>
       </xsl:for-each>
-      <xsl:for-each select=".//table[$own(.)]">
+      <xsl:for-each select="$content[self::table]">
         <px:table-ref index="{$table-indexes(generate-id())}"/>
       </xsl:for-each>
     </px:cell>

@@ -31,7 +31,7 @@
   </xsl:function>
 
   <xsl:template match="text()" mode="m:visible-text" as="xs:string">
-    <xsl:sequence select="f:collapse-whitespace(.)"/>
+    <xsl:sequence select="f:spaces-for-whitespace(.)"/>
   </xsl:template>
 
   <xsl:template match="br" mode="m:visible-text" as="xs:string">
