@@ -7,7 +7,8 @@
   One deliberate departure from the literal steps, as browsers draw it (and as docs/formats.md section 2 states): a
   rowspan that runs past the end of its row group is cut at the end of the group, instead of raising the table's
   height so that "ending a row group" adds cell-less rows. A rowspan of 0 runs to the end of its row group (the
-  spec's "downward-growing" cell; browsers do the same in quirks mode, so pyxform does too). With that rule every
+  spec's "downward-growing" cell; pyxform does so in quirks mode too, where the spec's steps leave the cell covering
+  no slot: the document mode is not part of the annotated XHTML). With that rule every
   row group has exactly one row per tr, and a downward-growing cell is the same as a cell whose rowspan is the
   number of rows left in its group: the slots it covers are taken before any later cell looks for a free slot, in
   both readings.
