@@ -39,6 +39,8 @@ __all__ = [
     "GridDocument",
     "Normalizer",
     "grid",
+    "read_grid_xml",
+    "check_page",
     "shared_runtime",
     "PX_NS",
 ]
@@ -381,8 +383,9 @@ class Normalizer:
         :raises pyxform.errors.StylesheetError: if the input is not well-formed XML.
         """
         node = self.runtime.parse(xhtml)
+        logged = len(self.runtime.messages)
         xml = self.runtime.transform_to_string("normalize", node, self.params(table))
-        self.runtime.messages.clear()  # table failures are in the result; keep the runtime's log from growing
+        del self.runtime.messages[logged:]  # failures are in the result; keep the shared log from growing
         return read_grid_xml(xml)
 
 

@@ -43,7 +43,8 @@
     <xsl:variable name="tables" as="element(table)*" select="//table"/>
     <xsl:variable name="table-indexes" as="map(xs:string, xs:integer)"
         select="map:merge(for $position in 1 to count($tables)
-                          return $tables[$position] ! map { generate-id(): (@px:index ! xs:integer(.), $position - 1)[1] })"/>
+                          return $tables[$position] ! map { generate-id(): (@px:index[. castable as xs:integer] ! xs:integer(.),
+                                                                             $position - 1)[1] })"/>
     <xsl:document>
       <px:grids>
         <xsl:for-each select="/*/(@px:source, @px:title, @px:encoding)">

@@ -63,7 +63,7 @@
                  is $parent]"/>
     <xsl:variable name="grid" as="element()*" select="f:dense-grid($rows, $placements, $cols)"/>
     <px:table index="{$index}" rows="{count($rows)}" cols="{$cols}" locator="{$locator}"
-              depth="{(@px:depth, count(ancestor::table))[1]}">
+              depth="{(@px:depth[. castable as xs:nonNegativeInteger], count(ancestor::table))[1]}">
       <xsl:if test="exists(@px:font-size)">
         <xsl:attribute name="font-size" select="@px:font-size"/>
       </xsl:if>
