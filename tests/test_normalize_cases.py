@@ -196,6 +196,20 @@ def test_a_table_over_the_slot_limit_fails_alone() -> None:
     assert document.to_json()["failures"][0]["index"] == 1
 
 
+def test_massive_overlap_is_bounded_by_the_slot_limit(normalizer: Normalizer) -> None:
+    # B covers columns 1-20 of all 20 rows; each later row's cell starts in the free column 0 and spans all 21
+    # columns, over B. The cells' areas add up to 1 + 400 + 19 x 21 = 800 on a grid of 20 x 21 = 420 slots.
+    layered = page("<table><tr><td>a</td><td colspan=20 rowspan=20>B</td></tr>"
+                   + "<tr><td colspan=21>c</td></tr>" * 19 + "</table>")
+    table = grid(layered, normalizer=normalizer).tables[0]
+    assert (table.rows, table.cols) == (20, 21)
+    assert sum(e.code == "overlap" for e in table.errors) == 19 * 20
+    assert table.grid[5][7].text == "c" and table.grid[0][7].text == "B"
+    bounded = grid(layered, normalizer=Normalizer(limits=Limits(max_slots=500)))
+    assert bounded.tables == ()
+    assert bounded.failures[0].code == "limit" and "overlap" in bounded.failures[0].message
+
+
 def test_huge_span_values_cost_nothing(normalizer: Normalizer) -> None:
     digits = "9" * 5000
     table = grid(page(f"<table><tr><td colspan='{digits}' rowspan='{digits}'>x</td></tr></table>"),

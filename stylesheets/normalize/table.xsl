@@ -25,7 +25,6 @@
     <xsl:variable name="index" as="xs:integer" select="$table-indexes(generate-id())"/>
     <xsl:variable name="locator" as="xs:string" select="(@px:locator, f:locator(.))[1]"/>
     <xsl:try>
-      <xsl:sequence select="fp:checked-depth(., $index)"/>
       <xsl:call-template name="fp:table">
         <xsl:with-param name="index" select="$index"/>
         <xsl:with-param name="locator" select="$locator"/>
@@ -45,8 +44,8 @@
     <xsl:param name="index" as="xs:integer" required="yes"/>
     <xsl:param name="locator" as="xs:string" required="yes"/>
     <xsl:param name="table-indexes" as="map(xs:string, xs:integer)" tunnel="yes" required="yes"/>
-    <xsl:variable name="table" as="element(table)" select="."/>
-    <xsl:variable name="rows" as="map(*)*" select="f:table-rows(.)"/>
+    <xsl:variable name="table" as="element(table)" select="fp:checked-depth(.)"/>
+    <xsl:variable name="rows" as="map(*)*" select="f:table-rows($table)"/>
     <xsl:variable name="cells" as="element()*" select="f:table-cells(.)"/>
     <xsl:variable name="cell-numbers" as="map(xs:string, xs:integer)"
         select="map:merge(for $n in 1 to count($cells) return map { generate-id($cells[$n]): $n - 1 })"/>
@@ -54,8 +53,7 @@
         select="f:place-cells($index, $rows, $cell-numbers, f:column-group-width(.), $max-slots)"/>
     <xsl:variable name="cols" as="xs:integer" select="$placed[last()]?cols"/>
     <xsl:variable name="placements" as="map(*)*"
-        select="sort($placed[position() lt last()], (), function ($cell) { $cell?n })"/>
-    <xsl:sequence select="fp:checked-area($placements, $max-slots)"/>
+        select="fp:checked-area(sort($placed[position() lt last()], (), function ($cell) { $cell?n }), $max-slots)"/>
     <xsl:variable name="parent" as="element(table)?" select="ancestor::table[1]"/>
     <xsl:variable name="parent-cell" as="element()?"
         select="(ancestor::td | ancestor::th)[last()][ancestor::table[1] is $parent]
@@ -105,29 +103,26 @@
                                     (for $n in 1 to count($cells) return if ($cells[$n] is $cell) then $n - 1 else ())[1])"/>
   </xsl:function>
 
-  <!-- Raise px:limit for a table nested deeper than $max-depth. Returns the empty sequence. -->
-  <xsl:function name="fp:checked-depth" as="empty-sequence()">
+  <!-- $table, or raise px:limit for a table nested deeper than $max-depth. -->
+  <xsl:function name="fp:checked-depth" as="element(table)">
     <xsl:param name="table" as="element(table)"/>
-    <xsl:param name="index" as="xs:integer"/>
     <xsl:variable name="depth" as="xs:integer" select="count($table/ancestor::table)"/>
-    <xsl:if test="$depth gt $max-depth">
-      <xsl:sequence select="error(xs:QName('px:limit'), 'the table is nested ' || $depth
-                                  || ' tables deep: more than max_depth = ' || $max-depth)"/>
-    </xsl:if>
+    <xsl:sequence select="if ($depth le $max-depth) then $table
+                          else error(xs:QName('px:limit'), 'the table is nested ' || $depth
+                                     || ' tables deep: more than max_depth = ' || $max-depth)"/>
   </xsl:function>
 
   <!--
-    Raise px:limit when the cells' areas add up to more than $max-slots: only possible when cells overlap massively,
-    and it bounds the work of f:dense-grid.
+    $placements, or raise px:limit when the cells' areas add up to more than $max-slots: possible only where cells
+    overlap (otherwise the areas add up to at most rows x columns), and it bounds the work of f:dense-grid.
   -->
-  <xsl:function name="fp:checked-area" as="empty-sequence()">
+  <xsl:function name="fp:checked-area" as="map(*)*">
     <xsl:param name="placements" as="map(*)*"/>
     <xsl:param name="max-slots" as="xs:integer"/>
     <xsl:variable name="area" as="xs:integer" select="sum($placements ! (?rowspan * ?colspan))"/>
-    <xsl:if test="$area gt $max-slots">
-      <xsl:sequence select="error(xs:QName('px:limit'), 'the cells of the table cover ' || $area
-                                  || ' slots in all (they overlap): more than max_slots = ' || $max-slots)"/>
-    </xsl:if>
+    <xsl:sequence select="if ($area le $max-slots) then $placements
+                          else error(xs:QName('px:limit'), 'the cells of the table cover ' || $area
+                                     || ' slots in all (they overlap): more than max_slots = ' || $max-slots)"/>
   </xsl:function>
 
 </xsl:stylesheet>
