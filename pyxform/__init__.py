@@ -1,14 +1,101 @@
-"""pyxform: the tables of real web pages as clean, queryable XML (after Zhang & Li 2007).
+"""pyxform: turn the tables of real web pages into clean, queryable XML (after Zhang & Li 2007).
 
-Public API of the conversion: :func:`convert` (page -> :class:`Conversion`), :func:`convert_grid`,
-:func:`generate_schema`, :func:`validate`, :func:`query` (XPath 3.1 / XQuery 3.1 with Saxon-HE) and :func:`xpath`
-(elementpath on lxml trees). Errors: :mod:`pyxform.errors`.
+The public API is re-exported here and imported lazily, so ``import pyxform`` stays cheap (Saxon starts only when
+a stage runs):
+
+    grid(page, *, table=None) -> GridDocument     stage 2: every table of a page as a dense grid (WHATWG table model)
+    Normalizer                                    stage 2 with an explicit, reusable compiled runtime
+    GridDocument, TableGrid, Cell, ...            the typed grid model (pyxform.normalize)
+    convert(page, *, table=None, names="paper")   the whole conversion: page -> Conversion (.xml, .pairs(), .schema())
+    convert_grid(grid, ...)                       map + merge alone, from a header-annotated grid
+    generate_schema(xml), validate(xml, xsd)      an XSD for an output; validation with line-numbered errors
+    query(target, expr, xquery=False)             XPath 3.1 / XQuery 3.1 (Saxon-HE) over output files
+    xpath(tree, expr)                             XPath 3.1 with elementpath on an lxml tree
+    PyxformError and subclasses                   the exception tree (pyxform.errors)
 """
 
 from __future__ import annotations
 
-from .convert import Conversion, convert, convert_grid
-from .query import QueryResult, query, xpath
-from .schema import generate_schema, validate
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
 
-__all__ = ["Conversion", "convert", "convert_grid", "generate_schema", "validate", "query", "QueryResult", "xpath"]
+__all__ = [
+    "convert",
+    "convert_grid",
+    "Conversion",
+    "generate_schema",
+    "validate",
+    "query",
+    "QueryResult",
+    "xpath",
+    "grid",
+    "Normalizer",
+    "GridDocument",
+    "TableGrid",
+    "TableFailure",
+    "TableModelError",
+    "Cell",
+    "Link",
+    "Image",
+    "Limits",
+    "DEFAULT_LIMITS",
+    "PyxformError",
+    "InputError",
+    "InputNotFound",
+    "EmptyInput",
+    "UndecodableInput",
+    "NoTableError",
+    "LimitExceeded",
+    "TableError",
+    "StylesheetError",
+    "ValidationError",
+]
+
+_LAZY: dict[str, str] = {
+    "grid": "normalize",
+    "Normalizer": "normalize",
+    "GridDocument": "normalize",
+    "TableGrid": "normalize",
+    "TableFailure": "normalize",
+    "TableModelError": "normalize",
+    "Cell": "normalize",
+    "Link": "normalize",
+    "Image": "normalize",
+    "Limits": "limits",
+    "DEFAULT_LIMITS": "limits",
+    "PyxformError": "errors",
+    "InputError": "errors",
+    "InputNotFound": "errors",
+    "EmptyInput": "errors",
+    "UndecodableInput": "errors",
+    "NoTableError": "errors",
+    "LimitExceeded": "errors",
+    "TableError": "errors",
+    "StylesheetError": "errors",
+    "ValidationError": "errors",
+}
+
+if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
+    from .errors import (EmptyInput, InputError, InputNotFound, LimitExceeded, NoTableError, PyxformError,
+                         StylesheetError, TableError, UndecodableInput, ValidationError)
+    from .limits import DEFAULT_LIMITS, Limits
+    from .normalize import Cell, GridDocument, Image, Link, Normalizer, TableFailure, TableGrid, TableModelError, grid
+
+# Imported eagerly, not lazily: the functions convert and query share their names with their modules, and importing
+# a submodule (pyxform.convert) rebinds the package attribute to the module unless the function is bound first.
+from .convert import Conversion, convert, convert_grid  # noqa: E402
+from .query import QueryResult, query, xpath  # noqa: E402
+from .schema import generate_schema, validate  # noqa: E402
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'pyxform' has no attribute {name!r}")
+    value = getattr(import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

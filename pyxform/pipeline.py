@@ -1,10 +1,11 @@
-"""The process-wide Saxon runtime of the conversion pipeline: every stage's stylesheet compiled once, then locked.
+"""The conversion pipeline's stages on the process-wide Saxon runtime: compiled once, locked, documents in memory.
 
 ``clean`` (Python) feeds ``normalize.xsl`` -> ``headers.xsl`` -> ``map.xsl`` -> ``merge.xsl``; ``pairs.xsl`` and
-``schema.xsl`` read the annotated grid and the output. All of them are compiled into one
-:class:`~pyxform.saxon.SaxonRuntime` the first time :func:`pipeline` is called, after which the runtime is locked (no
-stylesheet can reach a URI), and documents pass from stage to stage in memory. A stage whose stylesheet is not
-installed is reported by :meth:`Pipeline.require` with a clear error.
+``schema.xsl`` read the annotated grid and the output. All of them are compiled into the one runtime of
+:func:`pyxform.normalize.shared_runtime` (its ``PIPELINE_STYLESHEETS``), after which the runtime is locked (no
+stylesheet can reach a URI). :class:`Pipeline` runs the stages on it under one lock and turns a stylesheet's coded
+``xsl:message`` into the matching pyxform error. A stage whose stylesheet is not installed is reported by
+:meth:`Pipeline.require` with a clear error.
 """
 
 from __future__ import annotations
@@ -15,19 +16,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from .errors import NoTableError, PyxformError, StylesheetError
-from .saxon import SaxonRuntime, builtin_stylesheet
+from .normalize import PIPELINE_STYLESHEETS, shared_runtime
+from .saxon import SaxonRuntime
 
 __all__ = ["Pipeline", "pipeline", "STAGES"]
 
 #: Stage name -> stylesheet file (in ``stylesheets/``), in pipeline order.
-STAGES: dict[str, str] = {
-    "normalize": "normalize.xsl",
-    "headers": "headers.xsl",
-    "map": "map.xsl",
-    "merge": "merge.xsl",
-    "pairs": "pairs.xsl",
-    "schema": "schema.xsl",
-}
+STAGES: dict[str, str] = dict(PIPELINE_STYLESHEETS)
 
 # xsl:message error codes (in the pyxform namespace) that are errors of the input, not of a stylesheet.
 # A stylesheet that stops on bad input says why in an xsl:message whose text starts with "px:CODE: ".
@@ -38,20 +33,13 @@ _CODED_MESSAGE = re.compile(r"\s*px:([\w-]+):\s*(.*)", re.DOTALL)
 
 
 class Pipeline:
-    """One locked :class:`SaxonRuntime` holding the compiled stylesheets of every stage that is installed.
+    """The stages of the pipeline on one locked :class:`SaxonRuntime` (default: the shared one).
 
     Safe to share between threads: :meth:`run` holds a lock, because a Saxon executable is not re-entrant.
     """
 
-    def __init__(self) -> None:
-        stylesheets = {}
-        for stage, file_name in STAGES.items():
-            try:
-                stylesheets[stage] = builtin_stylesheet(file_name)
-            except FileNotFoundError:
-                continue
-        self.runtime = SaxonRuntime()
-        self.runtime.compile_all(stylesheets)
+    def __init__(self, runtime: SaxonRuntime | None = None) -> None:
+        self.runtime = runtime or shared_runtime()
         self.lock = threading.RLock()
 
     def has(self, stage: str) -> bool:

@@ -17,7 +17,7 @@ from pyxform.convert import convert
 from pyxform.pipeline import pipeline
 from pyxform.schema import validate
 
-from xmlcompare import canonical
+from .xmlcompare import canonical
 
 CASES = Path(__file__).parent / "data" / "cases"
 CASE_NAMES = sorted(p.name for p in CASES.iterdir() if (p / "input.html").is_file())

@@ -10,8 +10,8 @@ from lxml import etree
 from pyxform.convert import convert_grid
 from pyxform.errors import NoTableError, StylesheetError
 
-from gridbuilder import T, grid_xml, td, th
-from xmlcompare import canonical
+from .gridbuilder import T, grid_xml, td, th
+from .xmlcompare import canonical
 
 DATA = Path(__file__).parent / "data"
 PX = "{urn:pyxform}"

@@ -8,7 +8,7 @@ from lxml import etree
 
 from pyxform.pipeline import pipeline
 
-from xmlcompare import canonical
+from .xmlcompare import canonical
 
 
 def merge(xml: str) -> str:
