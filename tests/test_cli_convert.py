@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from pyxform.cli_convert import main
+from pyxform.cli import main
 from pyxform.errors import EXIT_PARTIAL_FAILURE
 
 from .gridbuilder import T, grid_xml, td, th
@@ -44,8 +44,8 @@ def test_several_inputs_go_on_after_a_failure(tmp_path: Path, capsys: pytest.Cap
     assert code == EXIT_PARTIAL_FAILURE
     assert sorted(p.name for p in out.iterdir()) == ["paper-example.grid-2.xml", "paper-example.grid.xml"]
     err = capsys.readouterr().err
-    assert "missing.html: no such file [not-found]" in err
-    assert "empty.html: the input is empty [empty]" in err
+    assert f"pyxform: error [not-found]: {tmp_path / 'missing.html'}: no such file" in err
+    assert f"pyxform: error [empty]: {empty}: " in err
     assert "2 of 4 inputs failed" in err
 
 
