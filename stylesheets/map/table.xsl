@@ -60,6 +60,9 @@
       <xsl:attribute name="px:header-rows" select="@header-rows"/>
       <xsl:attribute name="px:header-cols" select="@header-cols"/>
       <xsl:attribute name="px:header-method" select="@header-method"/>
+      <xsl:if test="@hidden = 'true'">
+        <xsl:attribute name="px:hidden" select="'true'"/>
+      </xsl:if>
       <xsl:attribute name="px:key" select="'t' || @index"/>
       <xsl:for-each select="$slots">
         <xsl:variable name="path" as="xs:string" select="fp:row-path(.)"/>
