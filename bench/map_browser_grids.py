@@ -8,7 +8,7 @@ algorithm). Then ``convert_grid`` (map + merge), the generated schema, and valid
 
 Reports pages that fail, output that does not validate, the pairs' agreement with the annotations they came from (it
 must be exact: pairs are a projection of the annotations), and the time of map + merge and of schema + validation,
-per page and in all. Run: ``python bench/map_browser_grids.py [--limit N]``.
+per page and in all. Run: ``python -m bench.map_browser_grids [--limit N]``.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
-from pairs_wikitables import DEFAULT_CORPUS, ROOT, Table, _clean, own_cell_scopes, page_tables
+from .pairs_wikitables import DEFAULT_CORPUS, ROOT, Table, _clean, own_cell_scopes, page_tables
 
 
 def annotated_grid(name: str, records: list[dict[str, Any]], scopes: dict[int, list[str]]) -> tuple[str, int]:
