@@ -68,6 +68,11 @@ def test_symbols_digits_and_reserved_prefix() -> None:
         "field", "field", "_٣"]
 
 
+def test_footnote_markers_are_not_part_of_names() -> None:
+    assert names("UK[9]", "Deaths [a][b]", "Area[note 2]", "Votes[citation needed]", "Population [millions]") == [
+        "uk", "deaths", "area", "votes", "population-millions"]
+
+
 def test_long_text_is_cut_at_a_word_boundary() -> None:
     (name,) = names("word " * 40)
     assert len(name) <= 64 and name.endswith("word") and "--" not in name

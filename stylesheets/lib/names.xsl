@@ -4,7 +4,8 @@
 
   The rule, applied by f:xml-name to the text of a header cell or caption:
     1. Unicode NFKC normalization (full-width and compatibility forms become plain letters and digits: "km²" gives
-       "km2"), whitespace collapsed, lower-cased (fn:lower-case, every script).
+       "km2"), whitespace collapsed, lower-cased (fn:lower-case, every script); footnote markers are removed:
+       "[9]", "[a]", "[iv]", "[note 3]", "[nb 1]", "[citation needed]" ("UK[9]" gives uk).
     2. A few symbols that carry meaning alone in headers are spelt out: "+/-" and "±" as plus-minus, "#" number,
        "%" percent, "&" and, "+" plus, "@" at. Apostrophes are removed ("Women's" gives womens).
     3. The words are the runs of letters (\p{L}), combining marks (\p{M}) and decimal digits (\p{Nd}) of every
@@ -36,7 +37,7 @@
     <xsl:param name="text" as="xs:string"/>
     <xsl:param name="fallback" as="xs:string"/>
     <xsl:variable name="folded" as="xs:string"
-                  select="$text => normalize-space() => normalize-unicode('NFKC') => lower-case()"/>
+                  select="$text => normalize-unicode('NFKC') => lower-case() => fp:strip-footnotes() => normalize-space()"/>
     <xsl:variable name="words" as="xs:string*"
                   select="fp:name-safe(fp:spell-symbols($folded)) => tokenize('[^\p{L}\p{M}\p{Nd}]+')"/>
     <xsl:variable name="name" as="xs:string" select="fp:join-words($words[. ne ''], '')"/>
@@ -51,6 +52,13 @@
   <xsl:function name="f:is-null" as="xs:boolean">
     <xsl:param name="text" as="xs:string?"/>
     <xsl:sequence select="not(matches(string($text), '[^\s\p{Z}\p{Cf}]'))"/>
+  </xsl:function>
+
+  <!-- Footnote markers: a bracketed number, letter, roman numeral, "note N", "nb N" or a "... needed" tag. -->
+  <xsl:function name="fp:strip-footnotes" as="xs:string">
+    <xsl:param name="text" as="xs:string"/>
+    <xsl:sequence select="replace($text,
+        '\[\s*([0-9]{1,4}|[a-z]|[ivx]{1,5}|(note|nb|n)\s*[0-9a-z]{1,3}|[a-z ]{1,20} needed)\s*\]', ' ')"/>
   </xsl:function>
 
   <xsl:function name="fp:spell-symbols" as="xs:string">
