@@ -40,11 +40,15 @@
     </xsl:if>
     <xsl:variable name="table" as="element(px:table)" select="."/>
     <xsl:variable name="label" as="map(xs:string, xs:string)" select="fp:table-label($table)"/>
-    <xsl:variable name="slots" as="element(px:slot)*" select="f:data-slots($table)"/>
+    <!-- per data slot: the slot, its row header cells, the identity of its row (the ids of those cells) -->
+    <xsl:variable name="slots" as="map(xs:string, item()*)*" select="
+        for $slot in f:data-slots($table)
+        return let $row-headers := f:row-headers($slot)
+        return map {'slot': $slot, 'row-headers': $row-headers, 'path': string-join($row-headers/@id, ' ')}"/>
     <xsl:variable name="rows-per-path" as="map(xs:string, xs:integer)">
       <xsl:map>
-        <xsl:for-each-group select="$slots" group-by="fp:row-path(.)">
-          <xsl:map-entry key="current-grouping-key()" select="count(distinct-values(current-group()/../@index))"/>
+        <xsl:for-each-group select="$slots" group-by="?path">
+          <xsl:map-entry key="current-grouping-key()" select="count(distinct-values(current-group()?slot/../@index))"/>
         </xsl:for-each-group>
       </xsl:map>
     </xsl:variable>
@@ -65,8 +69,9 @@
       </xsl:if>
       <xsl:attribute name="px:key" select="'t' || @index"/>
       <xsl:for-each select="$slots">
-        <xsl:variable name="path" as="xs:string" select="fp:row-path(.)"/>
-        <xsl:sequence select="fp:slot-chain(., fp:needs-record(., $path, $rows-per-path))"/>
+        <xsl:variable name="record" as="xs:boolean"
+                      select="empty(?row-headers[not(@role = 'section')]) or $rows-per-path(?path) gt 1"/>
+        <xsl:sequence select="fp:slot-chain(?slot, ?row-headers, $record)"/>
       </xsl:for-each>
     </xsl:element>
   </xsl:template>
@@ -82,30 +87,16 @@
     <xsl:sequence select="($candidates[not(f:is-null(?text))], map {'from': 'default', 'text': ''})[1]"/>
   </xsl:function>
 
-  <!-- The identity of a slot's row: the ids of its non-null row header cells. -->
-  <xsl:function name="fp:row-path" as="xs:string">
-    <xsl:param name="slot" as="element(px:slot)"/>
-    <xsl:sequence select="string-join(f:row-headers($slot)/@id, ' ')"/>
-  </xsl:function>
-
-  <!-- Whether a slot's row needs a record element: it has no row header cell of its own (none at all, or section
-       cells only), or its row header path is shared with another data row. -->
-  <xsl:function name="fp:needs-record" as="xs:boolean">
-    <xsl:param name="slot" as="element(px:slot)"/>
-    <xsl:param name="path" as="xs:string"/>
-    <xsl:param name="rows-per-path" as="map(xs:string, xs:integer)"/>
-    <xsl:sequence select="empty(f:row-headers($slot)[not(@role = 'section')]) or $rows-per-path($path) gt 1"/>
-  </xsl:function>
-
   <!-- The chain of nested elements of one data slot, ending in its value. -->
   <xsl:function name="fp:slot-chain" as="element()">
     <xsl:param name="slot" as="element(px:slot)"/>
+    <xsl:param name="row-headers" as="element(px:cell)*"/>
     <xsl:param name="record" as="xs:boolean"/>
     <xsl:variable name="row" as="xs:string" select="string($slot/../@index)"/>
     <xsl:variable name="column" as="xs:integer" select="xs:integer($slot/@col)"/>
     <xsl:variable name="column-headers" as="element(px:cell)*" select="f:column-headers($slot)"/>
     <xsl:variable name="steps" as="element()+">
-      <xsl:for-each select="f:row-headers($slot)">
+      <xsl:for-each select="$row-headers">
         <xsl:sequence select="fp:header-step(., @id, 'row', true())"/>
       </xsl:for-each>
       <xsl:if test="$record">
