@@ -185,6 +185,8 @@ def _check_grid(text: str) -> etree._Element:
         raise InputError(f"not a grid document: the XML is not well-formed ({exc})") from None
     if root.tag != _PX + "grids":
         raise InputError(f"not a grid document: the root element is {root.tag!r}, not px:grids ({PX_NS})")
+    if root.getroottree().docinfo.doctype:
+        raise InputError("a grid document has no document type declaration (DTD); this one does")
     return root
 
 

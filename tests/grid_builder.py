@@ -11,7 +11,8 @@ Two builders:
 A cell spec is a string ``"th:Text"`` / ``"td:Text"`` (``"td:"`` for an empty cell) or a dict with keys ``tag``,
 ``text`` and optional ``colspan``, ``rowspan``, ``bold``, ``italic``, ``font_size``, ``face``, ``color``,
 ``background``, ``indent``, ``class_``, ``scope``, ``headers``, ``id`` (the html id), ``image`` (an image src).
-A row may also be a dict ``{"cells": [...], "group_kind": "thead", "class_": "..."}``. Like clean, a ``th`` is bold
+A row may also be a dict ``{"cells": [...], "group_kind": "thead", "group": 2, "class_": "..."}`` (by default a
+thead row is in row group 0 and any other row in group 1). Like clean, a ``th`` is bold
 unless the spec says otherwise.
 """
 
@@ -37,6 +38,10 @@ def _spec(item: str | dict[str, Any]) -> dict[str, Any]:
     return {"tag": tag, "text": text}
 
 
+def _group(row: dict[str, Any]) -> int:
+    return int(row.get("group", 0 if row.get("group_kind") == "thead" else 1))
+
+
 def _table_xml(index: int, rows: list[Any], font_size: float = 16, extra: str = "") -> str:
     """One px:table element from rows of cell specs (see the module docstring)."""
     row_specs: list[dict[str, Any]] = []
@@ -57,18 +62,18 @@ def _table_xml(index: int, rows: list[Any], font_size: float = 16, extra: str = 
             for dy in range(rowspan):
                 for dx in range(colspan):
                     occupied[(y + dy, x + dx)] = cell_id
-            cells.append((cell_id, spec, y, x, rowspan, colspan, row.get("group_kind", "tbody")))
+            cells.append((cell_id, spec, y, x, rowspan, colspan, row.get("group_kind", "tbody"), _group(row)))
             x += colspan
             width = max(width, x)
     width = max([width] + [x + 1 for (_, x) in occupied])
     out = [f'<px:table index="{index}" rows="{len(row_specs)}" cols="{width}" locator="/html/body/table[{index + 1}]"'
            f' depth="0" font-size="{font_size:g}"{extra}>']
-    for cell_id, spec, y, x, rowspan, colspan, group_kind in cells:
+    for cell_id, spec, y, x, rowspan, colspan, group_kind, group in cells:
         tag = spec["tag"]
         bold = spec.get("bold", tag == "th")
         attrs = {
             "id": cell_id, "row": y, "col": x, "rowspan": rowspan, "colspan": colspan, "tag": tag,
-            "group": 0 if group_kind == "thead" else 1, "group-kind": group_kind,
+            "group": group, "group-kind": group_kind,
             "font-size": f'{float(spec.get("font_size", font_size)):g}',
             "bold": "true" if bold else "false", "italic": "true" if spec.get("italic") else "false",
         }
@@ -82,7 +87,7 @@ def _table_xml(index: int, rows: list[Any], font_size: float = 16, extra: str = 
     for y, row in enumerate(row_specs):
         group_kind = row.get("group_kind", "tbody")
         row_class = f' class={quoteattr(row["class_"])}' if "class_" in row else ""
-        out.append(f'<px:row index="{y}" group="{0 if group_kind == "thead" else 1}" group-kind="{group_kind}"'
+        out.append(f'<px:row index="{y}" group="{_group(row)}" group-kind="{group_kind}"'
                    f'{row_class}>')
         for x in range(width):
             owner = occupied.get((y, x))

@@ -5,7 +5,8 @@
     f:markup-analysis($model) => map {
       'k'          : header rows: the leading rows that are header rows, where a header row is a row of thead
                      with content, or a row whose cells with text are all th; blank rows and td title rows (a
-                     single wide cell, f:is-wide-row) at the top count only when a header row follows them;
+                     single wide cell, f:is-wide-row) at the top count only when a header row follows them; a wide
+                     row below a header row that is not wide is a section row and ends the header rows;
       'kinds'      : f:row-kinds($model, k, true());
       'p'          : header columns: the leading columns whose cells in every data row are th or blank, with at
                      least one th with text, leaving at least one column that is not a header column;
@@ -59,17 +60,24 @@
         else 'data'"/>
   </xsl:function>
 
+  <!-- k: the leading run of header, blank and title rows; a wide row after a header row that is not wide ends the
+       run (below column labels a row spanning the table heads rows: a section row, not a title). -->
   <xsl:function name="fp:markup-header-rows" as="xs:integer">
     <xsl:param name="model" as="map(*)"/>
     <xsl:variable name="top-kinds" as="xs:string*">
       <xsl:iterate select="0 to $model?rows - 1">
+        <xsl:param name="labels-seen" as="xs:boolean" select="false()"/>
         <xsl:variable name="kind" as="xs:string" select="fp:markup-top-kind($model, .)"/>
+        <xsl:variable name="wide" as="xs:boolean" select="f:is-wide-row($model, .)"/>
         <xsl:choose>
-          <xsl:when test="$kind eq 'data'">
+          <xsl:when test="$kind eq 'data' or ($wide and $labels-seen)">
             <xsl:break/>
           </xsl:when>
           <xsl:otherwise>
             <xsl:sequence select="$kind"/>
+            <xsl:next-iteration>
+              <xsl:with-param name="labels-seen" select="$labels-seen or ($kind eq 'header' and not($wide))"/>
+            </xsl:next-iteration>
           </xsl:otherwise>
         </xsl:choose>
       </xsl:iterate>
