@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Iterable
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -135,12 +135,14 @@ class HeaderDetector:
         self._lock = threading.Lock()
 
     def run(self, grid: bytes | str | etree._ElementTree | etree._Element, *, method: str = "auto",
-            table: int | None = None) -> HeadersResult:
+            table: int | None = None, params: Mapping[str, str | int | float] | None = None) -> HeadersResult:
         """Annotate a grid document with its header regions.
 
         :param grid: a ``px:grids`` document (``docs/formats.md`` section 2): XML bytes/str or an lxml tree/element.
         :param method: ``auto``, ``markup`` or ``format`` (see :data:`METHODS`).
         :param table: annotate and report only the table with this index (the others are copied unchanged).
+        :param params: other stylesheet parameters by name (the weights and thresholds of
+            ``stylesheets/headers/params.xsl``), for evaluations; the defaults are the documented ones.
         :returns: the annotated document and one :class:`TableHeaders` per annotated table.
         :raises ValueError: for an unknown ``method``.
         :raises InputError: if ``grid`` is not a grid document.
@@ -156,8 +158,9 @@ class HeaderDetector:
             _check_table(root, table)
         with self._lock:
             node = self.runtime.parse(text)
-            params: dict[str, Any] = {"method": method, "table": -1 if table is None else int(table)}
-            output = self.runtime.transform_to_string(self.STYLESHEET, node, params)
+            values: dict[str, Any] = dict(params or {})
+            values.update(method=method, table=-1 if table is None else int(table))
+            output = self.runtime.transform_to_string(self.STYLESHEET, node, values)
         try:
             document = etree.ElementTree(etree.fromstring(output.encode("utf-8"), parser=_safe_parser()))
         except etree.XMLSyntaxError as exc:  # the stylesheet always writes well-formed XML; a bug if not
@@ -220,9 +223,9 @@ def _default_detector() -> HeaderDetector:
 
 
 def detect_headers(grid: bytes | str | etree._ElementTree | etree._Element, *, method: str = "auto",
-                   table: int | None = None) -> HeadersResult:
+                   table: int | None = None, params: Mapping[str, str | int | float] | None = None) -> HeadersResult:
     """Run the headers stage on a grid document with the process-wide compiled stylesheet.
 
     See :meth:`HeaderDetector.run` for the parameters, the result and the errors.
     """
-    return _default_detector().run(grid, method=method, table=table)
+    return _default_detector().run(grid, method=method, table=table, params=params)

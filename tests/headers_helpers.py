@@ -11,7 +11,8 @@ from pyxform.headers import HeadersResult, detect_headers
 
 PX = "{" + PX_NS + "}"
 
-__all__ = ["detect", "kp", "slot_headers", "row_scores", "col_scores", "cell_roles", "evidence", "PX"]
+__all__ = ["detect", "detect_many", "kp", "slot_headers", "row_scores", "row_parts", "col_scores", "cell_roles", "evidence",
+           "PX"]
 
 
 def detect(rows: list[Any], method: str = "auto", **table_options: Any) -> HeadersResult:

@@ -90,15 +90,40 @@ def test_background_alone_is_too_weak() -> None:
     assert kp(result)[0] == 0
 
 
-def test_a_class_that_sets_the_header_row_apart_scores_6() -> None:
-    result = detect([{"cells": plain_header(), "class_": "bg2"}, *body(4)], method="format")
-    assert row_scores(result)[0] == 6.0
-    assert kp(result) == (1, 0, "format")
-
-
-def test_a_cell_class_counts_like_a_row_class() -> None:
+def test_a_class_that_sets_cells_apart_scores_3_and_alone_marks_no_header() -> None:
     result = detect([plain_header(class_="columnrow"), *body(4)], method="format")
-    assert row_scores(result)[0] == 6.0
+    assert row_scores(result)[0] == 3.0
+    assert kp(result)[0] == 0
+
+
+def test_a_row_class_that_sets_the_header_row_apart_scores_3() -> None:
+    rows = [{"cells": plain_header(), "class_": "bg2"}, *[{"cells": row, "class_": "bg1"} for row in body(4)]]
+    result = detect(rows, method="format")
+    assert row_scores(result)[0] == 3.0
+
+
+def test_row_classes_that_name_each_row_are_not_styling() -> None:
+    rows = [{"cells": row, "class_": f"product-row-{r}"} for r, row in enumerate([plain_header(), *body(4)])]
+    assert row_scores(detect(rows, method="format"))[0] == 0.0
+
+
+def test_a_class_named_for_a_heading_scores_9() -> None:
+    """3 for differing from the table's usual class, 6 for a name with "label" in it: a key column "tdlabel"."""
+    rows = [[cell("td", f"Key {r}x", class_="tdlabel"), f"td:value {r}"] for r in range(5)]
+    result = detect(rows, method="format")
+    assert col_scores(result)[0] == 9.0
+    assert kp(result) == (0, 1, "format")
+
+
+def test_classes_that_only_name_the_columns_make_no_header_column() -> None:
+    rows = [[cell("td", f"{50 * r} g", class_="ingredients-value"), cell("td", f"flour {r}", class_="ingredients-name")]
+            for r in range(5)]
+    assert kp(detect(rows, method="format")) == (0, 0, "none")
+
+
+def test_microformat_classes_are_not_styling() -> None:
+    rows = [[cell("td", f"Person {r}x", class_="vcard fn"), f"td:value {r}"] for r in range(5)]
+    assert col_scores(detect(rows, method="format"))[0] == 0.0
 
 
 def test_zebra_stripes_are_no_header() -> None:
@@ -118,20 +143,20 @@ def test_text_over_numeric_columns_scores_10_without_formatting() -> None:
     assert kp(result) == (1, 0, "format")
 
 
-def test_capitalized_labels_over_lower_case_values_score_5() -> None:
+def test_capitalized_labels_over_lower_case_values_score_6() -> None:
     rows = [["td:Japanese", "td:Romaji", "td:English"]] + [
-        ["td:目の前で", "td:me no mae de", "td:in front of"], ["td:痴漢する", "td:chikan suru", "td:grope"],
-        ["td:やつ", "td:yatsu", "td:guy"], ["td:落ち着く", "td:ochitsuku", "td:calm down"]]
+        ["td:目の前で", "td:me no mae de", "td:in front of"], ["td:痴漢する", "td:chikan suru", "td:to grope"],
+        ["td:その時に", "td:sono toki ni", "td:at that time"], ["td:落ち着く", "td:ochitsuku", "td:calm down"]]
     result = detect(rows, method="format")
-    assert row_parts(result)[0] == (0.0, 5.0)
+    assert row_parts(result)[0] == (0.0, 6.0)
     assert kp(result) == (1, 0, "format")
 
 
-def test_short_label_over_long_descriptions_scores_5() -> None:
+def test_short_label_over_long_descriptions_scores_6() -> None:
     rows = [["td:Key", "td:Description"]] + [[f"td:{key}", f"td:Select a package for installation number {i}"]
                                            for i, key in enumerate(["+", "=", "i, I", "o, O", "v, V"])]
     result = detect(rows, method="format")
-    assert row_parts(result)[0][1] == 5.0
+    assert row_parts(result)[0][1] == 6.0
     assert kp(result) == (1, 0, "format")
 
 

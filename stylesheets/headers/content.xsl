@@ -17,8 +17,8 @@
     shape contrast  the cell is text, at least $typed-share of the others are text, and the cell differs from
                     them as a label from its values: its script (CJK / Latin) is not that of $typed-share of
                     the others; or it starts with a capital letter while $typed-share of the others that start
-                    with a letter start with a small one; or it is at most a third as long as the median of the
-                    others => $weight-content-shape.
+                    with a letter start with a small one; or it is at most 1 / $length-ratio as long as the median
+                    of the others => $weight-content-shape.
 -->
 <xsl:stylesheet version="3.0"
     xmlns:xsl="http://www.w3.org/1999/XSL/Transform"
@@ -57,6 +57,14 @@
         'first-index' : map:merge(for $i in 1 to count($lengths) return map { $lengths[$i] : $i },
                                   map { 'duplicates' : 'use-first' })
       }"/>
+  </xsl:function>
+
+  <!-- True if at least $typed-share of the reference cells of column x (at least two) are numeric. -->
+  <xsl:function name="f:is-numeric-column" as="xs:boolean">
+    <xsl:param name="profile" as="map(xs:integer, map(*))"/>
+    <xsl:param name="x" as="xs:integer"/>
+    <xsl:variable name="column" as="map(*)" select="$profile($x)"/>
+    <xsl:sequence select="$column?count ge 2 and $column?numeric ge $typed-share * $column?count"/>
   </xsl:function>
 
   <!-- The content score of a cell in column x (see the module comment). -->
@@ -102,7 +110,7 @@
     <!-- length: the median of the others' lengths -->
     <xsl:variable name="median" as="xs:double?"
         select="fp:median-without($column, if ($self and $cell?type eq 'text') then $cell?length else ())"/>
-    <xsl:variable name="length-differs" as="xs:boolean" select="exists($median) and $cell?length * 3 le $median"/>
+    <xsl:variable name="length-differs" as="xs:boolean" select="exists($median) and $cell?length * $length-ratio le $median"/>
     <xsl:sequence select="$script-differs or $case-differs or $length-differs"/>
   </xsl:function>
 

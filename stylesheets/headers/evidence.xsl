@@ -7,8 +7,7 @@
 
     <px:header-evidence requested="auto" method="format" threshold="5">
       <px:markup usable="false" title-only="false" header-rows="0" header-cols="0" th-cells="0"/>
-      <px:format header-rows="1" header-cols="0" base-font-size="16" base-face="" base-color="" base-background=""
-                 base-class="|" base-indent="0">
+      <px:format header-rows="1" header-cols="0" base-font-size="16" base-indent="0" base-row-class="">
         <px:row-score row="0" score="15" format="10" content="5" wide="false"/>   (rows with text)
         <px:row-boundary header-rows="1" title-rows="">
           <px:candidate after="0" difference="14" body-mean="1" separation="14" valid="true" chosen="true"/>
@@ -40,8 +39,7 @@
       <xsl:for-each select="$result?format">
         <xsl:variable name="base" as="map(*)" select="?base"/>
         <px:format header-rows="{?k}" header-cols="{?p}" base-font-size="{$base?font-size}"
-                   base-face="{$base?face}" base-color="{$base?color}" base-background="{$base?background}"
-                   base-class="{$base?class}" base-indent="{$base?indent}">
+                   base-indent="{$base?indent}" base-row-class="{$base?row-class}">
           <xsl:for-each select="?row-scores[exists(?score)]">
             <px:row-score row="{?index}" score="{f:round2(?score)}" format="{f:round2(?format)}"
                           content="{f:round2(?content)}" wide="{?wide}"/>

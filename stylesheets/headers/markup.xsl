@@ -60,29 +60,40 @@
         else 'data'"/>
   </xsl:function>
 
-  <!-- k: the leading run of header, blank and title rows; a wide row after a header row that is not wide ends the
-       run (below column labels a row spanning the table heads rows: a section row, not a title). -->
+  <!--
+    k: the leading run of header, blank and title rows, up to its last header row. A spanning row (f:is-wide-row)
+    after a header row that is not wide ends the run: below column labels a row spanning the table heads rows (a
+    section row), not columns. A run of wide rows only, in a table that has wide rows in its body too, is no header:
+    its first row is the first of the table's section rows (a succession box's "Parliament" over "Political
+    offices"), not a title.
+  -->
   <xsl:function name="fp:markup-header-rows" as="xs:integer">
     <xsl:param name="model" as="map(*)"/>
-    <xsl:variable name="top-kinds" as="xs:string*">
+    <xsl:variable name="run" as="map(*)*">
       <xsl:iterate select="0 to $model?rows - 1">
         <xsl:param name="labels-seen" as="xs:boolean" select="false()"/>
         <xsl:variable name="kind" as="xs:string" select="fp:markup-top-kind($model, .)"/>
-        <xsl:variable name="wide" as="xs:boolean" select="f:is-wide-row($model, .)"/>
+        <xsl:variable name="row" as="map(*)" select="f:row($model, .)"/>
         <xsl:choose>
-          <xsl:when test="$kind eq 'data' or ($wide and $labels-seen)">
+          <xsl:when test="$kind eq 'data' or ($row?spanning and $labels-seen and $row?group-kind ne 'thead')">
             <xsl:break/>
           </xsl:when>
           <xsl:otherwise>
-            <xsl:sequence select="$kind"/>
+            <xsl:sequence select="map { 'kind' : $kind, 'wide' : $row?wide or $kind eq 'blank' }"/>
             <xsl:next-iteration>
-              <xsl:with-param name="labels-seen" select="$labels-seen or ($kind eq 'header' and not($wide))"/>
+              <xsl:with-param name="labels-seen" select="$labels-seen or ($kind eq 'header' and not($row?wide))"/>
             </xsl:next-iteration>
           </xsl:otherwise>
         </xsl:choose>
       </xsl:iterate>
     </xsl:variable>
-    <xsl:sequence select="max((0, index-of($top-kinds, 'header')))"/>
+    <xsl:variable name="k" as="xs:integer" select="max((0, index-of($run ! ?kind, 'header')))"/>
+    <xsl:variable name="last-data" as="xs:integer" select="max((-1, ($k to $model?rows - 1)
+        [not(f:is-wide-row($model, .) or f:is-blank-row($model, .))]))"/>
+    <xsl:variable name="sections-below" as="xs:boolean"
+        select="some $y in $k to $last-data - 1 satisfies f:is-wide-row($model, $y)"/>
+    <xsl:sequence select="if ($k gt 0 and (every $r in $run[position() le $k] satisfies $r?wide) and $sections-below)
+                          then 0 else $k"/>
   </xsl:function>
 
   <!-- p for the markup method, given the row kinds: see f:markup-analysis. -->

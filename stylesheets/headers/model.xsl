@@ -10,12 +10,14 @@
       'owner'  : array of m arrays of n strings: the id of the cell covering slot (y, x), or '' if none,
       'skip'   : map { "y:x" : true } for slots that more than one cell covers (WHATWG: a scan skips them),
       'row'    : array of m row maps { 'index', 'group-kind', 'class', 'ids' (distinct covering cell ids,
-                 left to right), 'texts' (those with visible text), 'wide' (see f:is-wide-row) }
+                 left to right), 'texts' (those with visible text), 'contents' (those with any content),
+                 'wide', 'spanning' (see f:is-wide-row) }
     }
 
   A cell map holds the grid attributes (row, col, rowspan, colspan, tag, scope, group, html-id, headers), the text
   and what the content evidence needs (type, script, case, length), and the formatting features of clean
-  (font-size, bold, italic, face, color, background, indent, class and the class of the cell's row).
+  (font-size, bold, italic, face, color, background, indent, class and the class of the cell's row; classes as
+  f:style-classes gives them).
 
   No per-cell sibling scans: the owner grid is read once row by row; everything else is map look-ups.
 -->
@@ -42,7 +44,7 @@
         select="if ($table/@cols castable as xs:integer) then xs:integer($table/@cols)
                 else max((0, $rows ! count(px:slot)))"/>
     <xsl:variable name="row-classes" as="map(xs:integer, xs:string)"
-        select="map:merge($rows ! map { xs:integer(@index) : normalize-space(@class) })"/>
+        select="map:merge($rows ! map { xs:integer(@index) : f:style-classes(@class) })"/>
     <xsl:variable name="cells" as="map(xs:string, map(*))"
         select="map:merge($table/px:cell ! map { string(@id) : fp:cell(., $row-classes) })"/>
     <xsl:variable name="owner" as="array(*)" select="array:join(
@@ -107,7 +109,8 @@
         'color' : lower-case(normalize-space($cell/@color)),
         'background' : lower-case(normalize-space($cell/@background)),
         'indent' : ($cell/@indent[. castable as xs:double] ! xs:double(.), 0.0e0)[1],
-        'class' : string-join(sort(tokenize(string($cell/@class))), ' ') || '|' || ($row-classes($row), '')[1]
+        'class' : f:style-classes($cell/@class),
+        'row-class' : ($row-classes($row), '')[1]
       }"/>
   </xsl:function>
 
@@ -124,12 +127,15 @@
     <xsl:sequence select="map {
         'index' : $y,
         'group-kind' : string($row/@group-kind),
-        'class' : normalize-space($row/@class),
+        'class' : f:style-classes($row/@class),
         'ids' : $ids,
         'texts' : $texts,
         'contents' : $contents,
-        'wide' : exists($only) and $only?row eq $y and $only?rowspan eq 1 and $only?colspan ge 2
-                 and $only?colspan * 2 ge $n
+        'spanning' : exists($only) and $only?row eq $y and $only?rowspan eq 1
+                     and $only?colspan ge 2 and $only?colspan * 2 ge $n,
+        'wide' : exists($only) and $only?row eq $y and $only?rowspan eq 1
+                 and (($only?colspan ge 2 and $only?colspan * 2 ge $n)
+                      or ($n ge 3 and ($only?tag eq 'th' or $only?bold)))
       }"/>
   </xsl:function>
 
@@ -168,9 +174,11 @@
   </xsl:function>
 
   <!--
-    True if row y is a wide row: its only cell with visible text is anchored in it, spans only it and at least
-    two columns and at least half the table's width, and the row holds no other content. At the top of a table
-    a wide row is a title; in the body it is a section row (or, after the last data row, a note).
+    True if row y is a wide row: the row holds one cell with content, which has visible text, is anchored in the
+    row and spans only it, and either spans at least two columns and at least half the table's width (a spanning
+    row), or is marked as a heading (th or bold) in a table of at least three columns with the rest of the row left
+    empty (as in "<th>Group A</th><td></td><td></td>"). At the top of a table a wide row is a title; in the body
+    it is a section row (or, after the last data row, a note).
   -->
   <xsl:function name="f:is-wide-row" as="xs:boolean">
     <xsl:param name="model" as="map(*)"/>

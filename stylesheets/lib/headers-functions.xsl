@@ -94,6 +94,30 @@
     <xsl:sequence select="matches(string($text), '[:：][\s\p{Z}]*$')"/>
   </xsl:function>
 
+  <!--
+    The class tokens of a class attribute that may style the cell, sorted and space-separated: microformat names
+    (hCard, hCalendar and the h-/p-/u-/dt-/e- prefixes of microformats2, http://microformats.org) say what the
+    content is, not how it looks, and are left out.
+  -->
+  <xsl:function name="f:style-classes" as="xs:string">
+    <xsl:param name="class" as="xs:string?"/>
+    <xsl:variable name="microformats" as="xs:string+" select="('vcard', 'vevent', 'hcard', 'hcalendar', 'fn', 'n',
+        'org', 'nickname', 'given-name', 'family-name', 'additional-name', 'honorific-prefix', 'honorific-suffix',
+        'url', 'email', 'tel', 'adr', 'street-address', 'locality', 'region', 'postal-code', 'country-name', 'geo',
+        'latitude', 'longitude', 'bday', 'category', 'note', 'role', 'title', 'agent', 'label', 'summary',
+        'dtstart', 'dtend', 'location', 'description', 'uid', 'attendee', 'contact', 'organization-name',
+        'organization-unit', 'photo', 'logo')"/>
+    <xsl:sequence select="string-join(sort(distinct-values(tokenize(lower-case(string($class)))
+        [not(. = $microformats) and not(matches(., '^(h|p|u|dt|e)-'))])), ' ')"/>
+  </xsl:function>
+
+  <!-- True if one of the class tokens names a heading role: it contains head, label, title or caption, or is th. -->
+  <xsl:function name="f:is-header-class" as="xs:boolean">
+    <xsl:param name="classes" as="xs:string?"/>
+    <xsl:sequence select="some $token in tokenize(string($classes))
+                          satisfies ($token eq 'th' or matches($token, 'head|label|title|caption'))"/>
+  </xsl:function>
+
   <!-- ===================================================================================================== -->
   <!-- Font size                                                                                             -->
   <!-- ===================================================================================================== -->
@@ -135,13 +159,21 @@
         else ($sorted[$n idiv 2] + $sorted[$n idiv 2 + 1]) div 2"/>
   </xsl:function>
 
-  <!-- The most frequent value; ties go to the value that occurs first. Empty for no values. -->
+  <!-- The most frequent value; ties go to the value that first occurs last (in a table, values met further down
+       and right belong to the data rather than to the headers). Empty for no values. -->
   <xsl:function name="f:mode" as="xs:string?">
     <xsl:param name="values" as="xs:string*"/>
     <xsl:variable name="counts" as="map(xs:string, xs:integer)"
         select="fold-left($values, map{}, function($m, $v) { map:put($m, $v, ($m($v), 0)[1] + 1) })"/>
     <xsl:variable name="best" as="xs:integer" select="max((0, map:for-each($counts, function($k, $c) { $c })))"/>
-    <xsl:sequence select="(distinct-values($values)[$counts(.) eq $best])[1]"/>
+    <xsl:sequence select="(distinct-values($values)[$counts(.) eq $best])[last()]"/>
+  </xsl:function>
+
+  <!-- The share (0..1) of the values equal to the most frequent one; 0 for no values. -->
+  <xsl:function name="f:mode-share" as="xs:double">
+    <xsl:param name="values" as="xs:string*"/>
+    <xsl:variable name="mode" as="xs:string?" select="f:mode($values)"/>
+    <xsl:sequence select="if (empty($values)) then 0 else count($values[. eq $mode]) div count($values)"/>
   </xsl:function>
 
   <!-- A number rounded to two decimals, for the evidence the stage records. -->
