@@ -81,6 +81,10 @@ def main(argv: list[str] | None = None) -> int:
     agree = [name for name in sample if markup[name] == (reading[name]["header_rows"], reading[name]["header_cols"])]
     print(f"\n1. markup vs careful reading: {len(agree)}/{len(sample)} exact (k, p) = {percent(len(agree), len(sample))}"
           f"   [aim >= 97%]")
+    for part in ("random", "strata"):
+        names_part = [n for n in sample if reading[n].get("sample") == part]
+        right = [n for n in names_part if n in agree]
+        print(f"   {part:<7} {len(right)}/{len(names_part)} = {percent(len(right), len(names_part))}")
     k_only = sum(1 for n in sample if markup[n] and markup[n][0] == reading[n]["header_rows"])
     p_only = sum(1 for n in sample if markup[n] and markup[n][1] == reading[n]["header_cols"])
     print(f"   k exact {percent(k_only, len(sample))}, p exact {percent(p_only, len(sample))}")

@@ -8,8 +8,10 @@
                      single wide cell, f:is-wide-row) at the top count only when a header row follows them; a wide
                      row below a header row that is not wide is a section row and ends the header rows;
       'kinds'      : f:row-kinds($model, k, true());
-      'p'          : header columns: the leading columns whose cells in every data row are th or blank, with at
-                     least one th with text, leaving at least one column that is not a header column;
+      'p'          : header columns: the leading columns whose cells in every data row are th, blank, or td set in
+                     bold (a td that looks like the th around it: an authoring slip such as a "NC" row in a column
+                     of th race numbers), with th the majority of those with text, leaving at least one column that
+                     is not a header column;
       'usable'     : k or p is not 0 and the table has a cell with text that is not a th (markup that marks
                      every cell as a header, or none, tells nothing: the formatting method decides instead);
       'title-only' : every header row is a wide title row or blank (a caption-like row that labels no column);
@@ -107,8 +109,8 @@
       <xsl:variable name="cells" as="map(*)*" select="f:column-ids($model, $x, $data-rows) ! f:cell($model, .)"/>
       <xsl:choose>
         <xsl:when test="empty($data-rows)
-                        or (some $c in $cells satisfies ($c?tag ne 'th' and not($c?blank)))
-                        or not(some $c in $cells satisfies ($c?tag eq 'th' and not($c?blank)))">
+                        or (some $c in $cells satisfies ($c?tag ne 'th' and not($c?blank) and not($c?bold)))
+                        or count($cells[?tag eq 'th' and not(?blank)]) * 2 le count($cells[not(?blank)])">
           <xsl:break select="$x"/>
         </xsl:when>
         <xsl:otherwise>
