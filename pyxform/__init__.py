@@ -1,0 +1,82 @@
+"""pyxform: turn the tables of real web pages into clean, queryable XML (after Zhang & Li 2007).
+
+The public API is re-exported here and imported lazily, so ``import pyxform`` stays cheap (Saxon starts only when
+a stage runs):
+
+    grid(page, *, table=None) -> GridDocument     stage 2: every table of a page as a dense grid (WHATWG table model)
+    Normalizer                                    stage 2 with an explicit, reusable compiled runtime
+    GridDocument, TableGrid, Cell, ...            the typed grid model (pyxform.normalize)
+    PyxformError and subclasses                   the exception tree (pyxform.errors)
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+__all__ = [
+    "grid",
+    "Normalizer",
+    "GridDocument",
+    "TableGrid",
+    "TableFailure",
+    "TableModelError",
+    "Cell",
+    "Link",
+    "Image",
+    "Limits",
+    "DEFAULT_LIMITS",
+    "PyxformError",
+    "InputError",
+    "InputNotFound",
+    "EmptyInput",
+    "UndecodableInput",
+    "NoTableError",
+    "LimitExceeded",
+    "TableError",
+    "StylesheetError",
+    "ValidationError",
+]
+
+_LAZY: dict[str, str] = {
+    "grid": "normalize",
+    "Normalizer": "normalize",
+    "GridDocument": "normalize",
+    "TableGrid": "normalize",
+    "TableFailure": "normalize",
+    "TableModelError": "normalize",
+    "Cell": "normalize",
+    "Link": "normalize",
+    "Image": "normalize",
+    "Limits": "limits",
+    "DEFAULT_LIMITS": "limits",
+    "PyxformError": "errors",
+    "InputError": "errors",
+    "InputNotFound": "errors",
+    "EmptyInput": "errors",
+    "UndecodableInput": "errors",
+    "NoTableError": "errors",
+    "LimitExceeded": "errors",
+    "TableError": "errors",
+    "StylesheetError": "errors",
+    "ValidationError": "errors",
+}
+
+if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
+    from .errors import (EmptyInput, InputError, InputNotFound, LimitExceeded, NoTableError, PyxformError,
+                         StylesheetError, TableError, UndecodableInput, ValidationError)
+    from .limits import DEFAULT_LIMITS, Limits
+    from .normalize import Cell, GridDocument, Image, Link, Normalizer, TableFailure, TableGrid, TableModelError, grid
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'pyxform' has no attribute {name!r}")
+    value = getattr(import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

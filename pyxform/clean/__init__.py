@@ -1,31 +1,45 @@
-"""Stage 1, clean: page bytes -> annotated XHTML (see ``docs/formats.md`` section 1).
+"""Stage 1, clean: page bytes -> annotated XHTML (``docs/formats.md`` section 1).
 
-PROVISIONAL: a minimal version (UTF-8 decoding, HTML5 parse, table annotations) that the foundation work replaces with
-WHATWG encoding sniffing, pruning of hidden content and per-cell formatting features.
+Steps: decode (:mod:`.decode`, WHATWG order) -> HTML5 parse into lxml (:mod:`.parse`) -> number every table
+(``px:index``, ``px:locator``, ``px:depth``) -> remove hidden elements (:mod:`.style`) -> annotate tables and cells
+with the formatting features header detection needs (:mod:`.features`) -> page attributes on ``html``.
+
+What a ``str`` means: :func:`clean` takes a ``str`` as the page's HTML *text* (already decoded; encoding reported as
+``utf-8``, source ``caller``); bytes are decoded here; a :class:`~pyxform.source.Source` brings its bytes, URI and
+transport charset. Reading files, standard input and URLs is :func:`pyxform.source.read_source`'s job.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Final
 
 from lxml import etree
 
-from .parse import XHTML_NS, parse_html
+from ..errors import LimitExceeded
+from ..limits import DEFAULT_LIMITS, Limits
+from ..source import Source
+from .decode import Decoded, decode_html
+from .features import annotate_tables, collapse
+from .parse import PX_NS, XHTML_NS, parse_html
+from .style import Cascade
 
-__all__ = ["CleanedPage", "clean", "PX_NS"]
+__all__ = ["CleanedPage", "clean", "PX_NS", "locator"]
 
-PX_NS = "urn:pyxform"
-_PX = "{" + PX_NS + "}"
-_X = "{" + XHTML_NS + "}"
+_PX: Final = "{" + PX_NS + "}"
+_X: Final = "{" + XHTML_NS + "}"
+_SKELETON: Final = frozenset({_X + "html", _X + "head", _X + "body"})
 
 
 @dataclass
 class CleanedPage:
     """The annotated XHTML of one page.
 
-    :ivar tree: lxml tree rooted at ``{http://www.w3.org/1999/xhtml}html``.
-    :ivar encoding: the encoding used to decode the bytes.
-    :ivar warnings: problems met and repaired (e.g. undecodable bytes replaced).
+    :ivar tree: lxml tree rooted at ``{http://www.w3.org/1999/xhtml}html`` (format: ``docs/formats.md`` section 1).
+    :ivar encoding: the WHATWG name of the encoding used to decode the bytes.
+    :ivar encoding_source: what decided it: ``bom``, ``caller``, ``meta``, ``detected`` or ``default``.
+    :ivar source: the page's URI or file name, ``-`` for standard input, ``""`` for bytes.
+    :ivar warnings: problems met and repaired (replaced bytes, an overruled charset, kept hidden body ...).
     """
 
     tree: etree._ElementTree
@@ -49,27 +63,95 @@ def locator(element: etree._Element) -> str:
         if parent is None:
             steps.append(name)
         else:
-            position = 1 + sum(1 for sibling in node.itersiblings(node.tag, preceding=True))
+            position = 1 + sum(1 for _ in node.itersiblings(node.tag, preceding=True))
             steps.append(f"{name}[{position}]")
         node = parent
     return "/" + "/".join(reversed(steps))
 
 
-def clean(data: bytes | str, *, source: str = "") -> CleanedPage:
-    """Clean one page into annotated XHTML. PROVISIONAL minimal version."""
-    if isinstance(data, bytes):
-        text, encoding, encoding_source = data.decode("utf-8", "replace"), "utf-8", "default"
-    else:
-        text, encoding, encoding_source = data, "utf-8", "caller"
-    tree = parse_html(text)
-    root = tree.getroot()
-    root.set(_PX + "source", source)
-    root.set(_PX + "encoding", encoding)
-    root.set(_PX + "encoding-source", encoding_source)
-    title = root.find(f"{_X}head/{_X}title")
-    root.set(_PX + "title", " ".join((title.text or "").split()) if title is not None else "")
+def _number_tables(root: etree._Element, limits: Limits, location: str) -> None:
+    """``px:index`` (document order among all tables), ``px:locator`` and ``px:depth`` on every table."""
     for index, table in enumerate(root.iter(_X + "table")):
+        if index >= limits.max_tables:
+            raise LimitExceeded(f"the page has more than {limits.max_tables} tables", limit="max_tables",
+                                location=location)
+        depth = sum(1 for _ in table.iterancestors(_X + "table"))
+        if depth > limits.max_depth:
+            raise LimitExceeded(f"table {index} is nested {depth} tables deep (more than {limits.max_depth})",
+                                limit="max_depth", location=location)
         table.set(_PX + "index", str(index))
         table.set(_PX + "locator", locator(table))
-        table.set(_PX + "depth", str(sum(1 for a in table.iterancestors(_X + "table"))))
-    return CleanedPage(tree=tree, encoding=encoding, encoding_source=encoding_source, source=source)
+        table.set(_PX + "depth", str(depth))
+
+
+def _remove(element: etree._Element) -> None:
+    """Remove ``element`` and its content, keeping the text that follows it."""
+    parent = element.getparent()
+    if parent is None:
+        return
+    if element.tail:
+        previous = element.getprevious()
+        if previous is not None:
+            previous.tail = (previous.tail or "") + element.tail
+        else:
+            parent.text = (parent.text or "") + element.tail
+    parent.remove(element)
+
+
+def clean(source: Source | bytes | str, *, limits: Limits = DEFAULT_LIMITS) -> CleanedPage:
+    """Clean one page into annotated XHTML (``docs/formats.md`` section 1).
+
+    :param source: a :class:`~pyxform.source.Source` (bytes, URI, transport charset), page bytes, or the page's
+        decoded HTML text (``str``).
+    :param limits: ``max_page_bytes``, ``max_tables`` and ``max_depth`` apply here.
+    :returns: the :class:`CleanedPage`.
+    :raises EmptyInput: no bytes, or only whitespace.
+    :raises UndecodableInput: binary data.
+    :raises LimitExceeded: the page is too large, has too many tables, or tables nested too deep.
+    """
+    if isinstance(source, str):
+        text = source
+        _check_size(len(text.encode("utf-8", "surrogatepass")), limits, "<text>")
+        if not text.strip():
+            from ..errors import EmptyInput
+
+            raise EmptyInput("the page holds only whitespace" if text else "the page is empty", location="<text>")
+        decoded = Decoded(text, "utf-8", "caller")
+        uri = ""
+    else:
+        if not isinstance(source, Source):
+            source = Source(bytes(source), "", None)
+        uri = source.uri
+        _check_size(len(source.data), limits, uri or "<bytes>")
+        decoded = decode_html(source.data, charset=source.charset, location=uri or None)
+    location = uri or "<bytes>"
+    warnings = list(decoded.warnings)
+    parsed = parse_html(decoded.text)
+    root = parsed.tree.getroot()
+    _number_tables(root, limits, location)
+
+    cascade = Cascade(root, parsed.style_sheets, quirks=parsed.quirks)
+    for element in list(root.iter(_X + "noscript")):
+        _remove(element)
+    for element in cascade.hidden_elements():
+        if element.tag in _SKELETON:
+            warnings.append(f"<{etree.QName(element).localname}> is hidden by the page's style: kept")
+            continue
+        _remove(element)
+    annotate_tables(root, cascade)
+
+    root.set(_PX + "source", uri)
+    root.set(_PX + "encoding", decoded.encoding)
+    root.set(_PX + "encoding-source", decoded.source)
+    title = root.find(f"{_X}head/{_X}title")
+    if title is None:
+        title = next(root.iter(_X + "title"), None)
+    root.set(_PX + "title", collapse("".join(title.itertext())) if title is not None else "")
+    return CleanedPage(tree=parsed.tree, encoding=decoded.encoding, encoding_source=decoded.source, source=uri,
+                       warnings=warnings)
+
+
+def _check_size(size: int, limits: Limits, location: str) -> None:
+    if size > limits.max_page_bytes:
+        raise LimitExceeded(f"the page has more than {limits.max_page_bytes} bytes", limit="max_page_bytes",
+                            location=location)

@@ -1,64 +1,207 @@
-"""HTML5 parsing: decoded page text -> lxml tree of XHTML elements.
+"""HTML5 parsing: decoded page text -> lxml tree whose HTML elements are in the XHTML namespace.
 
-The tree is built by Lexbor (through ``selectolax``), a C implementation of the WHATWG HTML tree construction
-algorithm (implied ``tbody``, unclosed ``tr``/``td``, misnested formatting elements, foster parenting), and copied
-into an lxml tree whose element names are in the XHTML namespace.
+The tree is built by turbohtml, a C implementation of the WHATWG HTML tree construction algorithm (implied ``tbody``,
+unclosed ``tr``/``td``, the adoption agency algorithm for misnested formatting elements, foster parenting), run with
+scripting disabled, as the browser that made the corpus's ``browser-grids.jsonl`` parsed (its cell texts leave out
+the markup inside ``noscript``, which a scripting-enabled parse would keep as text), so ``noscript`` content is
+markup and the tables in it count in ``px:index``. ``bench/parsers.py``
+measures it against Lexbor (selectolax), html5ever (markupever), html5lib and lxml's own HTML parser on HTML5
+tree-construction cases and on the browser's table grids of the corpus.
+
+The tree reaches lxml by the fast route: turbohtml serializes it as XML in C and libxml2 parses that in C, so no
+Python code runs per node. What XML cannot hold is repaired in the turbohtml tree first, on the few nodes concerned
+(found with one XPath query each): ``xmlns``/``xmlns:*`` attributes (in HTML they are plain attributes, in XML they
+would move elements into other namespaces) and other prefixed attribute names are dropped, a character of an element name
+that XML names cannot hold (``fb:like``, ``b<table``) becomes ``_``. The elements of :data:`DROPPED_ELEMENTS`
+are removed before serializing, comments and processing instructions
+while libxml2 parses. If libxml2 still
+refuses the text, the slow route (a walk over the turbohtml tree feeding an lxml ``TreeBuilder``) builds the same tree;
+``tests/test_clean_parse.py`` checks that both routes give identical trees on the whole corpus.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
+from typing import Final
 
+import turbohtml
 from lxml import etree
+from turbohtml import Html
 
-__all__ = ["XHTML_NS", "parse_html"]
+__all__ = ["XHTML_NS", "SVG_NS", "MATHML_NS", "Parsed", "parse_html", "parse_html_slow", "DROPPED_ELEMENTS"]
 
-XHTML_NS = "http://www.w3.org/1999/xhtml"
-_XHTML = "{" + XHTML_NS + "}"
-_XML_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9._-]*$")
-# Characters XML 1.0 does not allow (C0 controls other than tab, LF, CR; surrogates; U+FFFE/U+FFFF).
-_NOT_XML_CHAR = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+XHTML_NS: Final = "http://www.w3.org/1999/xhtml"
+SVG_NS: Final = "http://www.w3.org/2000/svg"
+MATHML_NS: Final = "http://www.w3.org/1998/Math/MathML"
+_XLINK_NS: Final = "http://www.w3.org/1999/xlink"
+#: pyxform's namespace, declared (prefix ``px``) on the root for the annotations of the clean stage.
+PX_NS: Final = "urn:pyxform"
+
+#: Elements removed with their content while parsing: they hold no DOM tables (``script``/``style`` hold raw text,
+#: a ``template``'s content is not part of the document). ``noscript`` is parsed as markup (scripting disabled, as
+#: the corpus browser parsed it), so its tables are counted; the clean stage removes it after numbering the tables.
+DROPPED_ELEMENTS: Final = ("script", "style", "template")
+
+_XML_SERIALIZATION: Final = Html(xml=True)
+_NOT_XML_CHAR: Final = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+_XML_NAME: Final = re.compile(r"^[A-Za-z_][A-Za-z0-9._-]*$")
+# What turbohtml writes before the root element: doctype, comments, whitespace.
+_PROLOG: Final = re.compile(r"(?:<!DOCTYPE[^>]*>|<!--.*?-->|<\?.*?\?>|\s)*(?=<html\b)", re.S)
+# turbohtml writes xmlns="" on an HTML element inside SVG/MathML; "<" only starts markup in its XML output.
+_EMPTY_DEFAULT_NS: Final = re.compile(r'(<[A-Za-z][^\s/>]*) xmlns=""')
+_FOREIGN_PREFIXES: Final = ("xlink:", "xml:", "xmlns:")
+_PROBLEM_ATTRIBUTES: Final = '//*[@*[starts-with(name(), "xmlns") or contains(name(), ":")]]'
+_NAME_CHARACTERS: Final = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-"
+# Element names that are not XML names without a colon (HTML allows "fb:like", "b<table", "x=y" ...).
+_PROBLEM_ELEMENTS: Final = f'//*[translate(name(), "{_NAME_CHARACTERS}", "") != ""]'
+_NOT_NAME_CHARACTER: Final = re.compile(r"[^A-Za-z0-9._-]")
+
+_XML_PARSER: Final = etree.XMLParser(
+    resolve_entities=False, no_network=True, huge_tree=True, remove_comments=True, remove_pis=True,
+    collect_ids=False, load_dtd=False,
+)
 
 
-def _xml_text(text: str) -> str:
-    return _NOT_XML_CHAR.sub("\ufffd", text) if _NOT_XML_CHAR.search(text) else text
+# Public identifiers that put a document in quirks mode (HTML 13.2.6.4.1, the "initial" insertion mode; abridged to
+# the prefixes real pages use), and the two that do so only without a system identifier.
+_QUIRKS_PUBLIC_PREFIXES: Final = (
+    "-//w3c//dtd html 3", "-//w3c//dtd html 4.0 transitional//", "-//w3c//dtd html 4.0 frameset//", "-//ietf//",
+    "-//w3o//", "-//webtechs//", "-//netscape comm. corp.//", "-//microsoft//", "-//softquad", "-//spyglass//",
+    "-//sun microsystems corp.//", "-//o'reilly and associates//", "-//as//", "-//advasoft ltd//", "-//metrius//",
+    "-//w3c//dtd w3 html//", "-//w3c//dtd html experimental", "+//silmaril//", "-//sq//", "-//w3c//dtd html 2",
+)
+_QUIRKS_WITHOUT_SYSTEM_ID: Final = ("-//w3c//dtd html 4.01 frameset//", "-//w3c//dtd html 4.01 transitional//")
 
 
-def parse_html(text: str) -> etree._ElementTree:
-    """Parse ``text`` as an HTML5 document and return an lxml tree rooted at ``{XHTML}html``.
+@dataclass(frozen=True)
+class Parsed:
+    """A parsed page.
 
-    Comments and doctype are not copied. Attributes whose names are not XML names are dropped; characters XML does not
-    allow become U+FFFD. Never raises on bad markup (HTML5 parsing has no errors that stop it).
+    :ivar tree: the lxml tree (see :func:`parse_html`).
+    :ivar style_sheets: ``(css text, media attribute or "")`` of each ``style`` element, in document order (read
+        before the ``style`` elements are dropped).
+    :ivar quirks: the document is in quirks mode (no or an old doctype), which changes some CSS defaults.
     """
-    from selectolax.lexbor import LexborHTMLParser
 
-    document = LexborHTMLParser(text)
+    tree: etree._ElementTree
+    style_sheets: tuple[tuple[str, str], ...] = ()
+    quirks: bool = False
+
+
+def _quirks(document: turbohtml.Document) -> bool:
+    """Quirks mode as the "initial" insertion mode decides it from the doctype (HTML 13.2.6.4.1)."""
+    doctype = next((node for node in document.children if isinstance(node, turbohtml.Doctype)), None)
+    if doctype is None or (doctype.name or "").lower() != "html":
+        return True
+    public = (doctype.public_id or "").lower()
+    system = doctype.system_id
+    if public.startswith(_QUIRKS_PUBLIC_PREFIXES) or (system or "").lower() == (
+        "http://www.ibm.com/data/dtd/v11/ibmxhtml1-transitional.dtd"
+    ):
+        return True
+    return system is None and public.startswith(_QUIRKS_WITHOUT_SYSTEM_ID)
+
+
+def _style_sheets(document: turbohtml.Document) -> tuple[tuple[str, str], ...]:
+    sheets = []
+    for element in document.select("style"):
+        if str(element.namespace) == "Namespace.HTML":
+            media = element.attrs.get("media") or ""
+            sheets.append((element.text or "", media if isinstance(media, str) else " ".join(media)))
+    return tuple(sheets)
+
+
+def _prepare(document: turbohtml.Document, drop: tuple[str, ...]) -> None:
+    """Remove the ``drop`` elements and repair what XML cannot hold, on the few nodes concerned."""
+    if drop:
+        document.remove(", ".join(drop))
+    for element in document.xpath(_PROBLEM_ATTRIBUTES):
+        foreign = str(element.namespace) != "Namespace.HTML"
+        attributes = element.attrs
+        for name in list(attributes):
+            if name == "xmlns" or name.startswith("xmlns:"):
+                del attributes[name]
+            elif ":" in name and not (foreign and name.startswith(_FOREIGN_PREFIXES)) and not name.startswith("xml:"):
+                del attributes[name]
+    for element in document.xpath(_PROBLEM_ELEMENTS):
+        element.tag = _NOT_NAME_CHARACTER.sub("_", element.tag)
+
+
+def parse_html(text: str, *, drop: tuple[str, ...] = DROPPED_ELEMENTS) -> Parsed:
+    """Parse ``text`` as an HTML5 document (scripting disabled) into an lxml tree rooted at ``{XHTML}html``.
+
+    HTML elements are in the XHTML namespace, SVG and MathML elements in theirs. Comments, processing instructions,
+    the doctype and the ``drop`` elements (with their content) are not in the tree. Characters XML 1.0 does not allow
+    become U+FFFD; attributes whose names XML cannot hold are dropped. Never raises on bad markup (HTML5 tree
+    construction has no fatal errors).
+
+    :param text: the decoded page.
+    :param drop: names of elements removed with their content (default :data:`DROPPED_ELEMENTS`).
+    :returns: the tree (its root is always ``{http://www.w3.org/1999/xhtml}html``), the page's ``style`` sheets and
+        whether the document is in quirks mode.
+    """
+    if _NOT_XML_CHAR.search(text):
+        text = _NOT_XML_CHAR.sub("\ufffd", text)
+    document = turbohtml.parse(text, scripting=False, positions=False)
+    sheets, quirks = _style_sheets(document), _quirks(document)
+    _prepare(document, drop)
+    markup = document.serialize(_XML_SERIALIZATION)
+    prolog = _PROLOG.match(markup)
+    if prolog is None:
+        return Parsed(_build(document), sheets, quirks)
+    markup = f'<html xmlns="{XHTML_NS}" xmlns:px="{PX_NS}"' + markup[prolog.end() + 5:]
+    if ' xmlns=""' in markup:
+        markup = _EMPTY_DEFAULT_NS.sub(rf'\1 xmlns="{XHTML_NS}"', markup)
+    try:
+        root = etree.fromstring(markup.encode("utf-8"), _XML_PARSER)
+    except etree.XMLSyntaxError:
+        return Parsed(_build(document), sheets, quirks)
+    return Parsed(etree.ElementTree(root), sheets, quirks)
+
+
+def parse_html_slow(text: str, *, drop: tuple[str, ...] = DROPPED_ELEMENTS) -> Parsed:
+    """The same tree as :func:`parse_html`, built by walking the turbohtml tree in Python (the fallback route)."""
+    if _NOT_XML_CHAR.search(text):
+        text = _NOT_XML_CHAR.sub("\ufffd", text)
+    document = turbohtml.parse(text, scripting=False, positions=False)
+    sheets, quirks = _style_sheets(document), _quirks(document)
+    _prepare(document, drop)
+    return Parsed(_build(document), sheets, quirks)
+
+
+_NAMESPACES: Final = {"Namespace.HTML": XHTML_NS, "Namespace.SVG": SVG_NS, "Namespace.MATHML": MATHML_NS}
+
+
+def _build(document: turbohtml.Document) -> etree._ElementTree:
+    """Copy the turbohtml tree into lxml with a ``TreeBuilder`` (one Python step per node, no recursion)."""
     builder = etree.TreeBuilder()
-    namespaces = {None: XHTML_NS, "px": "urn:pyxform"}
-    stack: list[tuple[object, bool]] = [(document.root, False)]
+    element_type, text_type = turbohtml.Element, turbohtml.Text
+    stack: list[tuple[object, str | None, str]] = [(document.root, None, "")]
     while stack:
-        node, closing = stack.pop()
-        if closing:
-            builder.end(_XHTML + node.tag)  # type: ignore[attr-defined]
-            continue
-        if node.is_element_node:  # type: ignore[attr-defined]
-            tag = node.tag  # type: ignore[attr-defined]
-            if not _XML_NAME.match(tag):
-                continue
-            attributes = {
-                name: _xml_text(value or "")
-                for name, value in node.attributes.items()  # type: ignore[attr-defined]
-                if name and _XML_NAME.match(name)
-            }
-            builder.start(_XHTML + tag, attributes, namespaces)
-            stack.append((node, True))
-            children = []
-            child = node.child  # type: ignore[attr-defined]
-            while child is not None:
-                children.append(child)
-                child = child.next
-            stack.extend((child, False) for child in reversed(children))
-        elif node.is_text_node:  # type: ignore[attr-defined]
-            builder.data(_xml_text(node.text_content or ""))  # type: ignore[attr-defined]
-    root = builder.close()
-    return etree.ElementTree(root)
+        node, closing, parent_namespace = stack.pop()
+        if closing is not None:
+            builder.end(closing)
+        elif isinstance(node, text_type):
+            builder.data(node.data)
+        elif isinstance(node, element_type):
+            namespace = _NAMESPACES.get(str(node.namespace), XHTML_NS)
+            tag = "{" + namespace + "}" + node.tag
+            attributes = {}
+            for name in node.attrs:
+                value = node.attr(name)
+                if _XML_NAME.match(name):
+                    attributes[name] = value or ""
+                elif name.startswith("xlink:"):
+                    attributes["{" + _XLINK_NS + "}" + name[6:]] = value or ""
+                elif name.startswith("xml:"):
+                    attributes["{http://www.w3.org/XML/1998/namespace}" + name[4:]] = value or ""
+            nsmap = None
+            if namespace != parent_namespace:
+                nsmap = {None: namespace, "xlink": _XLINK_NS} if namespace == SVG_NS else {None: namespace}
+                if not parent_namespace:
+                    nsmap["px"] = PX_NS
+            builder.start(tag, attributes, nsmap)
+            stack.append((node, tag, namespace))
+            stack.extend((child, None, namespace) for child in reversed(list(node.children)))
+    return etree.ElementTree(builder.close())

@@ -1,0 +1,164 @@
+"""Formatting features of tables and cells, written as ``px:`` attributes (``docs/formats.md`` section 1).
+
+Per cell (``td``/``th`` child of a ``tr``), from the computed style of its visible text (:class:`.style.Cascade`),
+weighted by the number of text characters (whitespace not counted; nested tables excluded):
+``px:font-size`` (majority, px), ``px:bold`` / ``px:italic`` (at least half the characters), ``px:face`` and
+``px:color`` (majority, absent when not set), ``px:background`` (cell, else its ``tr``, else its row group),
+``px:indent`` and ``px:align``. An empty cell takes the cell element's own style. These are the formatting cues of
+Zhang & Li (2007) section 3.2 (font size, bold, italic, indentation, font face and colour) that header scoring reads.
+
+Per table: ``px:font-size`` (its own computed size) and ``px:heading`` (the nearest ``h1``-``h6`` before it).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterator
+from typing import Final
+
+from lxml import etree
+
+from .parse import XHTML_NS
+from .style import Cascade, Style, is_block
+
+__all__ = ["annotate_tables", "collapse", "cell_features"]
+
+_X: Final = "{" + XHTML_NS + "}"
+_PX: Final = "{urn:pyxform}"
+_TABLE: Final = _X + "table"
+_TR: Final = _X + "tr"
+_CELLS: Final = frozenset({_X + "td", _X + "th"})
+_ROW_GROUPS: Final = frozenset({_X + "thead", _X + "tbody", _X + "tfoot"})
+_HEADINGS: Final = frozenset(_X + f"h{n}" for n in range(1, 7))
+_ASCII_WHITESPACE: Final = re.compile("[\t\n\x0c\r ]+")
+_NBSP: Final = "\u00a0"
+
+
+def collapse(text: str) -> str:
+    """Collapse runs of ASCII whitespace to one space and trim (non-breaking spaces are kept)."""
+    return _ASCII_WHITESPACE.sub(" ", text).strip(" ")
+
+
+def _number(value: float) -> str:
+    """A decimal for an attribute: at most 2 decimals, no trailing zeros (``16``, ``13.33``)."""
+    text = f"{value:.2f}".rstrip("0").rstrip(".")
+    return text if text not in ("-0", "") else "0"
+
+
+def _text_runs(cell: etree._Element) -> Iterator[tuple[str, etree._Element]]:
+    """``(text, element whose style it has)`` for the cell's text in document order, nested tables skipped."""
+    stack: list[tuple[etree._Element, bool]] = [(cell, False)]
+    while stack:
+        element, closing = stack.pop()
+        if closing:
+            if element is not cell and element.tail:
+                parent = element.getparent()
+                assert parent is not None
+                yield element.tail, parent
+            continue
+        if element is not cell and element.tag == _TABLE:
+            if element.tail:
+                parent = element.getparent()
+                assert parent is not None
+                yield element.tail, parent
+            continue
+        stack.append((element, True))
+        if element.text:
+            yield element.text, element
+        stack.extend((child, False) for child in reversed(element) if isinstance(child.tag, str))
+
+
+def _indent(cell: etree._Element, cascade: Cascade, first: etree._Element | None, nbsp: int) -> float:
+    """Left indentation of the cell's first text: padding/margin of the cell and block descendants on the way,
+    the text-indent of the innermost block, and 0.25 em per leading non-breaking space."""
+    cell_style = cascade.style(cell)
+    if first is None:
+        return cell_style.padding_left + cell_style.margin_left + cell_style.text_indent
+    chain = []
+    node: etree._Element | None = first
+    while node is not None and node is not cell:
+        chain.append(node)
+        node = node.getparent()
+    total = cell_style.padding_left + cell_style.margin_left
+    innermost_block: Style = cell_style
+    for element in reversed(chain):
+        style = cascade.style(element)
+        if is_block(style):
+            total += style.padding_left + style.margin_left
+            innermost_block = style
+    return total + innermost_block.text_indent + nbsp * 0.25 * cascade.style(first).font_size
+
+
+def cell_features(cell: etree._Element, cascade: Cascade) -> dict[str, str]:
+    """The ``px:`` feature attributes of one cell (names without prefix), as ``docs/formats.md`` defines them."""
+    sizes: Counter[float] = Counter()
+    faces: Counter[str | None] = Counter()
+    colors: Counter[str | None] = Counter()
+    bold = italic = total = 0
+    first: etree._Element | None = None
+    leading_nbsp = 0
+    for text, owner in _text_runs(cell):
+        if first is None:
+            stripped = text.lstrip("\t\n\x0c\r " + _NBSP)
+            leading_nbsp += text[:len(text) - len(stripped)].count(_NBSP)
+            if stripped:
+                first = owner
+        characters = len("".join(text.split()))
+        if not characters:
+            continue
+        style = cascade.style(owner)
+        total += characters
+        sizes[round(style.font_size, 2)] += characters
+        faces[style.face] += characters
+        colors[style.color] += characters
+        bold += characters if style.weight >= 600 else 0
+        italic += characters if style.italic else 0
+    own = cascade.style(cell)
+    features: dict[str, str] = {}
+    if total:
+        features["font-size"] = _number(sizes.most_common(1)[0][0])
+        features["bold"] = "true" if 2 * bold >= total else "false"
+        features["italic"] = "true" if 2 * italic >= total else "false"
+        face = faces.most_common(1)[0][0]
+        color = colors.most_common(1)[0][0]
+    else:
+        features["font-size"] = _number(own.font_size)
+        features["bold"] = "true" if own.weight >= 600 else "false"
+        features["italic"] = "true" if own.italic else "false"
+        face, color = own.face, own.color
+    if face:
+        features["face"] = face
+    if color:
+        features["color"] = color
+    background = own.background
+    row = cell.getparent()
+    if background is None and row is not None:
+        background = cascade.style(row).background
+        group = row.getparent()
+        if background is None and group is not None and group.tag in _ROW_GROUPS:
+            background = cascade.style(group).background
+    if background:
+        features["background"] = background
+    features["indent"] = _number(max(_indent(cell, cascade, first, leading_nbsp), 0.0))
+    if own.align:
+        features["align"] = own.align
+    return features
+
+
+def annotate_tables(root: etree._Element, cascade: Cascade) -> None:
+    """Write ``px:font-size`` and ``px:heading`` on every table and the feature attributes on every cell."""
+    heading: str | None = None
+    for element in root.iter(_TABLE, *_HEADINGS):
+        if element.tag == _TABLE:
+            element.set(_PX + "font-size", _number(cascade.style(element).font_size))
+            if heading:
+                element.set(_PX + "heading", heading)
+        else:
+            heading = collapse("".join(element.itertext())) or heading
+    for cell in root.iter(*_CELLS):
+        parent = cell.getparent()
+        if parent is None or parent.tag != _TR:
+            continue
+        for name, value in cell_features(cell, cascade).items():
+            cell.set(_PX + name, value)

@@ -1,0 +1,259 @@
+<?xml version="1.0" encoding="UTF-8"?>
+<!--
+  The WHATWG HTML table model, "forming a table" (HTML Living Standard 4.9.12.1), as functions over one table
+  element: which rows the table has and in what order (row groups in tree order, tfoot last), and where each cell
+  is anchored and how far it spans. Everything is computed from the table's own children, never from nested tables.
+
+  One deliberate departure from the literal steps, as browsers draw it (and as docs/formats.md section 2 states): a
+  rowspan that runs past the end of its row group is cut at the end of the group, instead of raising the table's
+  height so that "ending a row group" adds cell-less rows. A rowspan of 0 runs to the end of its row group (the
+  spec's "downward-growing" cell; pyxform does so in quirks mode too, where the spec's steps leave the cell covering
+  no slot: the document mode is not part of the annotated XHTML). With that rule every
+  row group has exactly one row per tr, and a downward-growing cell is the same as a cell whose rowspan is the
+  number of rows left in its group: the slots it covers are taken before any later cell looks for a free slot, in
+  both readings.
+
+  Work is linear: one xsl:iterate over the rows, one over each row's cells, and a map from column to the first row
+  that multi-row cells no longer cover. The slot limit ($max-slots) is checked while the width grows, before any
+  slot exists, so no work is ever proportional to a raw span value.
+-->
+<xsl:stylesheet version="3.0"
+    xmlns:xsl="http://www.w3.org/1999/XSL/Transform"
+    xmlns:xs="http://www.w3.org/2001/XMLSchema"
+    xmlns:map="http://www.w3.org/2005/xpath-functions/map"
+    xmlns:array="http://www.w3.org/2005/xpath-functions/array"
+    xmlns:err="http://www.w3.org/2005/xqt-errors"
+    xmlns:f="urn:pyxform:functions"
+    xmlns:fp="urn:pyxform:functions:private"
+    xmlns:px="urn:pyxform"
+    xpath-default-namespace="http://www.w3.org/1999/xhtml"
+    exclude-result-prefixes="#all"
+    expand-text="yes">
+
+  <!-- WHATWG limits ("processing rows" steps 8 and 9). -->
+  <xsl:variable name="f:max-colspan" as="xs:integer" select="1000"/>
+  <xsl:variable name="f:max-rowspan" as="xs:integer" select="65534"/>
+
+  <!--
+    f:table-cells($table): the cells of $table in tree order: the td and th children of its rows (tr children of the
+    table and of its thead, tbody and tfoot children). A td inside a nested table is not a cell of $table.
+  -->
+  <xsl:function name="f:table-cells" as="element()*">
+    <xsl:param name="table" as="element(table)"/>
+    <xsl:sequence select="($table/tr | $table/(thead | tbody | tfoot)/tr)/(td | th)"/>
+  </xsl:function>
+
+  <!--
+    f:column-group-width($table): the columns that the table's leading colgroup elements declare (forming a table,
+    steps "column groups"): every colgroup child before the first thead, tbody, tfoot or tr adds the spans of its col
+    children, or its own span when it has none (span parsed like colspan: 0 or an error gives 1, at most 1000).
+  -->
+  <xsl:function name="f:column-group-width" as="xs:integer">
+    <xsl:param name="table" as="element(table)"/>
+    <xsl:variable name="first-row-element" as="element()?" select="$table/(thead | tbody | tfoot | tr)[1]"/>
+    <xsl:variable name="colgroups" as="element(colgroup)*"
+        select="$table/colgroup[empty($first-row-element) or . &lt;&lt; $first-row-element]"/>
+    <xsl:sequence select="sum(for $group in $colgroups
+                              return if ($group/col) then sum($group/col ! fp:span(@span)) else fp:span($group/@span))"/>
+  </xsl:function>
+
+  <!-- A span attribute of col/colgroup, and a colspan: non-negative integer; error or 0 -> 1; above 1000 -> 1000. -->
+  <xsl:function name="fp:span" as="xs:integer">
+    <xsl:param name="attribute" as="attribute()?"/>
+    <xsl:variable name="parsed" as="xs:integer?" select="f:parse-non-negative-integer($attribute)"/>
+    <xsl:sequence select="if (empty($parsed) or $parsed eq 0) then 1 else min(($parsed, $f:max-colspan))"/>
+  </xsl:function>
+
+  <!--
+    f:table-rows($table): the rows of $table in table order, one map per tr:
+      map { 'tr': element(tr), 'y': row index, 'group': row group index, 'group-kind': 'thead'|'tbody'|'tfoot'|'none',
+            'left': rows from this one to the end of its row group (1 for the group's last row) }
+    Row groups in tree order, except that every tfoot comes after all the others, in tree order (forming a table,
+    steps "rows" to "end"). tr children of the table that follow one another (with no thead, tbody or tfoot between)
+    form one group of kind 'none'. A row group without rows is not a row group (its index is not used).
+  -->
+  <xsl:function name="f:table-rows" as="map(*)*">
+    <xsl:param name="table" as="element(table)"/>
+    <xsl:variable name="groups" as="map(*)*">
+      <xsl:for-each-group select="$table/(thead | tbody | tfoot | tr)"
+          group-adjacent="if (self::tr) then '' else generate-id()">
+        <xsl:sequence select="if (self::tr) then map { 'kind': 'none', 'rows': current-group() }
+                              else map { 'kind': local-name(), 'rows': tr }"/>
+      </xsl:for-each-group>
+    </xsl:variable>
+    <xsl:variable name="ordered" as="map(*)*"
+        select="($groups[?kind ne 'tfoot'], $groups[?kind eq 'tfoot'])[exists(?rows)]"/>
+    <xsl:variable name="rows" as="map(*)*"
+        select="for $g in 1 to count($ordered)
+                return $ordered[$g] ! (let $group-rows := ?rows, $kind := ?kind
+                                       return for $r in 1 to count($group-rows)
+                                              return map { 'tr': $group-rows[$r], 'group': $g - 1, 'group-kind': $kind,
+                                                           'left': count($group-rows) - $r + 1 })"/>
+    <xsl:sequence select="for $y in 1 to count($rows) return map:put($rows[$y], 'y', $y - 1)"/>
+  </xsl:function>
+
+  <!--
+    f:place-cells($table-index, $rows, $initial-width, $max-slots): the "algorithm for processing rows" over $rows (from
+    f:table-rows). Returns one map per cell, in processing order (tfoot rows last), and then one map with the table's
+    width:
+      map { 'n': cell number in tree order, 'cell': element(td|th), 'row', 'col': anchor slot, 'rowspan', 'colspan':
+            effective spans, 'group', 'group-kind', 'errors': element(px:error)* }
+      map { 'cols': the table's width (x_width) }
+    $cell-numbers maps generate-id() of each cell to its number in tree order.
+    Raises px:limit when rows x columns would exceed $max-slots (checked as the width grows, before any slot exists).
+  -->
+  <xsl:function name="f:place-cells" as="map(*)*">
+    <xsl:param name="table-index" as="xs:integer"/>
+    <xsl:param name="rows" as="map(*)*"/>
+    <xsl:param name="cell-numbers" as="map(xs:string, xs:integer)"/>
+    <xsl:param name="initial-width" as="xs:integer"/>
+    <xsl:param name="max-slots" as="xs:integer"/>
+    <xsl:variable name="row-count" as="xs:integer" select="count($rows)"/>
+    <xsl:iterate select="$rows">
+      <xsl:param name="width" as="xs:integer" select="fp:checked-width($row-count, $initial-width, $max-slots)"/>
+      <!-- column -> first row index no longer covered by the multi-row cells placed so far in that column -->
+      <xsl:param name="covered-until" as="map(xs:integer, xs:integer)" select="map {}"/>
+      <xsl:on-completion>
+        <xsl:sequence select="map { 'cols': $width }"/>
+      </xsl:on-completion>
+      <xsl:variable name="row" as="map(*)" select="."/>
+      <xsl:variable name="placed" as="map(*)*"
+          select="fp:place-row-cells($table-index, $row, $cell-numbers, $width, $covered-until, $row-count, $max-slots)"/>
+      <xsl:variable name="state" as="map(*)" select="$placed[last()]"/>
+      <xsl:sequence select="$placed[position() lt last()]"/>
+      <xsl:next-iteration>
+        <xsl:with-param name="width" select="$state?width"/>
+        <xsl:with-param name="covered-until" select="$state?covered-until"/>
+      </xsl:next-iteration>
+    </xsl:iterate>
+  </xsl:function>
+
+  <!-- One row of "processing rows" (steps 5 to 17): the row's cell maps, then map { 'width', 'covered-until' }. -->
+  <xsl:function name="fp:place-row-cells" as="map(*)+">
+    <xsl:param name="table-index" as="xs:integer"/>
+    <xsl:param name="row" as="map(*)"/>
+    <xsl:param name="cell-numbers" as="map(xs:string, xs:integer)"/>
+    <xsl:param name="width" as="xs:integer"/>
+    <xsl:param name="covered-until" as="map(xs:integer, xs:integer)"/>
+    <xsl:param name="row-count" as="xs:integer"/>
+    <xsl:param name="max-slots" as="xs:integer"/>
+    <xsl:variable name="y" as="xs:integer" select="$row?y"/>
+    <xsl:iterate select="$row?tr/(td | th)">
+      <xsl:param name="x" as="xs:integer" select="0"/>
+      <xsl:param name="width" as="xs:integer" select="$width"/>
+      <xsl:param name="covered-until" as="map(xs:integer, xs:integer)" select="$covered-until"/>
+      <xsl:on-completion>
+        <xsl:sequence select="map { 'width': $width, 'covered-until': $covered-until }"/>
+      </xsl:on-completion>
+      <xsl:variable name="n" as="xs:integer" select="$cell-numbers(generate-id(.))"/>
+      <xsl:variable name="id" as="xs:string" select="f:cell-id($table-index, $n)"/>
+      <!-- "Cells": skip the slots that cells of earlier rows already cover. -->
+      <xsl:variable name="anchor-x" as="xs:integer" select="fp:first-free-column($covered-until, $x, $width, $y)"/>
+      <xsl:variable name="colspan" as="map(*)" select="fp:colspan(., $id)"/>
+      <xsl:variable name="rowspan" as="map(*)" select="fp:rowspan(., $id, $row?left)"/>
+      <xsl:variable name="new-width" as="xs:integer"
+          select="fp:checked-width($row-count, max(($width, $anchor-x + $colspan?value)), $max-slots)"/>
+      <xsl:sequence select="map {
+          'n': $n, 'id': $id, 'cell': ., 'row': $y, 'col': $anchor-x,
+          'rowspan': $rowspan?value, 'colspan': $colspan?value,
+          'group': $row?group, 'group-kind': $row?group-kind,
+          'errors': ($colspan?errors, $rowspan?errors) }"/>
+      <xsl:next-iteration>
+        <xsl:with-param name="x" select="$anchor-x + $colspan?value"/>
+        <xsl:with-param name="width" select="$new-width"/>
+        <xsl:with-param name="covered-until" select="
+            if ($rowspan?value eq 1) then $covered-until
+            else fp:cover-columns($covered-until, $anchor-x, $colspan?value, $y + $rowspan?value)"/>
+      </xsl:next-iteration>
+    </xsl:iterate>
+  </xsl:function>
+
+  <!-- The first column at or after $from whose slot in row $y no earlier cell covers ($width is always free). -->
+  <xsl:function name="fp:first-free-column" as="xs:integer">
+    <xsl:param name="covered-until" as="map(xs:integer, xs:integer)"/>
+    <xsl:param name="from" as="xs:integer"/>
+    <xsl:param name="width" as="xs:integer"/>
+    <xsl:param name="y" as="xs:integer"/>
+    <xsl:iterate select="$from to max(($from, $width))">
+      <xsl:on-completion select="max(($from, $width))"/>
+      <xsl:if test="not($covered-until(.) gt $y)">
+        <xsl:sequence select="."/>
+        <xsl:break/>
+      </xsl:if>
+    </xsl:iterate>
+  </xsl:function>
+
+  <!-- Record that columns $x .. $x + $colspan - 1 are covered up to (not including) row $until. -->
+  <xsl:function name="fp:cover-columns" as="map(xs:integer, xs:integer)">
+    <xsl:param name="covered-until" as="map(xs:integer, xs:integer)"/>
+    <xsl:param name="x" as="xs:integer"/>
+    <xsl:param name="colspan" as="xs:integer"/>
+    <xsl:param name="until" as="xs:integer"/>
+    <xsl:sequence select="fold-left($x to $x + $colspan - 1, $covered-until,
+        function ($map, $column) { map:put($map, $column, max(($map($column), $until))) })"/>
+  </xsl:function>
+
+  <!--
+    The effective colspan of a cell ("processing rows" step 8): map { 'value', 'errors' }. Error or 0 -> 1; above 1000
+    -> 1000 with a colspan-clamped error.
+  -->
+  <xsl:function name="fp:colspan" as="map(*)">
+    <xsl:param name="cell" as="element()"/>
+    <xsl:param name="id" as="xs:string"/>
+    <xsl:variable name="declared" as="xs:integer?" select="f:parse-non-negative-integer($cell/@colspan)"/>
+    <xsl:sequence select="
+        if (empty($declared) or $declared eq 0) then map { 'value': 1, 'errors': () }
+        else if ($declared gt $f:max-colspan)
+        then map { 'value': $f:max-colspan,
+                   'errors': fp:span-error('colspan-clamped', $id, $declared, $f:max-colspan) }
+        else map { 'value': $declared, 'errors': () }"/>
+  </xsl:function>
+
+  <!--
+    The effective rowspan of a cell ("processing rows" steps 9 and 10, with the browsers' cut at the end of the row
+    group): map { 'value', 'errors' }. $left is the number of rows from the cell's row to the end of its row group.
+    Error -> 1; 0 -> $left (rowspan-zero); above 65534 -> 65534 (rowspan-clamped); then anything above $left ->
+    $left (rowspan-clipped). "declared" in every error is the value the attribute gives.
+  -->
+  <xsl:function name="fp:rowspan" as="map(*)">
+    <xsl:param name="cell" as="element()"/>
+    <xsl:param name="id" as="xs:string"/>
+    <xsl:param name="left" as="xs:integer"/>
+    <xsl:variable name="declared" as="xs:integer?" select="f:parse-non-negative-integer($cell/@rowspan)"/>
+    <xsl:choose>
+      <xsl:when test="empty($declared) or $declared eq 1">
+        <xsl:sequence select="map { 'value': 1, 'errors': () }"/>
+      </xsl:when>
+      <xsl:when test="$declared eq 0">
+        <xsl:sequence select="map { 'value': $left, 'errors': fp:span-error('rowspan-zero', $id, 0, $left) }"/>
+      </xsl:when>
+      <xsl:otherwise>
+        <xsl:variable name="clamped" as="xs:integer" select="min(($declared, $f:max-rowspan))"/>
+        <xsl:sequence select="map {
+            'value': min(($clamped, $left)),
+            'errors': (if ($declared gt $f:max-rowspan)
+                       then fp:span-error('rowspan-clamped', $id, $declared, $f:max-rowspan) else (),
+                       if ($clamped gt $left) then fp:span-error('rowspan-clipped', $id, $declared, $left) else ()) }"/>
+      </xsl:otherwise>
+    </xsl:choose>
+  </xsl:function>
+
+  <xsl:function name="fp:span-error" as="element(px:error)">
+    <xsl:param name="code" as="xs:string"/>
+    <xsl:param name="id" as="xs:string"/>
+    <xsl:param name="declared" as="xs:integer"/>
+    <xsl:param name="effective" as="xs:integer"/>
+    <px:error code="{$code}" cell="{$id}" declared="{$declared}" effective="{$effective}"/>
+  </xsl:function>
+
+  <!-- $cols, or raise px:limit if a table of $rows x $cols slots would exceed $max-slots. -->
+  <xsl:function name="fp:checked-width" as="xs:integer">
+    <xsl:param name="rows" as="xs:integer"/>
+    <xsl:param name="cols" as="xs:integer"/>
+    <xsl:param name="max-slots" as="xs:integer"/>
+    <xsl:sequence select="if ($rows * $cols le $max-slots) then $cols
+        else error(xs:QName('px:limit'), 'the table has ' || $rows || ' rows and at least ' || $cols
+                   || ' columns: more than max_slots = ' || $max-slots || ' slots')"/>
+  </xsl:function>
+
+</xsl:stylesheet>

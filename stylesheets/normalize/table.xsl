@@ -1,0 +1,128 @@
+<?xml version="1.0" encoding="UTF-8"?>
+<!--
+  Mode m:table: one table element of the annotated XHTML becomes a px:table (docs/formats.md section 2): its
+  attributes (index, size, locator, depth, nesting), caption and summary, its cells in tree order, its dense grid
+  and its table model errors. A table that cannot be normalized (a resource limit, or any dynamic error) becomes a
+  px:table-failure with a code and a message, and the page's other tables go on.
+-->
+<xsl:stylesheet version="3.0"
+    xmlns:xsl="http://www.w3.org/1999/XSL/Transform"
+    xmlns:xs="http://www.w3.org/2001/XMLSchema"
+    xmlns:map="http://www.w3.org/2005/xpath-functions/map"
+    xmlns:err="http://www.w3.org/2005/xqt-errors"
+    xmlns:f="urn:pyxform:functions"
+    xmlns:fp="urn:pyxform:functions:private"
+    xmlns:m="urn:pyxform:modes"
+    xmlns:px="urn:pyxform"
+    xpath-default-namespace="http://www.w3.org/1999/xhtml"
+    exclude-result-prefixes="#all"
+    expand-text="yes">
+
+  <xsl:mode name="m:table" on-no-match="fail" on-multiple-match="fail"/>
+
+  <xsl:template match="table" mode="m:table" as="element()">
+    <xsl:param name="table-indexes" as="map(xs:string, xs:integer)" tunnel="yes" required="yes"/>
+    <xsl:variable name="index" as="xs:integer" select="$table-indexes(generate-id())"/>
+    <xsl:variable name="locator" as="xs:string" select="(@px:locator, f:locator(.))[1]"/>
+    <xsl:try>
+      <xsl:call-template name="fp:table">
+        <xsl:with-param name="index" select="$index"/>
+        <xsl:with-param name="locator" select="$locator"/>
+      </xsl:call-template>
+      <xsl:catch>
+        <xsl:variable name="code" as="xs:string"
+            select="if ($err:code eq xs:QName('px:limit')) then 'limit' else 'table'"/>
+        <xsl:message>[pyxform:{$code}] table {$index} ({$locator}): {$err:description} ({$err:code})</xsl:message>
+        <px:table-failure index="{$index}" locator="{$locator}" code="{$code}"
+            message="{$err:description}{if ($code eq 'limit') then '' else ' (' || $err:code || ')'}"/>
+      </xsl:catch>
+    </xsl:try>
+  </xsl:template>
+
+  <xsl:template name="fp:table" as="element(px:table)">
+    <xsl:context-item as="element(table)" use="required"/>
+    <xsl:param name="index" as="xs:integer" required="yes"/>
+    <xsl:param name="locator" as="xs:string" required="yes"/>
+    <xsl:param name="table-indexes" as="map(xs:string, xs:integer)" tunnel="yes" required="yes"/>
+    <xsl:variable name="table" as="element(table)" select="fp:checked-depth(.)"/>
+    <xsl:variable name="rows" as="map(*)*" select="f:table-rows($table)"/>
+    <xsl:variable name="cells" as="element()*" select="f:table-cells(.)"/>
+    <xsl:variable name="cell-numbers" as="map(xs:string, xs:integer)"
+        select="map:merge(for $n in 1 to count($cells) return map { generate-id($cells[$n]): $n - 1 })"/>
+    <xsl:variable name="placed" as="map(*)+"
+        select="f:place-cells($index, $rows, $cell-numbers, f:column-group-width(.), $max-slots)"/>
+    <xsl:variable name="cols" as="xs:integer" select="$placed[last()]?cols"/>
+    <xsl:variable name="placements" as="map(*)*"
+        select="fp:checked-area(sort($placed[position() lt last()], (), function ($cell) { $cell?n }), $max-slots)"/>
+    <xsl:variable name="parent" as="element(table)?" select="ancestor::table[1]"/>
+    <xsl:variable name="parent-cell" as="element()?"
+        select="(ancestor::td | ancestor::th)[last()][ancestor::table[1] is $parent]
+                [(parent::tr/parent::table, parent::tr/parent::*[self::thead or self::tbody or self::tfoot]/parent::table)[1]
+                 is $parent]"/>
+    <xsl:variable name="grid" as="element()*" select="f:dense-grid($rows, $placements, $cols)"/>
+    <px:table index="{$index}" rows="{count($rows)}" cols="{$cols}" locator="{$locator}"
+              depth="{(@px:depth[. castable as xs:nonNegativeInteger], count(ancestor::table))[1]}">
+      <xsl:if test="exists(@px:font-size)">
+        <xsl:attribute name="font-size" select="@px:font-size"/>
+      </xsl:if>
+      <xsl:if test="exists(@px:heading)">
+        <xsl:attribute name="heading" select="@px:heading"/>
+      </xsl:if>
+      <xsl:if test="exists($parent)">
+        <xsl:attribute name="parent-table" select="$table-indexes(generate-id($parent))"/>
+      </xsl:if>
+      <xsl:if test="exists($parent-cell)">
+        <xsl:attribute name="parent-cell" select="fp:cell-id-in($parent-cell, $parent, $table-indexes)"/>
+      </xsl:if>
+      <xsl:for-each select="caption[1]">
+        <px:caption>{f:visible-text(.)}</px:caption>
+      </xsl:for-each>
+      <xsl:for-each select="@summary">
+        <px:summary>{.}</px:summary>
+      </xsl:for-each>
+      <xsl:for-each select="$placements">
+        <xsl:apply-templates select="?cell" mode="m:cell">
+          <xsl:with-param name="placement" select="."/>
+          <xsl:with-param name="table" select="$table" tunnel="yes"/>
+        </xsl:apply-templates>
+      </xsl:for-each>
+      <xsl:sequence select="$grid[self::px:row]"/>
+      <xsl:sequence select="$placements?errors"/>
+      <xsl:sequence select="$grid[self::px:error]"/>
+      <xsl:sequence select="f:empty-lines(count($rows), $cols, $placements)"/>
+    </px:table>
+  </xsl:template>
+
+  <!-- The id of $cell, a cell of $table. -->
+  <xsl:function name="fp:cell-id-in" as="xs:string">
+    <xsl:param name="cell" as="element()"/>
+    <xsl:param name="table" as="element(table)"/>
+    <xsl:param name="table-indexes" as="map(xs:string, xs:integer)"/>
+    <xsl:variable name="cells" as="element()*" select="f:table-cells($table)"/>
+    <xsl:sequence select="f:cell-id($table-indexes(generate-id($table)),
+                                    (for $n in 1 to count($cells) return if ($cells[$n] is $cell) then $n - 1 else ())[1])"/>
+  </xsl:function>
+
+  <!-- $table, or raise px:limit for a table nested deeper than $max-depth. -->
+  <xsl:function name="fp:checked-depth" as="element(table)">
+    <xsl:param name="table" as="element(table)"/>
+    <xsl:variable name="depth" as="xs:integer" select="count($table/ancestor::table)"/>
+    <xsl:sequence select="if ($depth le $max-depth) then $table
+                          else error(xs:QName('px:limit'), 'the table is nested ' || $depth
+                                     || ' tables deep: more than max_depth = ' || $max-depth)"/>
+  </xsl:function>
+
+  <!--
+    $placements, or raise px:limit when the cells' areas add up to more than $max-slots: possible only where cells
+    overlap (otherwise the areas add up to at most rows x columns), and it bounds the work of f:dense-grid.
+  -->
+  <xsl:function name="fp:checked-area" as="map(*)*">
+    <xsl:param name="placements" as="map(*)*"/>
+    <xsl:param name="max-slots" as="xs:integer"/>
+    <xsl:variable name="area" as="xs:integer" select="sum($placements ! (?rowspan * ?colspan))"/>
+    <xsl:sequence select="if ($area le $max-slots) then $placements
+                          else error(xs:QName('px:limit'), 'the cells of the table cover ' || $area
+                                     || ' slots in all (they overlap): more than max_slots = ' || $max-slots)"/>
+  </xsl:function>
+
+</xsl:stylesheet>

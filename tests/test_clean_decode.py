@@ -1,0 +1,208 @@
+"""Decoding: WHATWG order (BOM, caller, <meta> prescan, detection, default), label mapping, lies, repairs, errors."""
+
+from __future__ import annotations
+
+import codecs
+import json
+from pathlib import Path
+
+import pytest
+
+from pyxform.clean.decode import decode_html, prescan_meta_charset, whatwg_encoding
+from pyxform.errors import EmptyInput, UndecodableInput
+
+WEB = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus" / "web"
+PAGE = "<html><head><title>Größe</title></head><body><table><tr><td>Straße €</td></tr></table></body></html>"
+
+
+@pytest.mark.parametrize(("label", "name"), [
+    ("gb2312", "gbk"), ("GBK", "gbk"), ("iso-8859-1", "windows-1252"), ("latin1", "windows-1252"),
+    ("ascii", "windows-1252"), ("utf8", "utf-8"), (" UTF-8 ", "utf-8"), ("shift_jis", "shift_jis"),
+    ("x-sjis", "shift_jis"), ("euc-kr", "euc-kr"), ("big5", "big5"), ("no-such-charset", None), ("", None),
+])
+def test_labels_follow_the_encoding_standard(label: str, name: str | None) -> None:
+    assert whatwg_encoding(label) == name
+
+
+def test_bom_wins_over_everything() -> None:
+    data = codecs.BOM_UTF8 + b'<meta charset="windows-1252">' + "é".encode()
+    decoded = decode_html(data, charset="gbk")
+    assert (decoded.text, decoded.encoding, decoded.source) == ('<meta charset="windows-1252">é', "utf-8", "bom")
+    for bom, codec, name in ((codecs.BOM_UTF16_LE, "utf-16-le", "utf-16le"),
+                             (codecs.BOM_UTF16_BE, "utf-16-be", "utf-16be")):
+        decoded = decode_html(bom + PAGE.encode(codec))
+        assert (decoded.text, decoded.encoding, decoded.source) == (PAGE, name, "bom")
+
+
+def test_caller_charset_wins_over_meta() -> None:
+    data = '<meta charset="utf-8"><p>café'.encode("windows-1252")
+    decoded = decode_html(data, charset="ISO-8859-1")
+    assert (decoded.encoding, decoded.source) == ("windows-1252", "caller")
+    assert decoded.text.endswith("café")
+
+
+def test_unknown_caller_charset_is_ignored_with_a_warning() -> None:
+    decoded = decode_html('<meta charset="windows-1252"><p>café'.encode("windows-1252"), charset="bogus")
+    assert (decoded.encoding, decoded.source) == ("windows-1252", "meta")
+    assert any("bogus" in w for w in decoded.warnings)
+
+
+@pytest.mark.parametrize(("head", "expected"), [
+    (b'<meta charset="gb2312">', "gbk"),
+    (b"<meta charset=ISO-8859-1>", "windows-1252"),
+    (b'<META HTTP-EQUIV="Content-Type" CONTENT="text/html; charset=gb2312">', "gbk"),
+    (b'<meta content="text/html; charset=\'koi8-r\'" http-equiv="content-type">', "koi8-r"),
+    (b'<meta content="text/html; charset=gbk">', None),  # content without http-equiv: need pragma
+    (b'<meta http-equiv="refresh" content="5; charset=gbk">', None),
+    (b'<!-- <meta charset="gbk"> --><meta charset="windows-1251">', "windows-1251"),
+    (b'<meta charset="utf-16le">', "utf-8"),  # a declared UTF-16 means UTF-8 (the prescan read ASCII)
+    (b'<meta charset="x-user-defined">', "windows-1252"),
+    (b'<meta charset="bogus"><meta charset="gbk">', "gbk"),
+    (b'<div title="<meta charset=gbk>"><meta charset="big5">', "big5"),
+    (b"<meta/charset=euc-jp>", "euc-jp"),
+    (b'<meta charset="gbk" charset="big5">', "gbk"),
+    (b'<meta name="x" charset=\'shift_jis\'>', "shift_jis"),
+    (b"<!--->" + b'<meta charset="gbk">', "gbk"),  # the prescan's "-->" may share dashes with "<!--"
+    (b'<!-- x <meta charset="gbk">', None),  # an unclosed comment hides the rest
+    (b" " * 1020 + b'<meta charset="gbk">', None),  # beyond the first 1024 bytes
+    (b"<p>no declaration</p>", None),
+])
+def test_meta_prescan(head: bytes, expected: str | None) -> None:
+    assert prescan_meta_charset(head + b"<p>x</p>") == expected
+
+
+def test_meta_charset_decodes_gb2312_as_gbk() -> None:
+    text = '<meta http-equiv="Content-Type" content="text/html; charset=gb2312"><p>字符集 描述 使用范围</p>'
+    decoded = decode_html(text.encode("gb2312"))
+    assert (decoded.text, decoded.encoding, decoded.source) == (text, "gbk", "meta")
+
+
+def test_gbk_uses_the_gb18030_decoder() -> None:
+    """WHATWG: the gbk decoder is gb18030's, so four-byte sequences and 0x80 (euro) decode."""
+    text = "<meta charset=gbk><p>€ 𠀀 中文</p>"
+    decoded = decode_html(text.encode("gb18030"))
+    assert decoded.text == text and not decoded.warnings
+
+
+def test_windows_1252_unassigned_bytes_become_c1_controls() -> None:
+    decoded = decode_html(b"<meta charset=windows-1252><p>\x80\x81\x8d\x9d\x9f</p>")
+    assert decoded.text.endswith("<p>€\x81\x8d\x9dŸ</p>") and not decoded.warnings
+
+
+def test_a_lying_meta_charset_is_overruled_by_valid_utf8() -> None:
+    text = '<meta http-equiv="Content-Type" content="text/html; charset=gb2312"><p>正在加载</p>'
+    decoded = decode_html(text.encode("utf-8"))
+    assert (decoded.text, decoded.encoding, decoded.source) == (text, "utf-8", "detected")
+    assert any("declares gbk" in w for w in decoded.warnings)
+
+
+def test_a_lying_caller_charset_is_overruled_too() -> None:
+    decoded = decode_html("<p>Größe</p>".encode(), charset="iso-8859-1")
+    assert (decoded.text, decoded.encoding, decoded.source) == ("<p>Größe</p>", "utf-8", "detected")
+
+
+def test_ascii_page_keeps_its_declared_legacy_encoding() -> None:
+    decoded = decode_html(b"<meta charset=windows-1252><p>plain</p>")
+    assert (decoded.encoding, decoded.source) == ("windows-1252", "meta")
+
+
+def test_invalid_utf8_is_replaced_with_a_warning() -> None:
+    data = '<meta charset="utf-8"><p>ok é</p><p>'.encode() + b"caf\xe9 \xff\xfe" + b"</p>"
+    decoded = decode_html(data)
+    assert decoded.encoding == "utf-8" and decoded.source == "meta"
+    assert "caf\ufffd \ufffd\ufffd" in decoded.text and "ok é" in decoded.text
+    assert any("replaced by U+FFFD" in w for w in decoded.warnings)
+
+
+def test_utf16_without_bom_is_detected() -> None:
+    for codec, name in (("utf-16-le", "utf-16le"), ("utf-16-be", "utf-16be")):
+        decoded = decode_html(PAGE.encode(codec))
+        assert (decoded.text, decoded.encoding, decoded.source) == (PAGE, name, "detected")
+        assert decoded.warnings
+
+
+def test_undeclared_utf8_is_detected() -> None:
+    decoded = decode_html(PAGE.encode("utf-8"))
+    assert (decoded.text, decoded.encoding, decoded.source) == (PAGE, "utf-8", "detected")
+
+
+def test_undeclared_legacy_text_is_detected_by_charset_normalizer() -> None:
+    text = "<html><body><p>" + "Привет, как дела? Это длинный русский текст для определения кодировки. " * 20
+    decoded = decode_html(text.encode("windows-1251"))
+    assert decoded.source == "detected"
+    assert "Привет, как дела?" in decoded.text
+
+
+def test_nul_bytes_are_replaced_with_a_warning() -> None:
+    decoded = decode_html(b"<p>a\x00b</p>" + b"<p>filler text</p>" * 10)
+    assert decoded.text.startswith("<p>a\ufffdb</p>")
+    assert any("NUL" in w for w in decoded.warnings)
+
+
+@pytest.mark.parametrize("data", [b"", b"   \n\t  ", codecs.BOM_UTF8, codecs.BOM_UTF8 + b"  \n", b"\x0c\r\n"])
+def test_empty_and_whitespace_pages_raise_empty_input(data: bytes) -> None:
+    with pytest.raises(EmptyInput):
+        decode_html(data)
+
+
+@pytest.mark.parametrize("data", [
+    b"\x89PNG\r\n\x1a\n" + bytes(range(256)),
+    b"%PDF-1.7\n" + bytes(range(256)) * 4,
+    b"\x1f\x8b\x08\x00" + bytes(200),
+    bytes(range(256)) * 16,
+    b"\x00\x01\x02\x03\x04\x05" * 100,
+])
+def test_binary_data_raises_undecodable_input(data: bytes) -> None:
+    with pytest.raises(UndecodableInput):
+        decode_html(data)
+
+
+# --- the corpus pages ------------------------------------------------------------------------------------------------
+
+GBK_PAGES = sorted(WEB.glob("w3school_cn_*.html"))
+
+
+def _browser_texts(name: str) -> list[str]:
+    texts = []
+    for line in (WEB / "browser-grids.jsonl").read_text(encoding="utf-8").splitlines():
+        record = json.loads(line)
+        if record["file"] == name:
+            texts += [cell["text"] for cell in record["cells"] if not cell["text"].isascii()]
+    return texts
+
+
+@pytest.mark.skipif(not WEB.exists(), reason="../shared/corpus/web is absent")
+@pytest.mark.parametrize("path", GBK_PAGES, ids=lambda p: p.name)
+def test_gbk_pages_declared_in_meta_decode_to_the_browsers_text(path: Path) -> None:
+    decoded = decode_html(path.read_bytes())
+    assert (decoded.encoding, decoded.source, decoded.warnings) == ("gbk", "meta", ())
+    collapsed = " ".join(decoded.text.split())
+    texts = _browser_texts(path.name)
+    assert texts, "the browser found Chinese cell text on every one of these pages"
+    for text in texts:
+        for word in text.split():
+            if not word.isascii() and "&" not in word and "<" not in word:
+                assert word in collapsed, word
+
+
+@pytest.mark.skipif(not WEB.exists(), reason="../shared/corpus/web is absent")
+def test_qq_page_with_lying_charset_decodes_as_utf8() -> None:
+    decoded = decode_html((WEB / "qq_news_charset_mismatch.html").read_bytes())
+    assert (decoded.encoding, decoded.source) == ("utf-8", "detected")
+    assert "DeepMind新电脑已可利用记忆自学 人工智能迈上新台阶_科技_腾讯网" in decoded.text
+    assert "正在加载..." in decoded.text
+    assert "\ufffd" not in decoded.text
+
+
+@pytest.mark.skipif(not WEB.exists(), reason="../shared/corpus/web is absent")
+@pytest.mark.parametrize(("name", "encoding", "phrase"), [
+    ("w3school_cn_charsets.html", "gbk", "HTML 字符集"),
+    ("w3school_cn_css_reference.html", "gbk", "CSS 参考手册"),
+    ("w3cschool_java_networking.html", "utf-8", "Java 网络编程"),
+    ("debian_guide_dselect_keys.html", "windows-1252", "Package Installation with dselect"),
+    ("mueritzurlauber_blockhaus_calendar.html", "utf-8", "Günstige"),
+])
+def test_corpus_titles(name: str, encoding: str, phrase: str) -> None:
+    decoded = decode_html((WEB / name).read_bytes())
+    assert decoded.encoding == encoding
+    assert phrase in decoded.text

@@ -1,0 +1,155 @@
+"""Hidden content and per-cell formatting features (docs/formats.md section 1), each on a small page."""
+
+from __future__ import annotations
+
+import pytest
+
+from pyxform.clean import clean
+from pyxform.clean.parse import XHTML_NS
+from pyxform.clean.style import legacy_color
+
+X = "{" + XHTML_NS + "}"
+PX = "{urn:pyxform}"
+
+
+def cells(html: str) -> list[dict[str, str]]:
+    """The px: attributes of every cell of the cleaned page, in document order."""
+    root = clean(html).tree.getroot()
+    return [{k[len(PX):]: v for k, v in c.attrib.items() if k.startswith(PX)} for c in root.iter(X + "td", X + "th")]
+
+
+def one(html: str) -> dict[str, str]:
+    return cells(html)[0]
+
+
+def texts(html: str) -> list[str]:
+    return [" ".join("".join(c.itertext()).split()) for c in clean(html).tree.getroot().iter(X + "td", X + "th")]
+
+
+@pytest.mark.parametrize(("markup", "size"), [
+    ("<td>x", "16"),
+    ("<td><font size=1>x</font>", "10"), ("<td><font size=3>x</font>", "16"), ("<td><font size=7>x</font>", "48"),
+    ("<td><font size=+2>x</font>", "24"), ("<td><font size=-1>x</font>", "13"), ("<td><font size=9>x</font>", "48"),
+    ("<td><big>x</big>", "19.2"), ("<td><small>x</small>", "13.33"), ("<td><big><big>x</big></big>", "23.04"),
+    ("<td><h1>x</h1>", "32"), ("<td><h2>x</h2>", "24"), ("<td><h3>x</h3>", "18.72"), ("<td><h6>x</h6>", "10.72"),
+    ("<td style='font-size:12pt'>x", "16"), ("<td style='font-size:20px'>x", "20"),
+    ("<td style='font-size:1.5em'>x", "24"), ("<td style='font-size:150%'>x", "24"),
+    ("<td style='font-size:x-large'>x", "24"), ("<td style='font-size:smaller'>x", "13.33"),
+    ("<td style='font-size:2rem'><span style='font-size:50%'>x</span>", "16"),
+    ("<td style='font:italic bold 18px/2 Georgia, serif'>x", "18"),
+])
+def test_font_size(markup: str, size: str) -> None:
+    assert one(f"<!DOCTYPE html><table><tr>{markup}</table>")["font-size"] == size
+
+
+def test_font_size_of_the_majority_of_characters() -> None:
+    assert one("<!DOCTYPE html><table><tr><td><big>ab</big>cdef</table>")["font-size"] == "16"
+    assert one("<!DOCTYPE html><table><tr><td><big>abcde</big>f</table>")["font-size"] == "19.2"
+
+
+def test_style_rules_with_specificity_order_and_importance() -> None:
+    page = """<!DOCTYPE html><style>
+      td { font-size: 10px } .a { font-size: 11px } #i { font-size: 12px } td.a { font-size: 13px }
+      table td.b { font-size: 14px } td.b { font-size: 15px } .c { font-size: 16px !important } #j { font-size: 9px }
+      .later { font-size: 20px } .later { font-size: 21px }
+      @media print { .p { font-size: 40px } } @media screen and (min-width: 800px) { .m { font-size: 30px } }
+      @media (max-width: 600px) { .m { font-size: 31px } }
+    </style><table><tr><td>x<td class=a>x<td class=a id=i>x<td class=b>x<td class='c' id=j style='font-size:8px'>x
+    <td class=later>x<td class=p>x<td class=m>x</table>"""
+    assert [c["font-size"] for c in cells(page)] == ["10", "13", "12", "14", "16", "21", "10", "30"]
+
+
+def test_quirks_mode_tables_do_not_inherit_font_size() -> None:
+    assert one("<font size=6><table><tr><td>x</table></font>")["font-size"] == "16"
+    assert one("<!DOCTYPE html><font size=6><table><tr><td>x</table></font>")["font-size"] == "32"
+
+
+@pytest.mark.parametrize(("markup", "bold"), [
+    ("<td>x", "false"), ("<th>x", "true"), ("<td><b>x</b>", "true"), ("<td><strong>x</strong>", "true"),
+    ("<td><h4>x</h4>", "true"), ("<td style='font-weight:700'>x", "true"), ("<td style='font-weight:500'>x", "false"),
+    ("<th style='font-weight:normal'>x", "false"), ("<td><b>ab</b>cd", "true"), ("<td><b>a</b>bcd", "false"),
+    ("<td><b style='font-weight:lighter'>x</b>", "false"), ("<td style='font:bold 12px serif'>x", "true"),
+    ("<th><b>x</b></th>", "true"), ("<td></td>", "false"), ("<th></th>", "true"),
+])
+def test_bold(markup: str, bold: str) -> None:
+    assert one(f"<!DOCTYPE html><table><tr>{markup}</table>")["bold"] == bold
+
+
+@pytest.mark.parametrize(("markup", "italic"), [
+    ("<td>x", "false"), ("<td><i>x</i>", "true"), ("<td><em>x</em>", "true"), ("<td><cite>x</cite>", "true"),
+    ("<td style='font-style:oblique'>x", "true"), ("<td><i style='font-style:normal'>x</i>", "false"),
+])
+def test_italic(markup: str, italic: str) -> None:
+    assert one(f"<!DOCTYPE html><table><tr>{markup}</table>")["italic"] == italic
+
+
+def test_face_color_background_and_align() -> None:
+    page = """<!DOCTYPE html><style>.h { color: rgb(255, 0, 0); font-family: 'Open Sans', Arial }
+      tbody.g { background: #abc url(x.png) }</style>
+    <table><tr bgcolor=silver align=right><td>a<td bgcolor="#00ff00" class=h>b<td style="background:none">c
+    <tbody class=g><tr><td><font face="Verdana, sans" color=blue>d</font><th>e<td style="text-align:justify">f
+    <tr align=left><th>g<td><code>h</code></table>"""
+    got = cells(page)
+    assert got[0].get("background") == "#c0c0c0" and got[0].get("align") == "right" and "color" not in got[0]
+    assert (got[1]["background"], got[1]["color"], got[1]["face"]) == ("#00ff00", "#ff0000", "open sans")
+    assert "background" not in got[2] or got[2]["background"] == "#c0c0c0"
+    assert (got[3]["background"], got[3]["color"], got[3]["face"]) == ("#aabbcc", "#0000ff", "verdana")
+    assert got[4]["align"] == "center" and got[5]["align"] == "justify"
+    assert got[6]["align"] == "left"  # a th under an aligned row inherits, the UA centring applies only otherwise
+    assert got[7]["face"] == "monospace"
+    assert "align" not in cells("<!DOCTYPE html><table><tr><td>x</table>")[0]
+
+
+@pytest.mark.parametrize(("markup", "indent"), [
+    ("<td>x", "0"), ("<td style='padding-left:10px'>x", "10"), ("<td style='padding:1px 2px 3px 4px'>x", "4"),
+    ("<td style='padding:1px 2px'>x", "2"), ("<td style='text-indent:2em'>x", "32"),
+    ("<td>&nbsp;&nbsp;&nbsp;&nbsp;x", "16"), ("<td><div style='margin-left:12px'>x</div>", "12"),
+    ("<td><blockquote>x</blockquote>", "40"), ("<td><ul><li>x</ul>", "40"),
+    ("<td><span style='margin-left:30px'>x</span>", "0"),  # inline: not counted
+    ("<td style='padding-left:5%'>x", "0"), ("<td style='padding-left:1em;font-size:20px'>x", "20"),
+])
+def test_indent(markup: str, indent: str) -> None:
+    assert one(f"<!DOCTYPE html><table><tr>{markup}</table>")["indent"] == indent
+
+
+def test_hidden_content_is_removed_and_tail_text_kept() -> None:
+    page = """<!DOCTYPE html><style>.x { display: none } .v { visibility: hidden } .show { visibility: visible }</style>
+    <table><tr><td>a<span style="display:none">SORTKEY</span>b<td class=x>gone<td>c<span class=v>V</span>d
+    <td><span hidden>H</span>e<td><div class=v>hid <span class=show>shown</span></div>
+    <tr style="DISPLAY: NONE"><td>row gone<tr style="visibility:collapse"><td>collapsed</table>"""
+    assert texts(page) == ["ab", "cd", "e", "hid shown"]
+
+
+def test_hidden_tables_keep_the_others_index() -> None:
+    page = """<!DOCTYPE html><table><tr><td>0</table><div style="display:none"><table><tr><td>1</table></div>
+    <noscript><table><tr><td>2</table></noscript><table><tr><td>3</table>"""
+    root = clean(page).tree.getroot()
+    assert [(t.get(PX + "index"), t.get(PX + "locator")) for t in root.iter(X + "table")] == [
+        ("0", "/html/body[1]/table[1]"), ("3", "/html/body[1]/table[2]")]
+
+
+def test_table_annotations() -> None:
+    page = """<!DOCTYPE html><html><head><title>  The   title </title></head><body><h1>Main</h1>
+    <table style="font-size:13px"><tr><td><h3>Inner heading</h3><table><tr><td>n</table></table>
+    <h2>Second <b>part</b></h2><table><tr><td>x</table></body></html>"""
+    root = clean(page).tree.getroot()
+    assert root.get(PX + "title") == "The title"
+    assert (root.get(PX + "encoding"), root.get(PX + "encoding-source")) == ("utf-8", "caller")
+    tables = list(root.iter(X + "table"))
+    assert [(t.get(PX + "index"), t.get(PX + "depth"), t.get(PX + "heading"), t.get(PX + "font-size"))
+            for t in tables] == [("0", "0", "Main", "13"), ("1", "1", "Inner heading", "13"),
+                                 ("2", "0", "Second part", "16")]
+    assert tables[1].get(PX + "locator") == "/html/body[1]/table[1]/tbody[1]/tr[1]/td[1]/table[1]"
+
+
+def test_nested_table_text_is_not_the_outer_cells_text() -> None:
+    outer = one("<!DOCTYPE html><table><tr><td>o<table><tr><td><b>nested nested nested</b></table></table>")
+    assert outer["bold"] == "false"
+
+
+@pytest.mark.parametrize(("value", "color"), [
+    ("red", "#ff0000"), ("#fff", "#ffffff"), ("#ABCDEF", "#abcdef"), ("ff0000", "#ff0000"),
+    ("chucknorris", "#c00000"), ("transparent", None), ("", None), ("#12345", "#123450"),
+])
+def test_legacy_colour_parsing(value: str, color: str | None) -> None:
+    assert legacy_color(value) == color

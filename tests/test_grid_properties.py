@@ -1,0 +1,192 @@
+"""Property tests (hypothesis) of stage 2 on generated tables: row groups of every kind (thead, tbody, tfoot, rows
+outside groups), empty rows and groups, th and td, and span attributes valid, invalid, zero and huge.
+
+- the grid equals the one a naive, independent reading of WHATWG "forming a table" computes (a slot dictionary
+  filled cell by cell, spans cut at the end of their row group, the later cell owning an overlapped slot);
+- every row has the same number of slots, and every slot's origin cell covers it;
+- the grid does not depend on whether the optional end tags are written;
+- the grid XML is valid against schemas/grid.xsd.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from lxml import etree
+
+from pyxform.normalize import Normalizer, grid
+from pyxform.saxon import builtin_schema
+
+SPAN_VALUES = ["1", "2", "3", "0", "-1", "abc", "", " 2 ", "2;", "+2", "-0", "02", "4x", "1.9"]
+BIG_SPAN_VALUES = ["1001", "70000", "99999999999999999999999"]
+
+
+@dataclass(frozen=True)
+class GenCell:
+    tag: str
+    colspan: str | None
+    rowspan: str | None
+
+
+@dataclass(frozen=True)
+class GenGroup:
+    kind: str  # thead, tbody, tfoot, or loose (tr children of the table: the HTML parser adds a tbody)
+    rows: tuple[tuple[GenCell, ...], ...]
+
+
+def span(big: bool) -> st.SearchStrategy[str | None]:
+    values = SPAN_VALUES + (BIG_SPAN_VALUES if big else [])
+    return st.one_of(st.none(), st.none(), st.sampled_from(values))
+
+
+cells = st.builds(GenCell, tag=st.sampled_from(["td", "th"]), colspan=span(False), rowspan=span(True))
+big_cells = st.builds(GenCell, tag=st.sampled_from(["td", "th"]), colspan=span(True), rowspan=span(True))
+rows = st.lists(cells, max_size=5).map(tuple)
+groups = st.builds(GenGroup, kind=st.sampled_from(["thead", "tbody", "tfoot", "loose"]),
+                   rows=st.lists(rows, max_size=4).map(tuple))
+tables = st.lists(groups, min_size=1, max_size=4).map(tuple)
+
+
+# -- a naive reference ------------------------------------------------------------------------------------------
+def parse_non_negative(value: str | None) -> int | None:
+    """WHATWG 2.3.4.1 rules for parsing (non-negative) integers."""
+    if value is None:
+        return None
+    match = re.match(r"[ \t\n\f\r]*([+-]?)([0-9]+)", value)
+    if not match:
+        return None
+    number = int(match.group(2))
+    if match.group(1) == "-" and number != 0:
+        return None
+    return number
+
+
+def merged_groups(table: tuple[GenGroup, ...]) -> list[GenGroup]:
+    """Adjacent loose groups are one run of rows (one implied tbody)."""
+    result: list[GenGroup] = []
+    for group in table:
+        if group.kind == "loose" and result and result[-1].kind == "loose":
+            result[-1] = GenGroup("loose", result[-1].rows + group.rows)
+        else:
+            result.append(group)
+    return result
+
+
+def reference_grid(table: tuple[GenGroup, ...]) -> dict:
+    groups = merged_groups(table)
+    tree_order = [(gi, ri, ci) for gi, g in enumerate(groups) for ri, row in enumerate(g.rows) for ci in range(len(row))]
+    number = {key: n for n, key in enumerate(tree_order)}
+    order = [gi for gi, g in enumerate(groups) if g.kind != "tfoot"] + [gi for gi, g in enumerate(groups)
+                                                                        if g.kind == "tfoot"]
+    slots: dict[tuple[int, int], list[tuple[int, GenCell, int, int]]] = {}
+    y = width = 0
+    for gi in order:
+        group = groups[gi]
+        for ri, row in enumerate(group.rows):
+            left = len(group.rows) - ri
+            x = 0
+            for ci, cell in enumerate(row):
+                while (y, x) in slots:
+                    x += 1
+                colspan = parse_non_negative(cell.colspan)
+                colspan = 1 if not colspan else min(colspan, 1000)
+                rowspan = parse_non_negative(cell.rowspan)
+                rowspan = 1 if rowspan is None else (left if rowspan == 0 else min(rowspan, 65534, left))
+                for r in range(y, y + rowspan):
+                    for c in range(x, x + colspan):
+                        slots.setdefault((r, c), []).append((number[(gi, ri, ci)], cell, y, x))
+                width = max(width, x + colspan)
+                x += colspan
+            y += 1
+    grid_rows = []
+    for r in range(y):
+        line = []
+        for c in range(width):
+            if (r, c) in slots:
+                n, cell, ay, ax = max(slots[(r, c)], key=lambda item: item[0])
+                line.append({"text": f"c{n}", "tag": cell.tag, "origin": [ay, ax]})
+            else:
+                line.append({"text": "", "tag": None, "origin": None})
+        grid_rows.append(line)
+    return {"index": 0, "rows": y, "cols": width, "grid": grid_rows}
+
+
+# -- HTML with and without optional end tags -------------------------------------------------------------------
+def to_html(table: tuple[GenGroup, ...], *, end_tags: bool) -> str:
+    groups = merged_groups(table)
+    out = ["<!DOCTYPE html><html><head><title>g</title></head><body><table>"]
+    n = 0
+    for gi, group in enumerate(groups):
+        if group.kind != "loose":
+            out.append(f"<{group.kind}>")
+        for row in group.rows:
+            out.append("<tr>")
+            for cell in row:
+                attributes = "".join(f' {name}="{value}"' for name, value in
+                                     (("colspan", cell.colspan), ("rowspan", cell.rowspan)) if value is not None)
+                out.append(f"<{cell.tag}{attributes}>c{n}")
+                n += 1
+                if end_tags:
+                    out.append(f"</{cell.tag}>")
+            if end_tags:
+                out.append("</tr>")
+        following_loose = gi + 1 < len(groups) and groups[gi + 1].kind == "loose"
+        if group.kind != "loose" and (end_tags or following_loose):
+            out.append(f"</{group.kind}>")  # a section's end tag may be left out unless loose rows follow it
+    out.append("</table></body></html>")
+    return "".join(out)
+
+
+FAST = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+
+
+@FAST
+@given(table=tables)
+def test_grid_matches_a_naive_reading_of_the_spec(table, normalizer: Normalizer) -> None:
+    document = grid(to_html(table, end_tags=True), normalizer=normalizer)
+    (ours,) = document.to_json()["tables"]
+    assert ours == reference_grid(table)
+
+
+@FAST
+@given(table=tables)
+def test_every_row_is_full_and_every_origin_covers_its_slot(table, normalizer: Normalizer) -> None:
+    (result,) = grid(to_html(table, end_tags=True), normalizer=normalizer).tables
+    assert len(result.grid) == result.rows
+    for r, row in enumerate(result.grid):
+        assert len(row) == result.cols
+        for c, cell in enumerate(row):
+            if cell is not None:
+                assert cell.covers(r, c)
+    for cell in result.cells:  # a cell's anchor slot shows it, unless a later cell overlaps it there
+        owner = result.grid[cell.row][cell.col]
+        assert owner is cell or any(e.code == "overlap" and (e.row, e.col) == cell.origin and cell.id in e.cells
+                                    for e in result.errors)
+
+
+@FAST
+@given(table=tables)
+def test_the_grid_does_not_depend_on_optional_end_tags(table, normalizer: Normalizer) -> None:
+    with_tags = grid(to_html(table, end_tags=True), normalizer=normalizer)
+    without_tags = grid(to_html(table, end_tags=False), normalizer=normalizer)
+    assert without_tags.to_json() == with_tags.to_json()
+    assert [t.errors for t in without_tags.tables] == [t.errors for t in with_tags.tables]
+
+
+@pytest.fixture(scope="module")
+def grid_schema() -> etree.XMLSchema:
+    return etree.XMLSchema(etree.parse(str(builtin_schema("grid.xsd"))))
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(table=st.lists(st.builds(GenGroup, kind=st.sampled_from(["thead", "tbody", "tfoot", "loose"]),
+                                rows=st.lists(st.lists(big_cells, max_size=3).map(tuple), max_size=3).map(tuple)),
+                      min_size=1, max_size=3).map(tuple))
+def test_generated_grids_are_schema_valid(table, normalizer: Normalizer, grid_schema: etree.XMLSchema) -> None:
+    document = grid(to_html(table, end_tags=False), normalizer=normalizer)
+    root = etree.fromstring(document.xml.encode("utf-8"))
+    assert grid_schema.validate(root), grid_schema.error_log
