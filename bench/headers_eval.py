@@ -14,7 +14,7 @@ from pathlib import Path
 import lxml.html
 from lxml import etree
 
-from pyxform.headers import HeadersResult, TableHeaders, detect_headers
+from pyxform.header_detection import HeadersResult, TableHeaders, detect_headers
 
 __all__ = ["DEFAULT_CORPUS", "page_headers", "strip_markup", "percent", "parse_params", "warn"]
 

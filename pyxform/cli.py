@@ -114,9 +114,43 @@ def _run_grid(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+# -- headers ------------------------------------------------------------------------------------------------------
+def _headers_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("input", metavar="INPUT",
+                        help="an HTML file, a grid document written by `pyxform grid`, or - for standard input")
+    parser.add_argument("--format", choices=("xml", "json"), default="xml",
+                        help="xml: the grid with header annotations (docs/formats.md section 3); json: "
+                             '{"tables": [{"index", "header_rows", "header_cols", "method"}]}')
+    parser.add_argument("--table", type=_non_negative, metavar="N",
+                        help="only the table with index N (0-based, document order, nested tables included)")
+    parser.add_argument("--method", choices=("auto", "markup", "format"), default="auto",
+                        help="auto (default): the markup (th, thead, scope, headers) where it marks something useful, "
+                             "else formatting and content; markup: the markup only; format: formatting and content "
+                             "only, as if the author had marked nothing")
+    parser.add_argument("--max-slots", type=_non_negative, metavar="N",
+                        help=f"most slots (rows x columns) in one table (default {DEFAULT_LIMITS.max_slots})")
+
+
+def _run_headers(args: argparse.Namespace) -> int:
+    from .header_detection import headers
+
+    data, source = read_input(args.input)
+    result = headers(data, method=args.method, table=args.table, source=source, limits=_limits(args))
+    if args.format == "json":
+        write_output(json.dumps(result.to_json(), ensure_ascii=False))
+    else:
+        write_output(result.to_xml().decode("utf-8"))
+    for failure in result.failures:  # tables normalize could not build have no header annotations
+        print(f"pyxform: warning [{failure.code}]: {source}: table {failure.index} ({failure.locator}): "
+              f"{failure.message}", file=sys.stderr)
+    return EXIT_OK
+
+
 COMMANDS: tuple[Command, ...] = (
     Command("grid", "normalize every table of a page into a dense grid (WHATWG table model)", _grid_arguments,
             _run_grid),
+    Command("headers", "find each table's header rows and columns (k, p) and the header cells of every data cell",
+            _headers_arguments, _run_headers),
 )
 
 

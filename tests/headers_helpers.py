@@ -6,8 +6,8 @@ from typing import Any
 
 from lxml import etree
 
-from grid_builder import PX_NS, grid_xml, grids_xml
-from pyxform.headers import HeadersResult, detect_headers
+from .grid_builder import PX_NS, grid_xml, grids_xml
+from pyxform.header_detection import HeadersResult, detect_headers
 
 PX = "{" + PX_NS + "}"
 

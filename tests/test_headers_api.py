@@ -2,18 +2,17 @@
 
 from __future__ import annotations
 
-import argparse
 import json
 
 import pytest
 from hypothesis import given, settings, strategies as st
 from lxml import etree
 
-from grid_builder import cell, grid_xml, grids_xml
-from headers_helpers import PX
-from pyxform.errors import InputError, NoTableError, TableError
-from pyxform.headers import HeadersResult, TableHeaders, detect_headers, is_grid_document
-from pyxform.headers_command import add_headers_command
+from .grid_builder import cell, grid_xml, grids_xml
+from .headers_helpers import PX
+from pyxform.errors import InputError, LimitExceeded, NoTableError, TableError
+from pyxform.header_detection import HeadersResult, TableHeaders, detect_headers, is_grid_document
+from pyxform.cli import main
 
 PAPER = [[cell("th", "", rowspan=2), cell("th", "Average", colspan=2), cell("th", "Ratio", rowspan=2)],
          ["th:Height", "th:Weight"],
@@ -36,8 +35,20 @@ def test_result_model_and_annotated_document() -> None:
     table = result.document.getroot().find(f"{PX}table")
     assert (table.get("header-rows"), table.get("header-cols"), table.get("header-method")) == ("2", "1", "markup")
     assert {c.get("role") for c in table.iter(f"{PX}cell")} == {"header", "data"}
-    assert table[-1].tag == f"{PX}header-evidence"
+    assert table[0].tag == f"{PX}header-evidence"
     assert result.to_xml().startswith(b"<px:grids")
+
+
+def test_annotated_grid_is_valid_against_grid_xsd() -> None:
+    from pyxform.saxon import builtin_schema
+
+    schema = etree.XMLSchema(etree.parse(str(builtin_schema("grid.xsd"))))
+    rows = [[cell("td", "Title", colspan=3)], ["th:a", "th:b", "th:c"], [cell("th", "Group", colspan=3)],
+            ["td:1", "td:", "td:3"]]
+    for method in ("auto", "format"):
+        for document in (grid_xml(PAPER), grid_xml(rows)):
+            annotated = detect_headers(document, method=method).document
+            assert schema.validate(annotated), schema.error_log
 
 
 def test_running_twice_gives_the_same_document() -> None:
@@ -56,9 +67,14 @@ def test_unknown_table_and_failed_table() -> None:
     with pytest.raises(NoTableError):
         detect_headers(grid_xml(PAPER), table=3)
     failed = grid_xml(PAPER).replace("</px:grids>", '<px:table-failure index="1" locator="/x" code="limit" '
-                                                    'message="too many slots"/></px:grids>')
-    with pytest.raises(TableError, match="too many slots"):
+                                                    'message="too many slots"/><px:table-failure index="2" '
+                                                    'locator="/y" code="error" message="broken"/></px:grids>')
+    with pytest.raises(LimitExceeded, match="too many slots"):
         detect_headers(failed, table=1)
+    with pytest.raises(TableError, match="broken"):
+        detect_headers(failed, table=2)
+    result = detect_headers(failed)
+    assert [(f.index, f.code) for f in result.failures] == [(1, "limit"), (2, "error")]
 
 
 def test_bad_method_and_bad_input() -> None:
@@ -83,26 +99,45 @@ def test_is_grid_document() -> None:
     assert not is_grid_document("<a xmlns='urn:pyxform'/>")
 
 
-def test_cli_command_prints_json(tmp_path, capsys) -> None:
+def test_cli_headers_prints_json(tmp_path, capsysbinary) -> None:
     path = tmp_path / "grid.xml"
     path.write_text(grids_xml([PAPER, PAPER]), encoding="utf-8")
-    parser = argparse.ArgumentParser(prog="pyxform")
-    add_headers_command(parser.add_subparsers(dest="command"))
-    args = parser.parse_args(["headers", str(path), "--format", "json", "--table", "1", "--method", "format"])
-    assert args.func(args) == 0
-    assert json.loads(capsys.readouterr().out) == {
+    assert main(["headers", str(path), "--format", "json", "--table", "1", "--method", "format"]) == 0
+    assert json.loads(capsysbinary.readouterr().out) == {
         "tables": [{"index": 1, "header_rows": 2, "header_cols": 1, "method": "format"}]}
 
 
-def test_cli_command_prints_the_annotated_grid(tmp_path, capsysbinary) -> None:
+def test_cli_headers_prints_the_annotated_grid(tmp_path, capsysbinary) -> None:
     path = tmp_path / "grid.xml"
     path.write_text(grid_xml(PAPER), encoding="utf-8")
-    parser = argparse.ArgumentParser(prog="pyxform")
-    add_headers_command(parser.add_subparsers(dest="command"))
-    args = parser.parse_args(["headers", str(path)])
-    assert args.func(args) == 0
+    assert main(["headers", str(path)]) == 0
     root = etree.fromstring(capsysbinary.readouterr().out)
     assert root.find(f"{PX}table").get("header-method") == "markup"
+
+
+def test_cli_headers_of_an_html_page(tmp_path, capsysbinary) -> None:
+    path = tmp_path / "page.html"
+    path.write_text("<table><tr><th>Name<th>Age<tr><td>Ann<td>31<tr><td>Bob<td>42</table>", encoding="utf-8")
+    assert main(["headers", str(path), "--format", "json"]) == 0
+    assert json.loads(capsysbinary.readouterr().out) == {
+        "tables": [{"index": 0, "header_rows": 1, "header_cols": 0, "method": "markup"}]}
+
+
+def test_cli_headers_errors(tmp_path, capsys) -> None:
+    assert main(["headers", str(tmp_path / "missing.html")]) == 3
+    assert "not-found" in capsys.readouterr().err
+    path = tmp_path / "grid.xml"
+    path.write_text(grid_xml(PAPER), encoding="utf-8")
+    assert main(["headers", str(path), "--table", "4"]) == 6
+
+
+def test_api_headers_of_a_page_and_of_a_grid() -> None:
+    import pyxform
+
+    page = "<table><tr><td><b>Name</b><td><b>Age</b><tr><td>Ann<td>31<tr><td>Bob<td>42</table>"
+    assert pyxform.headers(page).to_json() == {
+        "tables": [{"index": 0, "header_rows": 1, "header_cols": 0, "method": "format"}]}
+    assert pyxform.headers(grid_xml(PAPER), method="markup").tables[0].header_rows == 2
 
 
 # --- properties ---------------------------------------------------------------------------------------------------

@@ -1,8 +1,7 @@
 """The hand-made cases (tests/data/cases, copied from shared/cases): k and p of every table.
 
 Each case's expected grid is turned back into a grid document (tests/grid_builder.py) so that the headers stage is
-tested alone; when the clean and normalize stages are present (``pyxform.grid``), the case's input.html is also run
-through the whole pipeline.
+tested alone, and the case's input.html is run through the whole pipeline (``pyxform.headers``).
 """
 
 from __future__ import annotations
@@ -13,8 +12,8 @@ from pathlib import Path
 import pytest
 
 import pyxform
-from grid_builder import grid_from_expected
-from pyxform.headers import detect_headers
+from .grid_builder import grid_from_expected
+from pyxform.header_detection import detect_headers
 
 CASES = Path(__file__).parent / "data" / "cases"
 CASE_NAMES = sorted(path.name for path in CASES.iterdir() if (path / "expected-headers.json").is_file())
@@ -37,12 +36,8 @@ def test_case_from_expected_grid(name: str) -> None:
 
 @pytest.mark.parametrize("name", CASE_NAMES)
 def test_case_from_html(name: str) -> None:
-    grid_function = getattr(pyxform, "grid", None)
-    if grid_function is None:
-        pytest.skip("the normalize stage (pyxform.grid) is not in this checkout")
-    from pyxform.headers_command import headers_of_input
-
-    result = headers_of_input((CASES / name / "input.html").read_bytes())
+    """The whole pipeline: clean, normalize and headers on the case's input.html."""
+    result = pyxform.headers((CASES / name / "input.html").read_bytes())
     assert _got(result) == _expected(name)
 
 
@@ -57,7 +52,7 @@ def test_paper_example_gives_k2_p1_by_markup_and_by_formatting() -> None:
 
 def test_paper_example_header_cells_of_each_data_slot() -> None:
     """Rule 1 needs h(i,1..p) and h(1..k,j): "Not available" spans Height and Weight, Ratio spans both header rows."""
-    from headers_helpers import slot_headers
+    from .headers_helpers import slot_headers
 
     grid = grid_from_expected(json.loads((CASES / "paper-example" / "expected-grid.json").read_text("utf-8")))
     for method in ("auto", "format"):

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from grid_builder import cell
-from headers_helpers import cell_roles, col_scores, detect, kp, row_parts, row_scores, slot_headers
+from .grid_builder import cell
+from .headers_helpers import cell_roles, col_scores, detect, kp, row_parts, row_scores, slot_headers
 
 WORDS = ["alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta"]
 

@@ -4,8 +4,8 @@ rows and summary rows."""
 
 from __future__ import annotations
 
-from grid_builder import cell
-from headers_helpers import cell_roles, detect, evidence, kp, slot_headers, PX
+from .grid_builder import cell
+from .headers_helpers import cell_roles, detect, evidence, kp, slot_headers, PX
 
 
 def test_scope_auto_corner_row_and_column_headers() -> None:

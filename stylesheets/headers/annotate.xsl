@@ -2,7 +2,7 @@
 <!--
   Mode m:annotate: copy one px:table, adding the header annotations of docs/formats.md section 3 from the result map
   of f:detect-headers (tunnel parameter $result):
-    px:table  header-rows, header-cols, header-method, and a last child px:header-evidence;
+    px:table  header-rows, header-cols, header-method, and a child px:header-evidence after caption and summary;
     px:cell   role (header, data, section, empty);
     px:slot   row-headers and column-headers (space-separated cell ids) on every slot of a data or empty cell.
   Annotations of an earlier run are replaced, so the stage can run twice on the same grid.
@@ -26,8 +26,10 @@
       <xsl:attribute name="header-rows" select="$result?k"/>
       <xsl:attribute name="header-cols" select="$result?p"/>
       <xsl:attribute name="header-method" select="$result?method"/>
-      <xsl:apply-templates select="node() except px:header-evidence" mode="#current"/>
+      <!-- grid.xsd: caption, summary, header-evidence, then cells, rows and errors -->
+      <xsl:apply-templates select="px:caption | px:summary" mode="#current"/>
       <xsl:sequence select="f:evidence($result)"/>
+      <xsl:apply-templates select="node() except (px:caption | px:summary | px:header-evidence)" mode="#current"/>
     </xsl:copy>
   </xsl:template>
 

@@ -2,17 +2,18 @@
 
 For every normalized table: k header rows and p header columns (Zhang & Li 2007, Table 2), how they were found
 (``markup``, ``format`` or ``none``), the role of every cell and the header cells of every data slot. The rules live in
-``stylesheets/headers.xsl`` and its modules (see ``docs/headers.md``); this module compiles the stylesheet once per
-process, runs it, and reads the result into a typed model.
+``stylesheets/headers.xsl`` and its modules (see ``docs/headers.md``); this module runs the stylesheet, compiled
+once in the pipeline's shared Saxon runtime, and reads the result into a typed model:
 
-    >>> result = detect_headers(grid_document)              # bytes/str of a px:grids document
-    >>> result.to_json()
-    {'tables': [{'index': 0, 'header_rows': 2, 'header_cols': 1, 'method': 'markup'}]}
+    headers(page)            clean -> normalize -> headers, for an HTML page (or a grid document as it is)
+    detect_headers(grid)     the headers stage alone, on a grid document
+    result.to_json()         {"tables": [{"index": 0, "header_rows": 2, "header_cols": 1, "method": "markup"}]}
 """
 
 from __future__ import annotations
 
 import json
+import os
 import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -20,16 +21,19 @@ from typing import Any, Literal
 
 from lxml import etree
 
-from .errors import InputError, NoTableError, StylesheetError, TableError
-from .saxon import SaxonRuntime, builtin_stylesheet
+from .errors import InputError, LimitExceeded, NoTableError, StylesheetError, TableError
+from .limits import DEFAULT_LIMITS, Limits
+from .saxon import SaxonRuntime
 
 __all__ = [
     "METHODS",
     "Method",
     "TableHeaders",
+    "TableFailureNote",
     "HeadersResult",
     "HeaderDetector",
     "detect_headers",
+    "headers",
     "is_grid_document",
 ]
 
@@ -71,16 +75,28 @@ class TableHeaders:
                 "method": self.method}
 
 
+@dataclass(frozen=True)
+class TableFailureNote:
+    """A table that the normalize stage could not build (``px:table-failure``): it has no header annotations."""
+
+    index: int
+    locator: str
+    code: str
+    message: str
+
+
 @dataclass
 class HeadersResult:
     """The header-annotated grid of one page.
 
     :ivar document: the annotated grid as an lxml tree (``px:grids``).
     :ivar tables: one :class:`TableHeaders` per annotated table, in ``index`` order.
+    :ivar failures: the tables normalize could not build, which therefore have no header annotations.
     """
 
     document: etree._ElementTree
     tables: list[TableHeaders]
+    failures: list[TableFailureNote] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         """``{"tables": [{"index": I, "header_rows": k, "header_cols": p, "method": ...}, ...]}``."""
@@ -120,8 +136,9 @@ def is_grid_document(data: bytes | str) -> bool:
 class HeaderDetector:
     """The headers stage, compiled once: call :meth:`run` as often as needed.
 
-    :param runtime: a :class:`~pyxform.saxon.SaxonRuntime` that already holds (or can still compile) ``headers.xsl``;
-        a new locked runtime of its own if ``None``.
+    :param runtime: a :class:`~pyxform.saxon.SaxonRuntime` in which ``headers.xsl`` is compiled under the name
+        ``headers``; the pipeline's shared runtime (:func:`pyxform.normalize.shared_runtime`) if ``None``.
+    :raises StylesheetError: if the runtime does not hold the headers stylesheet.
 
     Thread safety: one run at a time per detector (an internal lock serializes calls).
     """
@@ -129,9 +146,13 @@ class HeaderDetector:
     STYLESHEET = "headers"
 
     def __init__(self, runtime: SaxonRuntime | None = None) -> None:
-        self.runtime = runtime or SaxonRuntime()
-        if not self.runtime.has(self.STYLESHEET):
-            self.runtime.compile_all({self.STYLESHEET: builtin_stylesheet("headers.xsl")})
+        if runtime is None:
+            from .normalize import shared_runtime  # the pipeline's one processor, headers.xsl compiled in it
+
+            runtime = shared_runtime()
+        if not runtime.has(self.STYLESHEET):
+            raise StylesheetError("headers.xsl is not compiled in this runtime", location=self.STYLESHEET)
+        self.runtime = runtime
         self._lock = threading.Lock()
 
     def run(self, grid: bytes | str | etree._ElementTree | etree._Element, *, method: str = "auto",
@@ -168,7 +189,10 @@ class HeaderDetector:
         tables = [_table_headers(element) for element in document.getroot().iter(_PX + "table")
                   if element.get("header-rows") is not None and (table is None or element.get("index") == str(table))]
         tables.sort(key=lambda t: t.index)
-        return HeadersResult(document=document, tables=tables)
+        failures = [TableFailureNote(int(e.get("index", "-1")), e.get("locator", ""), e.get("code", ""),
+                                     e.get("message", ""))
+                    for e in document.getroot().iter(_PX + "table-failure")]
+        return HeadersResult(document=document, tables=tables, failures=failures)
 
 
 def _as_text(grid: bytes | str | etree._ElementTree | etree._Element) -> str:
@@ -197,8 +221,11 @@ def _check_table(root: etree._Element, index: int) -> None:
     for element in root:
         if element.get("index") == str(index):
             if element.tag == _PX + "table-failure":
-                raise TableError(f"table {index} could not be normalized: {element.get('message', '')}",
-                                 location=f"table {index} ({element.get('locator', '')})")
+                message = f"table {index} could not be normalized: {element.get('message', '')}"
+                location = f"table {index} ({element.get('locator', '')})"
+                if element.get("code") == "limit":
+                    raise LimitExceeded(message, limit="max_slots", location=location)
+                raise TableError(message, location=location)
             return
     raise NoTableError(f"the page has no table with index {index}")
 
@@ -229,3 +256,26 @@ def detect_headers(grid: bytes | str | etree._ElementTree | etree._Element, *, m
     See :meth:`HeaderDetector.run` for the parameters, the result and the errors.
     """
     return _default_detector().run(grid, method=method, table=table, params=params)
+
+
+def headers(page: bytes | str | os.PathLike[str], *, method: str = "auto", table: int | None = None,
+            source: str | None = None, limits: Limits = DEFAULT_LIMITS) -> HeadersResult:
+    """Find the header region of every table of a page: clean, normalize (``pyxform.grid``), then this stage.
+
+    :param page: the page's bytes, its decoded text (``str``) or a path; a grid document (``px:grids``, as
+        ``pyxform grid`` writes it) is taken as it is.
+    :param method: ``auto``, ``markup`` or ``format`` (see :data:`METHODS`).
+    :param table: only the table with this index (0-based, document order, nested tables included).
+    :param source: the page's name recorded in the grid (default: the path, or empty).
+    :param limits: resource limits of the clean and normalize stages.
+    :returns: :class:`HeadersResult`; ``.to_json()`` is ``{"tables": [{"index", "header_rows", "header_cols",
+        "method"}]}``.
+    :raises InputNotFound, EmptyInput, UndecodableInput, NoTableError: as :func:`pyxform.grid` raises them.
+    :raises TableError, LimitExceeded: if ``table`` names a table that could not be normalized.
+    """
+    if not isinstance(page, os.PathLike) and is_grid_document(page):
+        return detect_headers(page, method=method, table=table)
+    from .normalize import grid
+
+    document = grid(page, table=table, source=source, limits=limits)
+    return detect_headers(document.xml, method=method, table=table)
