@@ -103,6 +103,13 @@
     <xsl:variable name="row-blocks" as="array(*)" select="array:join(for $y in 0 to $m - 1 return
         [ fp:blocks($model, $roles, for $x in 0 to $n - 1 return map { 'at' : $x, 'key' : $y || ':' || $x,
                                                                        'id' : f:owner($model, $y, $x) }) ])"/>
+    <!-- the scans' results, once per line and number of blocks before the principal cell (a slot's column headers
+         depend only on its column and on how many of the column's header blocks lie above the cell; row headers
+         likewise): array per line of arrays indexed by 1 + that number -->
+    <xsl:variable name="column-lists" as="array(*)" select="fp:scan-lists($model, $column-blocks, true(),
+        $column-header, function($id as xs:string) as xs:integer* { f:cell($model, $id) ! (?row, ?col) })"/>
+    <xsl:variable name="row-lists" as="array(*)" select="fp:scan-lists($model, $row-blocks, false(),
+        $row-header, function($id as xs:string) as xs:integer* { f:cell($model, $id) ! (?col, ?row) })"/>
     <!-- section cells heading each row -->
     <xsl:variable name="sections" as="array(*)" select="fp:section-runs($model, $roles)"/>
     <!-- markup: row group headers by group, column group headers, first cell of each html id -->
@@ -116,6 +123,7 @@
     <xsl:variable name="context" as="map(*)" select="map {
         'model' : $model, 'roles' : $roles, 'column-header' : $column-header, 'row-header' : $row-header,
         'column-blocks' : $column-blocks, 'row-blocks' : $row-blocks, 'sections' : $sections,
+        'column-lists' : $column-lists, 'row-lists' : $row-lists,
         'rowgroup-headers' : $rowgroup-headers, 'colgroup-headers' : $colgroup-headers,
         'by-html-id' : $by-html-id, 'markup' : $markup }"/>
     <xsl:sequence select="map:merge(
@@ -181,6 +189,21 @@
         })?found"/>
   </xsl:function>
 
+  <!-- For each line (column or row) and each b = 0 .. number of its header blocks: the header cells that the scan
+       from a principal cell with b blocks before it finds, without empty cells, sorted by $order. -->
+  <xsl:function name="fp:scan-lists" as="array(*)">
+    <xsl:param name="model" as="map(*)"/>
+    <xsl:param name="blocks-by-line" as="array(*)"/>
+    <xsl:param name="vertical" as="xs:boolean"/>
+    <xsl:param name="eligible" as="map(xs:string, xs:boolean)"/>
+    <xsl:param name="order" as="function(xs:string) as xs:integer*"/>
+    <xsl:sequence select="array:join(for $line in 1 to array:size($blocks-by-line) return
+        let $blocks := $blocks-by-line($line) return [
+        array:join(for $b in 0 to count($blocks) return [
+          sort(distinct-values(fp:scan($model, subsequence($blocks, 1, $b), $vertical, $eligible)
+                               [not(f:cell($model, .)?empty)]), (), $order) ]) ])"/>
+  </xsl:function>
+
   <!-- Section cells heading each row: array of m sequences of ids (outer first). -->
   <xsl:function name="fp:section-runs" as="array(*)">
     <xsl:param name="model" as="map(*)"/>
@@ -223,17 +246,20 @@
             'row' : sort($listed[not(. = $above)], (), $by-column) }"/>
       </xsl:when>
       <xsl:otherwise>
-        <xsl:variable name="column-scan" as="xs:string*" select="fp:scan($model,
-            $context?column-blocks($x + 1)[?first lt $cell?row], true(), $context?column-header)"/>
-        <xsl:variable name="row-scan" as="xs:string*" select="fp:scan($model,
-            $context?row-blocks($y + 1)[?first lt $cell?col], false(), $context?row-header)"/>
+        <xsl:variable name="column-scan" as="xs:string*" select="$context?column-lists($x + 1)(1 +
+            count($context?column-blocks($x + 1)[?first lt $cell?row]))"/>
+        <xsl:variable name="row-scan" as="xs:string*" select="$context?row-lists($y + 1)(1 +
+            count($context?row-blocks($y + 1)[?first lt $cell?col]))"/>
         <xsl:variable name="colgroup" as="xs:string*" select="$context?colgroup-headers[
             ?col le $x and $x lt ?col + ?colspan and ?row le $y and ?row + ?rowspan le $cell?row] ! ?id"/>
         <xsl:variable name="rowgroup" as="xs:string*" select="$context?rowgroup-headers[
             ?group eq $cell?group and ?col le $x and ?row le $y] ! ?id"/>
         <xsl:sequence select="map {
-            'col' : sort($keep(($column-scan, $colgroup)), (), $by-position),
-            'row' : $keep(($context?sections($y + 1), sort(($rowgroup, $row-scan), (), $by-column))) }"/>
+            'col' : if (empty($colgroup)) then $column-scan
+                    else sort($keep(($column-scan, $colgroup)), (), $by-position),
+            'row' : let $sections := $context?sections($y + 1) return
+                    if (empty($rowgroup) and empty($sections)) then $row-scan
+                    else $keep(($sections, sort(($rowgroup, $row-scan), (), $by-column))) }"/>
       </xsl:otherwise>
     </xsl:choose>
   </xsl:function>

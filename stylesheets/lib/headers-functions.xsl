@@ -56,10 +56,11 @@
 
   <xsl:function name="fp:has-month-date" as="xs:boolean">
     <xsl:param name="text" as="xs:string"/>
-    <xsl:variable name="month" as="xs:string"
-        select="'(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?'"/>
-    <xsl:sequence select="matches($text, '(^|[^a-z])' || $month || ',?\s+\d{1,4}', 'i')
-                          or matches($text, '\d{1,2}\.?\s+' || $month || '($|[^a-z])', 'i')"/>
+    <!-- literal patterns, so that Saxon compiles them once -->
+    <xsl:sequence select="matches($text,
+        '(^|[^a-z])(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?,?\s+\d{1,4}', 'i')
+      or matches($text,
+        '\d{1,2}\.?\s+(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?($|[^a-z])', 'i')"/>
   </xsl:function>
 
   <!-- The dominant script of the letters of a text: cjk (Han, kana, Hangul), latin, other, or none (no letter). -->
@@ -81,7 +82,7 @@
   <!-- The case of the first letter of a text: upper, lower, or none (no letter, or a letter without case). -->
   <xsl:function name="f:initial-case" as="xs:string">
     <xsl:param name="text" as="xs:string?"/>
-    <xsl:variable name="first" as="xs:string" select="substring(replace(string($text), '\P{L}', ''), 1, 1)"/>
+    <xsl:variable name="first" as="xs:string" select="substring(replace(string($text), '^\P{L}+', ''), 1, 1)"/>
     <xsl:sequence select="
         if (matches($first, '^[\p{Lu}\p{Lt}]$')) then 'upper'
         else if (matches($first, '^\p{Ll}$')) then 'lower'
