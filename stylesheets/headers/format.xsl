@@ -211,7 +211,8 @@
     title or grouping row in bigger or bolder type over a smaller label row, the largest D falls between the two
     header rows, while every row above the lowest valid boundary stands out from the data.) Items right after the chosen one that have text but no score (in the second row pass: text only in the
     header columns, such as an index-name row) join the header. No valid candidate: no header, except that title
-    rows which themselves stand out by $threshold over the mean of S are header rows.
+    rows which themselves stand out by $threshold over the mean of S are header rows (if S is not empty: a title
+    over nothing heads nothing).
 
     Returns map { 'k' : count of leading header items (index of the last header item + 1, or 0),
                   'candidates' : the candidate maps { 'j', 'index', 'difference', 'body-mean', 'separation',
@@ -243,8 +244,8 @@
         }"/>
     <xsl:variable name="chosen" as="map(*)?" select="$candidates[?valid][last()]"/>
     <xsl:variable name="all-mean" as="xs:double?" select="f:mean($body ! ?score)"/>
-    <xsl:variable name="titles-stand-out" as="xs:boolean" select="exists($title-items)
-        and (every $t in $title-items satisfies $t?score ge ($all-mean, 0)[1] + $threshold)"/>
+    <xsl:variable name="titles-stand-out" as="xs:boolean" select="exists($title-items) and exists($body)
+        and (every $t in $title-items satisfies $t?score ge $all-mean + $threshold)"/>
     <!-- after the chosen item: items with text but no score in this pass (text only in header columns) -->
     <xsl:variable name="extended" as="xs:integer?" select="if (empty($chosen)) then () else
         (for $i in $chosen?index + 1 to count($items) - 1
