@@ -231,3 +231,38 @@ def test_format_method_ignores_th() -> None:
     rows = [[cell("th", f"col{c}x", bold=False) for c in range(3)], *body(4)]
     assert kp(detect(rows, method="format")) == (0, 0, "none")
     assert kp(detect(rows, method="auto")) == (1, 0, "markup")
+
+
+def test_lowest_valid_boundary_when_header_rows_differ_in_strength() -> None:
+    """A grouping row in larger bold type (A = 30) over a bold label row (A = 10): the paper's largest D falls between
+    them (D(1) = 20, D(2) = 10), but both stand out from the data, so k = 2."""
+    rows = [[cell("td", "Group one", colspan=2, bold=True, font_size=24), cell("td", "Group two", bold=True,
+                                                                                   font_size=24)],
+            plain_header(bold=True), *body(5)]
+    result = detect(rows, method="format")
+    assert row_parts(result)[0][0] == 30.0 and row_parts(result)[1][0] == 10.0
+    assert kp(result)[0] == 2
+
+
+def test_highlighted_first_data_row_is_not_a_header_row() -> None:
+    """A bold winner row right below the header holds numbers in the numeric columns: a data row (data-typed veto)."""
+    rows = [[cell("td", label, bold=True) for label in ("rank", "rider", "points")],
+            [cell("td", "1", bold=True), cell("td", "robbie mcewen", bold=True), cell("td", "288", bold=True)],
+            *[[f"td:{r}", f"td:rider number {r}", f"td:{300 - 10 * r}"] for r in range(2, 8)]]
+    result = detect(rows, method="format")
+    assert kp(result)[0] == 1
+
+
+def test_a_header_needs_features_of_its_own() -> None:
+    """A plain row over rows whose last two cells are set in 10 px (A = -20 each, row mean -10) is 10 above the
+    data but carries nothing itself: no header."""
+    rows = [plain_header(4)] + [[cell("td", text[3:], font_size=16 if c < 2 else 10) for c, text in enumerate(row)]
+                                for row in body(5, cols=4)]
+    result = detect(rows, method="format")
+    assert row_parts(result)[0][0] == 0.0 and row_parts(result)[1][0] == -10.0
+    assert kp(result) == (0, 0, "none")
+
+
+def test_a_title_over_nothing_is_no_header() -> None:
+    rows = [[cell("td", "Scoreboard", colspan=3, bold=True)], ["td:", "td:", "td:"]]
+    assert kp(detect(rows, method="format")) == (0, 0, "none")
