@@ -175,8 +175,8 @@ def test_content_does_not_make_a_key_column_a_header_column() -> None:
 
 # --- boundary rule -----------------------------------------------------------------------------------------------
 
-def test_boundary_is_the_largest_adjacent_difference_among_valid_ones() -> None:
-    """Two bold header rows: D(1) = 0, D(2) = 10 -> k = 2 (the paper's rule)."""
+def test_two_equally_bold_header_rows() -> None:
+    """Two bold header rows: D(1) = 0 is no boundary, D(2) = 10 is -> k = 2."""
     result = detect([plain_header(bold=True), plain_header(bold=True), *body(5)], method="format")
     assert kp(result)[0] == 2
 
