@@ -21,8 +21,9 @@ from typing import BinaryIO
 
 from .errors import InputNotFound, LimitExceeded, PyxformError, TableError
 from .limits import DEFAULT_LIMITS, Limits
+from .source import read_source
 
-__all__ = ["main", "build_parser", "Command", "COMMANDS", "read_input", "write_output", "report_error"]
+__all__ = ["main", "build_parser", "Command", "COMMANDS", "write_output", "report_error"]
 
 EXIT_OK = 0
 EXIT_INTERNAL = 1
@@ -39,26 +40,6 @@ class Command:
 
 
 # -- input and output ---------------------------------------------------------------------------------------------
-def read_input(spec: str) -> tuple[bytes, str]:
-    """Read the page named by ``spec``: a file path, or ``-`` for standard input. Returns ``(bytes, source name)``.
-
-    Kept small on purpose: the full reader (URLs, charset from HTTP headers) replaces it.
-
-    :raises InputNotFound: the file does not exist or cannot be read.
-    """
-    if spec == "-":
-        return sys.stdin.buffer.read(), "-"
-    path = Path(spec)
-    try:
-        return path.read_bytes(), spec
-    except FileNotFoundError:
-        raise InputNotFound("no such file", location=spec) from None
-    except IsADirectoryError:
-        raise InputNotFound("is a directory, not a file", location=spec) from None
-    except OSError as exc:
-        raise InputNotFound(f"cannot read the file: {exc.strerror or exc}", location=spec) from None
-
-
 def write_output(text: str, stream: BinaryIO | None = None) -> None:
     """Write ``text`` as UTF-8 to standard output (whatever the locale), ending with a line feed."""
     out = stream or sys.stdout.buffer
@@ -83,7 +64,7 @@ def _non_negative(value: str) -> int:
 
 # -- grid ---------------------------------------------------------------------------------------------------------
 def _grid_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("input", metavar="INPUT", help="an HTML file, or - for standard input")
+    parser.add_argument("input", metavar="INPUT", help="an HTML file, an http(s) URL, or - for standard input")
     parser.add_argument("--format", choices=("xml", "json"), default="xml",
                         help="xml: the grid document (docs/formats.md section 2); json: "
                              '{"tables": [{"index", "rows", "cols", "grid": [[{"text", "tag", "origin"}]]}]}')
@@ -96,8 +77,9 @@ def _grid_arguments(parser: argparse.ArgumentParser) -> None:
 def _run_grid(args: argparse.Namespace) -> int:
     from .normalize import grid
 
-    data, source = read_input(args.input)
-    document = grid(data, table=args.table, source=source, limits=_limits(args))
+    page = read_source(args.input, limits=_limits(args))
+    source = page.uri
+    document = grid(page, table=args.table, limits=_limits(args))
     if args.table is not None and not document.tables:
         failure = document.failures[0]
         location = f"{source}: table {failure.index} ({failure.locator})"

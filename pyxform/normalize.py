@@ -25,8 +25,9 @@ from typing import Any
 
 from lxml import etree
 
-from .errors import EmptyInput, InputNotFound, NoTableError, UndecodableInput
+from .errors import NoTableError
 from .limits import DEFAULT_LIMITS, Limits
+from .source import Source, read_source
 from .saxon import SaxonRuntime, builtin_stylesheet
 
 __all__ = [
@@ -40,7 +41,7 @@ __all__ = [
     "Normalizer",
     "grid",
     "read_grid_xml",
-    "check_page",
+    
     "shared_runtime",
     "PX_NS",
 ]
@@ -389,32 +390,13 @@ class Normalizer:
         return read_grid_xml(xml)
 
 
-def _page_bytes(page: bytes | str | os.PathLike[str]) -> tuple[bytes | str, str]:
-    if isinstance(page, os.PathLike):
-        path = Path(page)
-        try:
-            return path.read_bytes(), str(path)
-        except (FileNotFoundError, IsADirectoryError, PermissionError, NotADirectoryError) as exc:
-            raise InputNotFound(f"cannot read the file: {exc.strerror or exc}", location=str(path)) from None
-    return page, ""
-
-
-def check_page(data: bytes | str, *, location: str | None = None) -> None:
-    """Reject input that is not an HTML page: no bytes or only whitespace (:class:`EmptyInput`), or binary data,
-    i.e. NUL bytes without a UTF-16/32 byte order mark (:class:`UndecodableInput`)."""
-    if not data.strip():
-        raise EmptyInput("the input is empty" if not data else "the input holds only whitespace", location=location)
-    if isinstance(data, bytes) and b"\x00" in data[:65536]:
-        if not data.startswith((b"\xff\xfe", b"\xfe\xff", b"\xef\xbb\xbf\x00")):
-            raise UndecodableInput("the input holds NUL bytes: binary data, not an HTML page", location=location)
-
-
-def grid(page: bytes | str | os.PathLike[str], *, table: int | None = None, source: str | None = None,
+def grid(page: Source | bytes | str | os.PathLike[str], *, table: int | None = None, source: str | None = None,
          limits: Limits = DEFAULT_LIMITS, normalizer: Normalizer | None = None) -> GridDocument:
     """Clean one HTML page and normalize every table in it into a dense grid (WHATWG HTML 4.9.12.1 "forming a
     table"; docs/formats.md section 2).
 
-    :param page: the page's bytes, its decoded text (``str``), or a path (``pathlib.Path``) to read.
+    :param page: a :class:`~pyxform.source.Source`, the page's bytes, its decoded text (``str``), or a path
+        (``os.PathLike``) to read.
     :param table: only the table with this index (0-based, document order, nested tables included).
     :param source: the name of the page recorded in the result (default: the path, or empty).
     :param limits: resource limits; a table over ``max_slots`` or ``max_depth`` is listed in ``failures``.
@@ -422,15 +404,17 @@ def grid(page: bytes | str | os.PathLike[str], *, table: int | None = None, sour
     :raises InputNotFound: a path that cannot be read.
     :raises EmptyInput: no bytes, or only whitespace.
     :raises UndecodableInput: binary data.
+    :raises LimitExceeded: the page is over ``limits.max_page_bytes`` (or has too many or too deep tables).
     :raises NoTableError: the page has no ``table`` element, or none with index ``table``.
     """
     from .clean import clean
 
-    data, path_name = _page_bytes(page)
-    name = source if source is not None else path_name
-    check_page(data, location=name or None)
+    if isinstance(page, os.PathLike):
+        page = read_source(page, limits=limits)
+    name = source if source is not None else page.uri if isinstance(page, Source) else ""
     normalizer = normalizer or Normalizer(limits=limits)
-    cleaned = clean(data, source=name)
+    cleaned = clean(page, limits=limits)
+    cleaned.tree.getroot().set("{urn:pyxform}source", name)
     document = normalizer.normalize(cleaned.to_bytes(), table=table)
     if not document.tables and not document.failures:
         if table is None:

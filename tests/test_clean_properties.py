@@ -6,7 +6,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from lxml import etree
 
-from html5_tree import dump
+from .html5_tree import dump
 from pyxform.clean import clean
 from pyxform.clean.parse import XHTML_NS, parse_html, parse_html_slow
 from pyxform.errors import PyxformError

@@ -172,7 +172,9 @@ def test_visible_text_rules(normalizer: Normalizer) -> None:
 def test_cell_attributes_are_copied(normalizer: Normalizer) -> None:
     cell = grid(page("<table><tr><th scope=col headers='a b' id=h1 abbr=Q class='x y'>Q1</th><td>1</td></tr>"
                      "</table>"), normalizer=normalizer).tables[0].cells[0]
-    assert cell.features == {"scope": "col", "headers": "a b", "html-id": "h1", "abbr": "Q", "class": "x y"}
+    assert cell.features == {"scope": "col", "headers": "a b", "html-id": "h1", "abbr": "Q", "class": "x y",
+                             # clean's formatting features: the UA stylesheet makes th bold and centred
+                             "font-size": "16", "bold": "true", "italic": "false", "align": "center", "indent": "0"}
 
 
 def test_formatting_features_from_clean_are_copied(normalizer: Normalizer) -> None:

@@ -133,11 +133,17 @@ def clean(source: Source | bytes | str, *, limits: Limits = DEFAULT_LIMITS) -> C
     cascade = Cascade(root, parsed.style_sheets, quirks=parsed.quirks)
     for element in list(root.iter(_X + "noscript")):
         _remove(element)
-    for element in cascade.hidden_elements():
+    for element in cascade.hidden_elements(outermost=False):
         if element.tag in _SKELETON:
             warnings.append(f"<{etree.QName(element).localname}> is hidden by the page's style: kept")
-            continue
-        _remove(element)
+        elif element.tag == _X + "table" or element.find(f".//{_X}table") is not None:
+            # A table stays even when CSS hides it (collapsed boxes, metadata tables such as Wikipedia's
+            # Persondata): its grid is in the DOM that browsers and users script against, and table indexes must
+            # not shift. It is marked, and px:hidden="true" goes on every table inside (see _mark_hidden_tables).
+            element.set(_PX + "hidden", "true")
+        elif element.getparent() is not None:
+            _remove(element)
+    _mark_hidden_tables(root)
     annotate_tables(root, cascade)
 
     root.set(_PX + "source", uri)
@@ -149,6 +155,15 @@ def clean(source: Source | bytes | str, *, limits: Limits = DEFAULT_LIMITS) -> C
     root.set(_PX + "title", collapse("".join(title.itertext())) if title is not None else "")
     return CleanedPage(tree=parsed.tree, encoding=decoded.encoding, encoding_source=decoded.source, source=uri,
                        warnings=warnings)
+
+
+def _mark_hidden_tables(root: etree._Element) -> None:
+    """Put ``px:hidden="true"`` on every table that is, or sits inside, an element kept although CSS hides it."""
+    for element in root.iterfind(f".//*[@{{{PX_NS}}}hidden]"):
+        if element.tag == _X + "table":
+            continue
+        for table in element.iter(_X + "table"):
+            table.set(_PX + "hidden", "true")
 
 
 def _check_size(size: int, limits: Limits, location: str) -> None:

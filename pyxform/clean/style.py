@@ -624,8 +624,9 @@ class Cascade:
 
     # --- hidden elements --------------------------------------------------------------------------------------
 
-    def hidden_elements(self) -> list[etree._Element]:
-        """The outermost elements hidden by ``display: none``, ``visibility: hidden|collapse`` or ``hidden``.
+    def hidden_elements(self, *, outermost: bool = True) -> list[etree._Element]:
+        """The elements hidden by ``display: none``, ``visibility: hidden|collapse`` or ``hidden``: only the
+        outermost ones, or (``outermost=False``) every element that its own style hides.
 
         An element made hidden by ``visibility`` is kept when one of its descendants sets ``visibility: visible``
         (CSS lets such a descendant show).
@@ -644,6 +645,8 @@ class Cascade:
                 hidden.append(element)
             elif visibility in ("hidden", "collapse") and not self._shows_descendant(element):
                 hidden.append(element)
+        if not outermost:
+            return hidden
         hidden_set = set(hidden)
         return [e for e in hidden if not any(a in hidden_set for a in e.iterancestors())]
 

@@ -68,6 +68,9 @@
       <xsl:if test="exists(@px:heading)">
         <xsl:attribute name="heading" select="@px:heading"/>
       </xsl:if>
+      <xsl:if test="@px:hidden = 'true'">
+        <xsl:attribute name="hidden" select="true()"/>
+      </xsl:if>
       <xsl:if test="exists($parent)">
         <xsl:attribute name="parent-table" select="$table-indexes(generate-id($parent))"/>
       </xsl:if>
