@@ -99,7 +99,8 @@ def _run_grid(args: argparse.Namespace) -> int:
 # -- headers ------------------------------------------------------------------------------------------------------
 def _headers_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("input", metavar="INPUT",
-                        help="an HTML file, a grid document written by `pyxform grid`, or - for standard input")
+                        help="an HTML file or http(s) URL, a grid document written by `pyxform grid`, or - for "
+                             "standard input")
     parser.add_argument("--format", choices=("xml", "json"), default="xml",
                         help="xml: the grid with header annotations (docs/formats.md section 3); json: "
                              '{"tables": [{"index", "header_rows", "header_cols", "method"}]}')
@@ -116,8 +117,9 @@ def _headers_arguments(parser: argparse.ArgumentParser) -> None:
 def _run_headers(args: argparse.Namespace) -> int:
     from .header_detection import headers
 
-    data, source = read_input(args.input)
-    result = headers(data, method=args.method, table=args.table, source=source, limits=_limits(args))
+    page = read_source(args.input, limits=_limits(args))
+    source = page.uri
+    result = headers(page, method=args.method, table=args.table, limits=_limits(args))
     if args.format == "json":
         write_output(json.dumps(result.to_json(), ensure_ascii=False))
     else:

@@ -24,6 +24,7 @@ from lxml import etree
 from .errors import InputError, LimitExceeded, NoTableError, StylesheetError, TableError
 from .limits import DEFAULT_LIMITS, Limits
 from .saxon import SaxonRuntime
+from .source import Source
 
 __all__ = [
     "METHODS",
@@ -258,24 +259,29 @@ def detect_headers(grid: bytes | str | etree._ElementTree | etree._Element, *, m
     return _default_detector().run(grid, method=method, table=table, params=params)
 
 
-def headers(page: bytes | str | os.PathLike[str], *, method: str = "auto", table: int | None = None,
+def headers(page: Source | bytes | str | os.PathLike[str], *, method: str = "auto", table: int | None = None,
             source: str | None = None, limits: Limits = DEFAULT_LIMITS) -> HeadersResult:
     """Find the header region of every table of a page: clean, normalize (``pyxform.grid``), then this stage.
 
-    :param page: the page's bytes, its decoded text (``str``) or a path; a grid document (``px:grids``, as
-        ``pyxform grid`` writes it) is taken as it is.
+    :param page: a :class:`~pyxform.source.Source`, the page's bytes, its decoded text (``str``) or a path; a grid
+        document (``px:grids``, as ``pyxform grid`` writes it) is taken as it is.
     :param method: ``auto``, ``markup`` or ``format`` (see :data:`METHODS`).
     :param table: only the table with this index (0-based, document order, nested tables included).
     :param source: the page's name recorded in the grid (default: the path, or empty).
     :param limits: resource limits of the clean and normalize stages.
     :returns: :class:`HeadersResult`; ``.to_json()`` is ``{"tables": [{"index", "header_rows", "header_cols",
         "method"}]}``.
-    :raises InputNotFound, EmptyInput, UndecodableInput, NoTableError: as :func:`pyxform.grid` raises them.
+    :raises InputNotFound, EmptyInput, UndecodableInput, LimitExceeded, NoTableError: as :func:`pyxform.grid`.
     :raises TableError, LimitExceeded: if ``table`` names a table that could not be normalized.
     """
-    if not isinstance(page, os.PathLike) and is_grid_document(page):
-        return detect_headers(page, method=method, table=table)
     from .normalize import grid
+    from .source import read_source
+
+    if isinstance(page, os.PathLike):
+        page = read_source(page, limits=limits)
+    data = page.data if isinstance(page, Source) else page
+    if is_grid_document(data):
+        return detect_headers(data, method=method, table=table)
 
     document = grid(page, table=table, source=source, limits=limits)
     return detect_headers(document.xml, method=method, table=table)
