@@ -16,7 +16,7 @@ from lxml import etree
 
 from pyxform.header_detection import HeadersResult, TableHeaders, detect_headers
 
-__all__ = ["DEFAULT_CORPUS", "page_headers", "strip_markup", "percent", "parse_params", "warn"]
+__all__ = ["DEFAULT_CORPUS", "page_headers", "parse_params", "percent", "strip_markup", "warn"]
 
 DEFAULT_CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus"
 

@@ -28,11 +28,11 @@ from .source import Source
 
 __all__ = [
     "METHODS",
-    "Method",
-    "TableHeaders",
-    "TableFailureNote",
-    "HeadersResult",
     "HeaderDetector",
+    "HeadersResult",
+    "Method",
+    "TableFailureNote",
+    "TableHeaders",
     "detect_headers",
     "headers",
     "is_grid_document",
@@ -46,6 +46,7 @@ def _safe_parser() -> etree.XMLParser:
     """An XML parser that resolves no entity, loads no DTD and uses no network (one per call: parsers are not
     thread-safe)."""
     return etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, huge_tree=True)
+
 
 Method = Literal["auto", "markup", "format"]
 #: The values of ``method``: auto (markup where it marks something useful, else formatting), markup, format.

@@ -19,11 +19,11 @@ unless the spec says otherwise.
 from __future__ import annotations
 
 from typing import Any
-from xml.sax.saxutils import quoteattr, escape
+from xml.sax.saxutils import escape, quoteattr
 
 PX_NS = "urn:pyxform"
 
-__all__ = ["grid_xml", "grids_xml", "grid_from_expected", "cell", "PX_NS"]
+__all__ = ["PX_NS", "cell", "grid_from_expected", "grid_xml", "grids_xml"]
 
 
 def cell(tag: str, text: str = "", **features: Any) -> dict[str, Any]:
@@ -66,8 +66,8 @@ def _table_xml(index: int, rows: list[Any], font_size: float = 16, extra: str = 
             x += colspan
             width = max(width, x)
     width = max([width] + [x + 1 for (_, x) in occupied])
-    out = [f'<px:table index="{index}" rows="{len(row_specs)}" cols="{width}" locator="/html/body/table[{index + 1}]"'
-           f' depth="0" font-size="{font_size:g}"{extra}>']
+    out = [(f'<px:table index="{index}" rows="{len(row_specs)}" cols="{width}" '
+            f'locator="/html/body/table[{index + 1}]" depth="0" font-size="{font_size:g}"{extra}>')]
     for cell_id, spec, y, x, rowspan, colspan, group_kind, group in cells:
         tag = spec["tag"]
         bold = spec.get("bold", tag == "th")
@@ -125,8 +125,8 @@ def grid_from_expected(expected: dict[str, Any]) -> str:
                 info["cols"].add(x)
         order = sorted(extent)
         ids = {origin: f't{table["index"]}.c{n}' for n, origin in enumerate(order)}
-        out = [f'<px:table index="{table["index"]}" rows="{table["rows"]}" cols="{table["cols"]}" '
-               f'locator="/html/body/table" depth="0" font-size="16">']
+        out = [(f'<px:table index="{table["index"]}" rows="{table["rows"]}" cols="{table["cols"]}" '
+                f'locator="/html/body/table" depth="0" font-size="16">')]
         for origin in order:
             info = extent[origin]
             rowspan = max(info["rows"]) - origin[0] + 1

@@ -6,13 +6,24 @@ from typing import Any
 
 from lxml import etree
 
-from .grid_builder import PX_NS, grid_xml, grids_xml
 from pyxform.header_detection import HeadersResult, detect_headers
+
+from .grid_builder import PX_NS, grid_xml, grids_xml
 
 PX = "{" + PX_NS + "}"
 
-__all__ = ["detect", "detect_many", "kp", "slot_headers", "row_scores", "row_parts", "col_scores", "cell_roles", "evidence",
-           "PX"]
+__all__ = [
+    "PX",
+    "cell_roles",
+    "col_scores",
+    "detect",
+    "detect_many",
+    "evidence",
+    "kp",
+    "row_parts",
+    "row_scores",
+    "slot_headers",
+]
 
 
 def detect(rows: list[Any], method: str = "auto", **table_options: Any) -> HeadersResult:

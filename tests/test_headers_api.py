@@ -5,14 +5,16 @@ from __future__ import annotations
 import json
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from lxml import etree
+
+from pyxform.cli import main
+from pyxform.errors import InputError, LimitExceeded, NoTableError, TableError
+from pyxform.header_detection import HeadersResult, TableHeaders, detect_headers, is_grid_document
 
 from .grid_builder import cell, grid_xml, grids_xml
 from .headers_helpers import PX
-from pyxform.errors import InputError, LimitExceeded, NoTableError, TableError
-from pyxform.header_detection import HeadersResult, TableHeaders, detect_headers, is_grid_document
-from pyxform.cli import main
 
 PAPER = [[cell("th", "", rowspan=2), cell("th", "Average", colspan=2), cell("th", "Ratio", rowspan=2)],
          ["th:Height", "th:Weight"],

@@ -12,8 +12,9 @@ from pathlib import Path
 import pytest
 
 import pyxform
-from .grid_builder import grid_from_expected
 from pyxform.header_detection import detect_headers
+
+from .grid_builder import grid_from_expected
 
 CASES = Path(__file__).parent / "data" / "cases"
 CASE_NAMES = sorted(path.name for path in CASES.iterdir() if (path / "expected-headers.json").is_file())

@@ -5,7 +5,7 @@ rows and summary rows."""
 from __future__ import annotations
 
 from .grid_builder import cell
-from .headers_helpers import cell_roles, detect, evidence, kp, slot_headers, PX
+from .headers_helpers import PX, cell_roles, detect, evidence, kp, slot_headers
 
 
 def test_scope_auto_corner_row_and_column_headers() -> None:
