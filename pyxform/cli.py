@@ -127,6 +127,8 @@ def _run_headers(args: argparse.Namespace) -> int:
     for failure in result.failures:  # tables normalize could not build have no header annotations
         print(f"pyxform: warning [{failure.code}]: {source}: table {failure.index} ({failure.locator}): "
               f"{failure.message}", file=sys.stderr)
+    for warning in result.warnings:
+        print(f"pyxform: warning: {source}: {warning}", file=sys.stderr)
     return EXIT_OK
 
 

@@ -94,11 +94,13 @@ class HeadersResult:
     :ivar document: the annotated grid as an lxml tree (``px:grids``).
     :ivar tables: one :class:`TableHeaders` per annotated table, in ``index`` order.
     :ivar failures: the tables normalize could not build, which therefore have no header annotations.
+    :ivar warnings: data problems the stylesheet reported (``[px:CODE] where: what``), e.g. a slot naming no cell.
     """
 
     document: etree._ElementTree
     tables: list[TableHeaders]
     failures: list[TableFailureNote] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         """``{"tables": [{"index": I, "header_rows": k, "header_cols": p, "method": ...}, ...]}``."""
@@ -183,7 +185,12 @@ class HeaderDetector:
             node = self.runtime.parse(text)
             values: dict[str, Any] = dict(params or {})
             values.update(method=method, table=-1 if table is None else int(table))
-            output = self.runtime.transform_to_string(self.STYLESHEET, node, values)
+            logged = len(self.runtime.messages)
+            try:
+                output = self.runtime.transform_to_string(self.STYLESHEET, node, values)
+            finally:  # this run's messages go into the result; the shared log does not grow
+                warnings = [message.text for message in self.runtime.messages[logged:]]
+                del self.runtime.messages[logged:]
         try:
             document = etree.ElementTree(etree.fromstring(output.encode("utf-8"), parser=_safe_parser()))
         except etree.XMLSyntaxError as exc:  # the stylesheet always writes well-formed XML; a bug if not
@@ -194,7 +201,7 @@ class HeaderDetector:
         failures = [TableFailureNote(int(e.get("index", "-1")), e.get("locator", ""), e.get("code", ""),
                                      e.get("message", ""))
                     for e in document.getroot().iter(_PX + "table-failure")]
-        return HeadersResult(document=document, tables=tables, failures=failures)
+        return HeadersResult(document=document, tables=tables, failures=failures, warnings=warnings)
 
 
 def _as_text(grid: bytes | str | etree._ElementTree | etree._Element) -> str:

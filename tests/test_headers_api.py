@@ -173,3 +173,10 @@ def test_annotations_are_consistent(rows, method) -> None:
             for header in ids.split():
                 assert cells[header].get("role") in {"header", "section"}
                 assert (cells[header].findtext(f"{PX}text") or "").strip()
+
+
+def test_a_slot_naming_no_cell_is_read_as_empty_and_reported() -> None:
+    broken = grid_xml([["th:a", "th:b"], ["td:1", "td:2"]]).replace('cell="t0.c3"', 'cell="t0.c99"')
+    result = detect_headers(broken)
+    assert result.to_json()["tables"][0]["header_rows"] == 1
+    assert any("px:unknown-cell" in warning and "t0.c99" in warning for warning in result.warnings)

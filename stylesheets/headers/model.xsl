@@ -48,7 +48,7 @@
     <xsl:variable name="cells" as="map(xs:string, map(*))"
         select="map:merge($table/px:cell ! map { string(@id) : fp:cell(., $row-classes) })"/>
     <xsl:variable name="owner" as="array(*)" select="array:join(
-        for $row in $rows return [ array { fp:row-owners($row, $n) } ])"/>
+        for $row in $rows return [ array { fp:row-owners($row, $n, $cells) } ])"/>
     <xsl:variable name="skip" as="map(xs:string, xs:boolean)"
         select="map:merge($table/px:error[@code eq 'overlap'] ! map { @row || ':' || @col : true() },
                           map { 'duplicates' : 'use-first' })"/>
@@ -67,13 +67,27 @@
       }"/>
   </xsl:function>
 
-  <!-- The owner id of each of the n slots of a row, in column order ('' where no cell covers the slot). -->
+  <!-- The owner id of each of the n slots of a row, in column order ('' where no cell covers the slot). A slot that
+       names no cell of the table is a broken grid: reported (px:unknown-cell) and read as a slot without a cell. -->
   <xsl:function name="fp:row-owners" as="xs:string*">
     <xsl:param name="row" as="element(px:row)"/>
     <xsl:param name="n" as="xs:integer"/>
-    <xsl:variable name="by-col" as="map(xs:integer, xs:string)"
-        select="map:merge($row/px:slot ! map { xs:integer(@col) : string(@cell) }, map { 'duplicates' : 'use-last' })"/>
-    <xsl:sequence select="for $x in 0 to $n - 1 return ($by-col($x), '')[1]"/>
+    <xsl:param name="cells" as="map(xs:string, map(*))"/>
+    <xsl:variable name="by-col" as="map(xs:integer, xs:string)" select="map:merge(
+        $row/px:slot[@col castable as xs:integer] ! map { xs:integer(@col) : string(@cell) },
+        map { 'duplicates' : 'use-last' })"/>
+    <xsl:for-each select="0 to $n - 1">
+      <xsl:variable name="id" as="xs:string" select="($by-col(.), '')[1]"/>
+      <xsl:choose>
+        <xsl:when test="$id eq '' or map:contains($cells, $id)">
+          <xsl:sequence select="$id"/>
+        </xsl:when>
+        <xsl:otherwise>
+          <xsl:message error-code="px:unknown-cell">[px:unknown-cell] table {$row/../@index} row {$row/@index} slot {.}: no cell "{$id}"</xsl:message>
+          <xsl:sequence select="''"/>
+        </xsl:otherwise>
+      </xsl:choose>
+    </xsl:for-each>
   </xsl:function>
 
   <xsl:function name="fp:cell" as="map(*)">
