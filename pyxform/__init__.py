@@ -4,6 +4,10 @@ The public API is re-exported here and imported lazily, so ``import pyxform`` st
 a stage runs):
 
     grid(page, *, table=None) -> GridDocument     stage 2: every table of a page as a dense grid (WHATWG table model)
+    headers(page, *, method="auto", table=None) -> HeadersResult
+                                                  stage 3: header rows and columns of every table, header cells of
+                                                  every data cell (markup, else formatting)
+    detect_headers(grid_xml, *, method="auto")   stage 3 alone, on a grid document
     Normalizer                                    stage 2 with an explicit, reusable compiled runtime
     GridDocument, TableGrid, Cell, ...            the typed grid model (pyxform.normalize)
     convert(page, *, table=None, names="paper")   the whole conversion: page -> Conversion (.xml, .pairs(), .schema())
@@ -29,6 +33,10 @@ __all__ = [
     "QueryResult",
     "xpath",
     "grid",
+    "headers",
+    "detect_headers",
+    "HeadersResult",
+    "TableHeaders",
     "Normalizer",
     "GridDocument",
     "TableGrid",
@@ -53,6 +61,10 @@ __all__ = [
 
 _LAZY: dict[str, str] = {
     "grid": "normalize",
+    "headers": "header_detection",
+    "detect_headers": "header_detection",
+    "HeadersResult": "header_detection",
+    "TableHeaders": "header_detection",
     "Normalizer": "normalize",
     "GridDocument": "normalize",
     "TableGrid": "normalize",
@@ -78,6 +90,7 @@ _LAZY: dict[str, str] = {
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
     from .errors import (EmptyInput, InputError, InputNotFound, LimitExceeded, NoTableError, PyxformError,
                          StylesheetError, TableError, UndecodableInput, ValidationError)
+    from .header_detection import HeadersResult, TableHeaders, detect_headers, headers
     from .limits import DEFAULT_LIMITS, Limits
     from .normalize import Cell, GridDocument, Image, Link, Normalizer, TableFailure, TableGrid, TableModelError, grid
 

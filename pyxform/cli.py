@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -100,17 +99,50 @@ def _run_grid(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+# -- headers ------------------------------------------------------------------------------------------------------
+def _headers_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("input", metavar="INPUT",
+                        help="an HTML file or http(s) URL, a grid document written by `pyxform grid`, or - for "
+                             "standard input")
+    parser.add_argument("--format", choices=("xml", "json"), default="xml",
+                        help="xml: the grid with header annotations (docs/formats.md section 3); json: "
+                             '{"tables": [{"index", "header_rows", "header_cols", "method"}]}')
+    parser.add_argument("--table", type=_non_negative, metavar="N",
+                        help="only the table with index N (0-based, document order, nested tables included)")
+    parser.add_argument("--method", choices=("auto", "markup", "format"), default="auto",
+                        help="auto (default): the markup (th, thead, scope, headers) where it marks something useful, "
+                             "else formatting and content; markup: the markup only; format: formatting and content "
+                             "only, as if the author had marked nothing")
+    parser.add_argument("--max-slots", type=_non_negative, metavar="N",
+                        help=f"most slots (rows x columns) in one table (default {DEFAULT_LIMITS.max_slots})")
+
+
+def _run_headers(args: argparse.Namespace) -> int:
+    from .header_detection import headers
+
+    page = read_source(args.input, limits=_limits(args))
+    source = page.uri
+    result = headers(page, method=args.method, table=args.table, limits=_limits(args))
+    if args.format == "json":
+        write_output(json.dumps(result.to_json(), ensure_ascii=False))
+    else:
+        write_output(result.to_xml().decode("utf-8"))
+    for failure in result.failures:  # tables normalize could not build have no header annotations
+        print(f"pyxform: warning [{failure.code}]: {source}: table {failure.index} ({failure.locator}): "
+              f"{failure.message}", file=sys.stderr)
+    for warning in result.warnings:
+        print(f"pyxform: warning: {source}: {warning}", file=sys.stderr)
+    return EXIT_OK
+
+
 # -- convert ------------------------------------------------------------------------------------------------------
-_GRID_DOCUMENT = re.compile(rb"\A(?:\xef\xbb\xbf)?\s*(?:<\?xml[^>]*\?>\s*)?(?:<!--.*?-->\s*)*<(?:[\w.-]+:)?grids\b[^>]*"
-                            rb"urn:pyxform", re.DOTALL)
-
-
 def _convert_arguments(parser: argparse.ArgumentParser) -> None:
     from .convert import HEADER_METHODS, NAME_STYLES
 
     parser.description = (
         "Convert the tables of each page into XML (Zhang & Li 2007: Rule 1 and the merge rule). An input is an HTML "
-        "file, an http(s) URL, '-' for standard input, or a header-annotated grid (docs/formats.md). With one input, "
+        "file, an http(s) URL, '-' for standard input, or a grid document of `pyxform grid` or `pyxform headers`. "
+        "With one input, "
         "-o names the output file (default: standard output); with several, -o names a folder that receives "
         "NAME.xml (or NAME.jsonl) for each. Inputs are independent: when one fails the others go on, and the exit "
         "code is then 13.")
@@ -133,12 +165,13 @@ def _convert_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _convert_one(name: str, args: argparse.Namespace) -> Any:
     from .convert import convert, convert_grid
+    from .header_detection import is_grid_document
 
     page = read_source(name)
     if not page.data.strip():
         raise EmptyInput("the input is empty", location=name)
-    if _GRID_DOCUMENT.match(page.data[:4096]):
-        return convert_grid(page.data, table=args.table, names=args.names, source=page.uri)
+    if is_grid_document(page.data):
+        return convert_grid(page.data, table=args.table, names=args.names, method=args.method, source=page.uri)
     return convert(page, table=args.table, names=args.names, method=args.method)
 
 
@@ -296,6 +329,8 @@ def _run_query(args: argparse.Namespace) -> int:
 COMMANDS: tuple[Command, ...] = (
     Command("grid", "normalize every table of a page into a dense grid (WHATWG table model)", _grid_arguments,
             _run_grid),
+    Command("headers", "find each table's header rows and columns (k, p) and the header cells of every data cell",
+            _headers_arguments, _run_headers),
     Command("convert", "convert the tables of pages into XML (or attribute-value pairs)", _convert_arguments,
             _run_convert),
     Command("schema", "generate an XSD for a convert output", _schema_arguments, _run_schema),

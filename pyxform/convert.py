@@ -18,6 +18,7 @@ from lxml import etree
 
 from .clean import clean
 from .errors import NoTableError
+from .header_detection import METHODS
 from .limits import DEFAULT_LIMITS, Limits
 from .pipeline import Pipeline, pipeline
 from .source import Source
@@ -26,8 +27,8 @@ __all__ = ["Conversion", "Pair", "convert", "convert_grid", "NAME_STYLES", "HEAD
 
 #: Values of ``names``: element names from the header text (the paper's) or ``<field name="...">``.
 NAME_STYLES = ("paper", "generic")
-#: Values of ``method``: how the headers stage finds the header rows and columns.
-HEADER_METHODS = ("auto", "markup", "format", "none")
+#: Values of ``method``: how the headers stage finds the header rows and columns (``pyxform.header_detection``).
+HEADER_METHODS = METHODS
 
 Pair = dict[str, Any]
 
@@ -120,7 +121,7 @@ def _check_options(table: int | None, names: str, method: str) -> None:
 
 
 def convert(data: bytes | str | Source, *, table: int | None = None, names: Literal["paper", "generic"] = "paper",
-            method: Literal["auto", "markup", "format", "none"] = "auto", source: str | None = None,
+            method: Literal["auto", "markup", "format"] = "auto", source: str | None = None,
             limits: Limits = DEFAULT_LIMITS) -> Conversion:
     """Convert the tables of one HTML page into XML.
 
@@ -131,8 +132,8 @@ def convert(data: bytes | str | Source, *, table: int | None = None, names: Lite
         alone, or ``None`` for every table.
     :param names: ``"paper"``: elements named after the header text (Zhang & Li's ``population-statistics``);
         ``"generic"``: ``<table name="...">``, ``<field name="...">`` for headers that make poor names.
-    :param method: header detection: ``"auto"`` (markup where the table has it, else formatting), ``"markup"``,
-        ``"format"`` or ``"none"``.
+    :param method: header detection: ``"auto"`` (markup where the table has it, else formatting), ``"markup"`` or
+        ``"format"`` (see :mod:`pyxform.header_detection`).
     :param source: the page's file name or URL, recorded as provenance and used to resolve links (default: the
         ``Source``'s URI, else empty).
     :param limits: resource limits (:class:`pyxform.limits.Limits`).
@@ -167,19 +168,23 @@ def convert(data: bytes | str | Source, *, table: int | None = None, names: Lite
 
 
 def convert_grid(grid: bytes | str, *, table: int | None = None,
-                 names: Literal["paper", "generic"] = "paper", source: str = "") -> Conversion:
-    """Convert a header-annotated grid (``docs/formats.md`` sections 2 and 3, the output of the headers stage) into
-    XML: the map and merge stages alone. Options as for :func:`convert`.
+                 names: Literal["paper", "generic"] = "paper",
+                 method: Literal["auto", "markup", "format"] = "auto", source: str = "") -> Conversion:
+    """Convert a grid document (``docs/formats.md`` section 2, as ``pyxform grid`` writes it) or a header-annotated
+    grid (section 3, as ``pyxform headers`` writes it) into XML: the headers stage when the grid has no header
+    annotations yet, then map and merge. Options as for :func:`convert`.
 
-    :raises StylesheetError: if ``grid`` is not well-formed XML or not an annotated grid.
-    :raises NoTableError: if ``table`` names no table of the grid.
+    :raises StylesheetError: if ``grid`` is not well-formed XML or not a grid document.
+    :raises NoTableError: if the grid has no table, or ``table`` names none of its tables.
     """
-    _check_options(table, names, "auto")
+    _check_options(table, names, method)
     runner = pipeline()
     first_message = len(runner.runtime.messages)
     try:
-        return _map_and_merge(runner, runner.parse(grid), source=source, table=table, names=names,
-                              first_message=first_message)
+        node = runner.parse(grid)
+        if runner.has_tables_without_headers(node):
+            node = runner.run("headers", node, {"method": method}, location=source or None)
+        return _map_and_merge(runner, node, source=source, table=table, names=names, first_message=first_message)
     finally:
         del runner.runtime.messages[first_message:]
 

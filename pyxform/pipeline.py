@@ -102,6 +102,15 @@ class Pipeline:
             result = xpath.evaluate(f"/px:grids/px:{'table-failure' if failures else 'table'}/@index/string()")
         return [int(str(result.item_at(i))) for i in range(result.size)] if result is not None else []
 
+    def has_tables_without_headers(self, grid: Any) -> bool:
+        """Whether some table of a grid document lacks the header annotations (``header-rows``) of the headers
+        stage."""
+        with self.lock:
+            xpath = self.runtime.processor.new_xpath_processor()
+            xpath.declare_namespace("px", "urn:pyxform")
+            xpath.set_context(xdm_item=grid)
+            return bool(xpath.effective_boolean_value("exists(/px:grids/px:table[not(@header-rows)])"))
+
     def _failure(self, stage: str, error: StylesheetError, location: str | None) -> PyxformError:
         """Turn a stylesheet's ``xsl:message terminate="yes"`` (text ``px:CODE: description``) into the error of
         that code; any other failure stays a :class:`StylesheetError`."""

@@ -24,7 +24,7 @@ CASE_NAMES = sorted(p.name for p in CASES.iterdir() if (p / "input.html").is_fil
 
 needs_pipeline = pytest.mark.skipif(
     not (pipeline().has("normalize") and pipeline().has("headers")),
-    reason="stylesheets/normalize.xsl and headers.xsl are not in this branch yet (issues 2 and 3)")
+    reason="stylesheets/normalize.xsl and headers.xsl are not installed")
 
 
 @needs_pipeline

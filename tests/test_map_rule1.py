@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -9,6 +10,7 @@ from lxml import etree
 
 from pyxform.convert import convert_grid
 from pyxform.errors import NoTableError, StylesheetError
+from pyxform.pipeline import pipeline
 
 from .gridbuilder import T, grid_xml, td, th
 from .xmlcompare import canonical
@@ -230,10 +232,22 @@ def test_missing_table_index_is_a_no_table_error() -> None:
         convert_grid(grid_xml(PAPER), table=7)
 
 
-def test_grid_without_header_annotations_is_a_table_failure() -> None:
+def test_grid_without_header_annotations_is_a_table_failure_in_map() -> None:
     grid = grid_xml(PAPER, PAPER).replace(' header-rows="2" header-cols="1"', "", 1)
-    root = etree.fromstring(convert_grid(grid).to_bytes())
+    runner = pipeline()
+    mapped = runner.run("map", runner.parse(grid), {"table": -1, "names": "paper"})
+    root = etree.fromstring(runner.serialize(mapped).encode())
     assert [e.tag for e in root] == ["population-statistics", PX + "table-failure"]
     assert (root[1].get("index"), root[1].get("code")) == ("0", "no-header-annotations")
     with pytest.raises(StylesheetError, match="no header annotations"):
-        convert_grid(grid, table=0)
+        runner.run("map", runner.parse(grid), {"table": 0, "names": "paper"})
+
+
+def test_grid_without_header_annotations_goes_through_the_headers_stage() -> None:
+    plain = grid_xml(PAPER)
+    for attribute in (' header-rows="2"', ' header-cols="1"', ' header-method="markup"'):
+        plain = plain.replace(attribute, "")
+    plain = plain.replace(' role="header"', "").replace(' role="data"', "")
+    plain = re.sub(r' (row|column)-headers="[^"]*"', "", plain)
+    expected = (DATA / "cases" / "paper-example" / "expected.xml").read_bytes()
+    assert canonical(convert_grid(plain, table=0).to_bytes()) == canonical(expected)
