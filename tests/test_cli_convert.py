@@ -10,7 +10,7 @@ import pytest
 from pyxform.cli import main
 from pyxform.errors import EXIT_PARTIAL_FAILURE
 
-from .gridbuilder import T, grid_xml, td, th
+from .annotated_grids import T, grid_xml, td, th
 
 GRID = Path(__file__).parent / "data" / "grids" / "paper-example.grid.xml"
 

@@ -12,7 +12,7 @@ from pyxform.convert import convert_grid
 from pyxform.errors import NoTableError, StylesheetError
 from pyxform.pipeline import pipeline
 
-from .gridbuilder import T, grid_xml, td, th
+from .annotated_grids import T, grid_xml, td, th
 from .xmlcompare import canonical
 
 DATA = Path(__file__).parent / "data"

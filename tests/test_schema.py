@@ -14,7 +14,7 @@ from pyxform.convert import convert_grid
 from pyxform.errors import InputNotFound, StylesheetError, ValidationError
 from pyxform.schema import generate_schema, validate
 
-from .gridbuilder import C, T, grid_xml, td, th
+from .annotated_grids import C, T, grid_xml, td, th
 
 XS = "{http://www.w3.org/2001/XMLSchema}"
 DATA = Path(__file__).parent / "data"

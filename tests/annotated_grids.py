@@ -1,4 +1,4 @@
-"""Build header-annotated grids (docs/formats.md sections 2 and 3) for the map, merge and pairs tests.
+"""Header-annotated grids (docs/formats.md sections 2 and 3) for the map, merge, pairs and schema tests.
 
 A test oracle, not pyxform code: tables are written as rows of :class:`C` cells, placed on the grid with spans as the
 WHATWG table model places them (each cell at the first free slot of its row), and annotated with the k/p header model
