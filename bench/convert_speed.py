@@ -62,16 +62,16 @@ def main(argv: list[str] | None = None) -> int:
     conversions = []
 
     print(f"{len(pages)} pages ({sum(map(len, pages)) / 1e6:.1f} MB)")
-    ours, ours_failed = timed("pyxform convert", run_pyxform, pages, args.repeat)
-    peer, peer_failed = timed("pandas read_html + to_xml", run_pandas, pages, args.repeat)
+    ours, _ = timed("pyxform convert", run_pyxform, pages, args.repeat)
+    peer, _ = timed("pandas read_html + to_xml", run_pandas, pages, args.repeat)
     for data in pages:
         try:
             conversions.append(pyxform.convert(data))
         except NoTableError:
             continue
-    schema_time, _ = timed("  schema of the output", lambda i: conversions[i].schema(),
+    timed("  schema of the output", lambda i: conversions[i].schema(),
                            list(range(len(conversions))), args.repeat)  # type: ignore[arg-type]
-    pairs_time, _ = timed("  pairs of the output", lambda i: conversions[i].pairs(),
+    timed("  pairs of the output", lambda i: conversions[i].pairs(),
                           list(range(len(conversions))), args.repeat)  # type: ignore[arg-type]
     print(f"pyxform / pandas time ratio: {ours / peer:.2f} (pyxform {'slower' if ours > peer else 'faster'})")
     return 0

@@ -17,7 +17,7 @@ from typing import Any, Literal
 from lxml import etree
 
 from .clean import clean
-from .errors import NoTableError
+from .errors import NoTableError, TableError
 from .header_detection import METHODS
 from .limits import DEFAULT_LIMITS, Limits
 from .pipeline import Pipeline, pipeline
@@ -195,10 +195,11 @@ def _map_and_merge(runner: Pipeline, annotated: Any, *, source: str, table: int 
     indexes = runner.table_indexes(annotated)
     if table is None and not indexes and not runner.table_indexes(annotated, failures=True):
         raise NoTableError("the page has no table", location=location)
-    if table is not None:
-        if table not in indexes:
-            raise NoTableError(f"the page has no table {table} (its tables: "
-                               f"{', '.join(map(str, indexes)) if indexes else 'none'})", location=location)
+    if table is not None and table not in indexes:
+        if table in runner.table_indexes(annotated, failures=True):
+            raise TableError(f"table {table} could not be normalized (`pyxform grid` says why)", location=location)
+        raise NoTableError(f"the page has no table {table} (it has {len(indexes)} table(s)"
+                           + (f", indexes {min(indexes)} to {max(indexes)})" if indexes else ")"), location=location)
     params = {"table": -1 if table is None else table, "names": names}
     mapped = runner.run("map", annotated, params, location=location)
     output = runner.run("merge", mapped, location=location)

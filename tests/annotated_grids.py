@@ -25,7 +25,7 @@ class C:
     section: bool = False
     links: list[tuple[str, str]] = field(default_factory=list)
     images: list[tuple[str, str]] = field(default_factory=list)
-    nested: list["T"] = field(default_factory=list)
+    nested: list[T] = field(default_factory=list)
 
 
 def th(text: str = "", rowspan: int = 1, colspan: int = 1, **kw: object) -> C:

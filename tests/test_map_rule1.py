@@ -70,7 +70,7 @@ def test_document_element_holds_tables_with_provenance() -> None:
 def test_null_tag_and_header_spanning_header_rows_give_one_element() -> None:
     table = xml_of(PAPER, table=0)
     assert [e.tag for e in table.iter("ratio")] == ["ratio", "ratio"]
-    assert not list(table.iter("ratio"))[0].findall("ratio")
+    assert not next(iter(table.iter("ratio"))).findall("ratio")
     # the empty corner header makes no element: rows sit directly under the table
     assert [e.tag for e in table] == ["males", "females"]
 

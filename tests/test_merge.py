@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from lxml import etree
@@ -89,7 +91,7 @@ def test_merge_keeps_every_value_in_order_and_leaves_nothing_to_merge(children: 
     assert _leaves(merged) == _leaves(root)
     for element in merged.iter():
         kids = list(element)
-        for left, right in zip(kids, kids[1:]):
+        for left, right in pairwise(kids):
             assert not (left.tag == right.tag and len(left) and len(right)), etree.tostring(merged)
     assert canonical(merge(etree.tostring(merged, encoding="unicode")), ignore_px=False) == canonical(
         etree.tostring(merged), ignore_px=False)

@@ -45,8 +45,8 @@ def test_xquery(outputs: Path) -> None:
     result = query(outputs, 'xquery version "3.1"; declare namespace q = "urn:q"; '
                             "<ratios>{for $r in collection()//ratio order by $r return <r>{string($r)}</r>}</ratios>",
                    xquery=True)
-    assert result.lines() == ["<ratios>\n   <r>40.34%</r>\n   <r>40.34%</r>\n   <r>40.46%</r>\n   <r>41.00%</r>\n"
-                              "</ratios>"]
+    assert result.lines() == [("<ratios>\n   <r>40.34%</r>\n   <r>40.34%</r>\n   <r>40.46%</r>\n   <r>41.00%</r>\n"
+                               "</ratios>")]
     assert query(outputs / "a.xml", "string-join(//@px:label[. = 'Ratio'], ',')", xquery=True).values() == [
         "Ratio,Ratio"]
 
