@@ -139,6 +139,7 @@ def convert(data: bytes | str | Source, *, table: int | None = None, names: Lite
     :param limits: resource limits (:class:`pyxform.limits.Limits`).
     :returns: a :class:`Conversion`.
     :raises NoTableError: the page has no table, or ``table`` names none.
+    :raises TableError: ``table`` names a table that normalize could not build.
     :raises LimitExceeded, InputError: from clean and normalize (page too large, undecodable, ...).
     :raises StylesheetError: a stylesheet failed (a bug: please report it with the page).
     :raises ValueError: for an option outside the values above.
