@@ -24,6 +24,7 @@
                 exclude-result-prefixes="#all"
                 expand-text="yes">
 
+  <xsl:include href="lib/name-characters.xsl"/>
   <xsl:include href="lib/names.xsl"/>
   <xsl:include href="lib/slots.xsl"/>
 
