@@ -251,3 +251,11 @@ def test_grid_without_header_annotations_goes_through_the_headers_stage() -> Non
     plain = re.sub(r' (row|column)-headers="[^"]*"', "", plain)
     expected = (DATA / "cases" / "paper-example" / "expected.xml").read_bytes()
     assert canonical(convert_grid(plain, table=0).to_bytes()) == canonical(expected)
+
+
+def test_table_nested_in_a_header_cell_is_listed_at_the_top_level() -> None:
+    inner = T([[th("Flag")], [td("red")]], k=1, caption="Flag")
+    outer = T([[th("Country", nested=[inner]), th("Capital")], [td("X"), td("Y")]], k=1, caption="Countries")
+    root = xml_of(outer)
+    assert [(e.tag, e.get(PX + "parent-table")) for e in root] == [("countries", None), ("flag", "0")]
+    assert shape(root[1]) == "flag(row(flag=red))"

@@ -3,7 +3,8 @@
   Mode m:document: the grid document (px:grids) -> the output's document element.
 
   Without the table parameter: <pyxform> with the page's provenance (px:source, px:title, px:encoding) holding the
-  element of every top-level table in index order (nested tables appear inside the cell that holds them), then a
+  element of every top-level table in index order (a nested table appears inside the data cell that holds it; one
+  nested in a header or section cell is listed here, at the top level, with px:parent-table), then a
   px:table-failure for every table that normalize could not process or that map failed on. With table = N: table N's
   element alone (nested or not); an index that names no table stops with error px:no-table.
 -->
@@ -30,6 +31,13 @@
     <xsl:apply-templates select="$chosen" mode="m:table"/>
   </xsl:template>
 
+  <!-- Whether a nested table sits in a data cell of its table, where Rule 1 puts its XML; a table nested in a header
+       or section cell is listed at the top level instead, so that its data is not lost. -->
+  <xsl:function name="fp:in-data-cell" as="xs:boolean">
+    <xsl:param name="table" as="element(px:table)"/>
+    <xsl:sequence select="key('f:cell', string($table/@parent-cell), root($table))/@role = 'data'"/>
+  </xsl:function>
+
   <!-- one table's element; a function so that xsl:try can call it in its select -->
   <xsl:function name="fp:map-table" as="element()">
     <xsl:param name="table" as="element(px:table)"/>
@@ -44,7 +52,7 @@
     <pyxform px:source="{@source}" px:title="{@title}" px:encoding="{@encoding}">
       <xsl:variable name="mapped" as="element()*">
         <xsl:sequence select="px:table-failure"/>
-        <xsl:for-each select="px:table[not(@parent-table = $indexes)]">
+        <xsl:for-each select="px:table[not(@parent-table = $indexes) or not(fp:in-data-cell(.))]">
           <xsl:if test="not(@header-rows and @header-cols)">
             <px:table-failure index="{@index}" locator="{@locator}" code="no-header-annotations"
                               message="the table has no header annotations (run the headers stage before map)"/>

@@ -64,6 +64,9 @@
       <xsl:attribute name="px:header-rows" select="@header-rows"/>
       <xsl:attribute name="px:header-cols" select="@header-cols"/>
       <xsl:attribute name="px:header-method" select="@header-method"/>
+      <xsl:if test="@parent-table">
+        <xsl:attribute name="px:parent-table" select="@parent-table"/>
+      </xsl:if>
       <xsl:if test="@hidden = 'true'">
         <xsl:attribute name="px:hidden" select="'true'"/>
       </xsl:if>
