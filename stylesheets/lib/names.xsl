@@ -41,8 +41,8 @@
   <xsl:function name="f:xml-name" as="xs:string" cache="yes">
     <xsl:param name="text" as="xs:string"/>
     <xsl:param name="fallback" as="xs:string"/>
-    <xsl:variable name="folded" as="xs:string"
-                  select="$text => normalize-unicode('NFKC') => lower-case() => fp:strip-footnotes() => normalize-space()"/>
+    <xsl:variable name="folded" as="xs:string" select="
+        $text => normalize-unicode('NFKC') => lower-case() => fp:strip-footnotes() => normalize-space()"/>
     <xsl:variable name="words" as="xs:string*"
                   select="tokenize(fp:spell-symbols($folded), '[^\p{L}\p{M}\p{Nd}]+')[. ne ''] ! fp:name-word(.)"/>
     <xsl:variable name="name" as="xs:string" select="fp:join-words($words, '')"/>
@@ -114,8 +114,8 @@
     <xsl:variable name="next" as="xs:string?" select="head($words)"/>
     <xsl:sequence select="
         if (empty($next)) then $name
-        else if ($name eq '') then fp:join-words(tail($words),
-                                                   replace(substring($next, 1, $fp:max-name-length), '_x[0-9A-F]*$', ''))
+        else if ($name eq '')
+        then fp:join-words(tail($words), replace(substring($next, 1, $fp:max-name-length), '_x[0-9A-F]*$', ''))
         else if (string-length($name) + 1 + string-length($next) gt $fp:max-name-length) then $name
         else fp:join-words(tail($words), $name || '-' || $next)"/>
   </xsl:function>

@@ -24,9 +24,11 @@
   <xsl:template match="px:grids[$table ge 0]" mode="m:document" as="element()">
     <xsl:variable name="chosen" as="element(px:table)?" select="px:table[xs:integer(@index) eq $table]"/>
     <xsl:if test="empty($chosen)">
-      <xsl:message terminate="yes" error-code="px:no-table">px:no-table: the page has no table {$table} (it has {count(px:table)
+      <xsl:message terminate="yes" error-code="px:no-table"
+        >px:no-table: the page has no table {$table} (it has {count(px:table)
         } table(s){if (px:table-failure[xs:integer(@index) eq $table]) then '; table ' || $table
-        || ' could not be normalized: ' || px:table-failure[xs:integer(@index) eq $table][1]/@message else ''})</xsl:message>
+        || ' could not be normalized: ' || px:table-failure[xs:integer(@index) eq $table][1]/@message
+        else ''})</xsl:message>
     </xsl:if>
     <xsl:apply-templates select="$chosen" mode="m:table"/>
   </xsl:template>
