@@ -33,7 +33,11 @@ HEADER_METHODS = METHODS
 Pair = dict[str, Any]
 
 _PX = "{urn:pyxform}"
-_SAFE_PARSER = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, huge_tree=True)
+
+
+def _safe_parser() -> etree.XMLParser:
+    """An XML parser that resolves no entity, loads no DTD and uses no network (one per call: not thread-safe)."""
+    return etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, huge_tree=True)
 
 
 class Conversion:
@@ -67,7 +71,7 @@ class Conversion:
 
     def tree(self) -> etree._ElementTree:
         """The output as an lxml tree (e.g. for :func:`pyxform.query.xpath`)."""
-        return etree.ElementTree(etree.fromstring(self.to_bytes(), _SAFE_PARSER))
+        return etree.ElementTree(etree.fromstring(self.to_bytes(), _safe_parser()))
 
     def pairs(self) -> list[Pair]:
         """The attribute-value pairs of the data cells (Zhang & Li 2007, section 5), one dict per data slot::
@@ -86,7 +90,7 @@ class Conversion:
         """Like :meth:`pairs`, one pair at a time."""
         params = {"table": -1 if self.table is None else self.table}
         text = self._pipeline.run_to_string("pairs", self._grid, params, location=self.source or None)
-        root = etree.fromstring(text.encode("utf-8"), _SAFE_PARSER)
+        root = etree.fromstring(text.encode("utf-8"), _safe_parser())
         for element in root.iterchildren(_PX + "pair"):
             pair: Pair = {
                 "table": int(element.get("table", "0")),
