@@ -16,14 +16,21 @@ import argparse
 import json
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from .errors import (EXIT_PARTIAL_FAILURE, EmptyInput, InputNotFound, LimitExceeded, PyxformError, TableError,
-                     ValidationError)
+from .errors import (
+    EXIT_PARTIAL_FAILURE,
+    InputNotFound,
+    LimitExceeded,
+    OutputError,
+    PyxformError,
+    TableError,
+    ValidationError,
+)
 from .files import atomic_write
-from .limits import DEFAULT_LIMITS, Limits
+from .limits import DEFAULT_LIMITS, LIMIT_OPTIONS, Limits
 from .source import read_source
 
 __all__ = ["main", "build_parser", "Command", "COMMANDS", "write_output", "report_error"]
@@ -52,10 +59,50 @@ def write_output(text: str, stream: BinaryIO | None = None) -> None:
     out.flush()
 
 
+_LIMIT_ARGUMENTS: tuple[tuple[str, str, str], ...] = (
+    ("max_page_bytes", "BYTES", "largest page accepted"),
+    ("max_tables", "N", "most tables in one page"),
+    ("max_depth", "N", "deepest nesting of tables in table cells"),
+    ("max_slots", "N", "most slots (rows x columns) in one table, checked before any slot exists"),
+)
+
+
+def _limit_arguments(parser: argparse.ArgumentParser, *, worker: bool = False) -> None:
+    """Add the options that raise the resource limits (``pyxform.limits``); ``worker``: also time and memory."""
+    group = parser.add_argument_group("resource limits (a page or table over one fails with exit code 7)")
+    for name, metavar, text in _LIMIT_ARGUMENTS:
+        group.add_argument(LIMIT_OPTIONS[name], dest=name, type=_non_negative, metavar=metavar,
+                           help=f"{text} (default {getattr(DEFAULT_LIMITS, name)})")
+    group.add_argument("--fetch-timeout", dest="fetch_timeout", type=_seconds, metavar="SECONDS",
+                       help=f"seconds to fetch a URL (default {DEFAULT_LIMITS.fetch_timeout:g})")
+    group.add_argument("--allow-private", action="store_true",
+                       help="let URLs reach private, loopback and link-local addresses (refused by default)")
+    if worker:
+        group.add_argument("--timeout", dest="timeout", type=_seconds, metavar="SECONDS",
+                           help=f"seconds one page may take; the page's worker process is stopped then (default "
+                                f"{DEFAULT_LIMITS.timeout:g}; 0: no limit)")
+        group.add_argument("--max-memory", dest="max_memory", type=_megabytes, metavar="MB",
+                           help=f"memory one page's worker process may use, in MiB (default "
+                                f"{DEFAULT_LIMITS.max_memory // 2**20}; 0: no limit). With --timeout 0 and "
+                                "--max-memory 0 pages are converted in this process")
+
+
 def _limits(args: argparse.Namespace) -> Limits:
-    if getattr(args, "max_slots", None) is None:
-        return DEFAULT_LIMITS
-    return Limits(max_slots=args.max_slots)
+    """The :class:`Limits` of the options given (the defaults for the others)."""
+    names = ("max_page_bytes", "max_tables", "max_depth", "max_slots", "fetch_timeout", "timeout", "max_memory")
+    given = {name: getattr(args, name) for name in names if getattr(args, name, None) is not None}
+    return replace(DEFAULT_LIMITS, **given) if given else DEFAULT_LIMITS
+
+
+def _seconds(value: str) -> float:
+    number = float(value)
+    if not number >= 0:
+        raise argparse.ArgumentTypeError("must be 0 or more seconds")
+    return number
+
+
+def _megabytes(value: str) -> int:
+    return _non_negative(value) * 2**20
 
 
 def _non_negative(value: str) -> int:
@@ -73,14 +120,13 @@ def _grid_arguments(parser: argparse.ArgumentParser) -> None:
                              '{"tables": [{"index", "rows", "cols", "grid": [[{"text", "tag", "origin"}]]}]}')
     parser.add_argument("--table", type=_non_negative, metavar="N",
                         help="only the table with index N (0-based, document order, nested tables included)")
-    parser.add_argument("--max-slots", type=_non_negative, metavar="N",
-                        help=f"most slots (rows x columns) in one table (default {DEFAULT_LIMITS.max_slots})")
+    _limit_arguments(parser)
 
 
 def _run_grid(args: argparse.Namespace) -> int:
     from .normalize import grid
 
-    page = read_source(args.input, limits=_limits(args))
+    page = read_source(args.input, limits=_limits(args), allow_private=args.allow_private)
     source = page.uri
     document = grid(page, table=args.table, limits=_limits(args))
     if args.table is not None and not document.tables:
@@ -113,14 +159,13 @@ def _headers_arguments(parser: argparse.ArgumentParser) -> None:
                         help="auto (default): the markup (th, thead, scope, headers) where it marks something useful, "
                              "else formatting and content; markup: the markup only; format: formatting and content "
                              "only, as if the author had marked nothing")
-    parser.add_argument("--max-slots", type=_non_negative, metavar="N",
-                        help=f"most slots (rows x columns) in one table (default {DEFAULT_LIMITS.max_slots})")
+    _limit_arguments(parser)
 
 
 def _run_headers(args: argparse.Namespace) -> int:
     from .header_detection import headers
 
-    page = read_source(args.input, limits=_limits(args))
+    page = read_source(args.input, limits=_limits(args), allow_private=args.allow_private)
     source = page.uri
     result = headers(page, method=args.method, table=args.table, limits=_limits(args))
     if args.format == "json":
@@ -145,7 +190,8 @@ def _convert_arguments(parser: argparse.ArgumentParser) -> None:
         "With one input, "
         "-o names the output file (default: standard output); with several, -o names a folder that receives "
         "NAME.xml (or NAME.jsonl) for each. Inputs are independent: when one fails the others go on, and the exit "
-        "code is then 13.")
+        "code is then 13. Output files are written atomically (an interrupted run leaves the old file or the new "
+        "one). Pages are converted in a worker process stopped after --timeout seconds or --max-memory MiB.")
     parser.add_argument("inputs", nargs="+", metavar="INPUT",
                         help="HTML file, http(s) URL, '-' (standard input) or annotated grid file")
     parser.add_argument("-o", "--output", metavar="OUT", help="output file (one input) or folder (several inputs)")
@@ -160,19 +206,12 @@ def _convert_arguments(parser: argparse.ArgumentParser) -> None:
                         help="header detection: markup, format (formatting scores) or auto (default)")
     parser.add_argument("--schema", action="store_true",
                         help="also write an XSD for each XML output, beside it (OUT with the suffix .xsd)")
+    parser.add_argument("--report", metavar="FILE",
+                        help="write one JSON object a line per input, as each input finishes: input, status "
+                             "(ok, partial: some tables failed, failed), output, tables, table_failures, seconds, "
+                             "and for a failed input code, exit_code, message, location, limit")
+    _limit_arguments(parser, worker=True)
     parser.set_defaults(parser=parser)
-
-
-def _convert_one(name: str, args: argparse.Namespace) -> Any:
-    from .convert import convert, convert_grid
-    from .header_detection import is_grid_document
-
-    page = read_source(name)
-    if not page.data.strip():
-        raise EmptyInput("the input is empty", location=name)
-    if is_grid_document(page.data):
-        return convert_grid(page.data, table=args.table, names=args.names, method=args.method, source=page.uri)
-    return convert(page, table=args.table, names=args.names, method=args.method)
 
 
 def _output_paths(inputs: Sequence[str], folder: Path, suffix: str) -> list[Path]:
@@ -190,7 +229,29 @@ def _output_paths(inputs: Sequence[str], folder: Path, suffix: str) -> list[Path
     return paths
 
 
+def _write(target: Path | None, data: bytes) -> None:
+    """Write an output atomically (or to standard output).
+
+    :raises OutputError: the file or standard output cannot be written (disk full, no permission, ...).
+    """
+    try:
+        if target is None:
+            sys.stdout.buffer.write(data)
+            sys.stdout.buffer.flush()
+        else:
+            atomic_write(target, data)
+    except BrokenPipeError:
+        raise
+    except OSError as error:
+        where = str(target) if target is not None else "standard output"
+        raise OutputError(f"cannot write the output: {error.strerror or error}"
+                          + (" (the old file is intact)" if target is not None and target.exists() else ""),
+                          location=where) from None
+
+
 def _run_convert(args: argparse.Namespace) -> int:
+    from .isolate import PageJob, Worker, run_job
+
     several = len(args.inputs) > 1
     if args.schema and args.format != "xml":
         args.parser.error("--schema goes with --format xml")
@@ -201,36 +262,95 @@ def _run_convert(args: argparse.Namespace) -> int:
     suffix = ".xml" if args.format == "xml" else ".jsonl"
     if several:
         folder = Path(args.output)
-        folder.mkdir(parents=True, exist_ok=True)
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise OutputError(f"cannot create the output folder: {error.strerror or error}",
+                              location=str(folder)) from None
         targets: list[Path | None] = list(_output_paths(args.inputs, folder, suffix))
     else:
         targets = [Path(args.output) if args.output and args.output != "-" else None]
-    failures: list[tuple[str, BaseException]] = []
-    for name, target in zip(args.inputs, targets):
-        try:
-            conversion = _convert_one(name, args)
-            payload = conversion.to_bytes() if args.format == "xml" else conversion.pairs_jsonl().encode("utf-8")
-            if target is None:
-                sys.stdout.buffer.write(payload)
-                sys.stdout.buffer.flush()
-            else:
-                atomic_write(target, payload)
-                if args.schema:
-                    atomic_write(target.with_suffix(".xsd"), conversion.schema().encode("utf-8"))
-            for message in conversion.messages:
-                print(f"pyxform: warning: {name}: {message}", file=sys.stderr)
-        except BrokenPipeError:
-            raise
-        except Exception as error:  # one bad input never stops the batch
-            failures.append((name, error))
-            _report_any(error, name)
-    if not failures:
+    limits = _limits(args)
+    isolated = limits.timeout > 0 or limits.max_memory > 0
+    report = _open_report(args.report)
+    records: list[dict[str, Any]] = []
+    worker = Worker(limits) if isolated else None
+    try:
+        for name, target in zip(args.inputs, targets):
+            record: dict[str, Any] = {"input": name, "status": "failed", "output": None}
+            try:
+                page = read_source(name, limits=limits, allow_private=args.allow_private)
+                job = PageJob(page, table=args.table, names=args.names, method=args.method, format=args.format,
+                              schema=args.schema)
+                result = worker.run(job) if worker is not None else run_job(job, limits)
+                _write(target, result.payload)
+                if result.schema is not None and target is not None:
+                    _write(target.with_suffix(".xsd"), result.schema)
+                for message in result.messages:
+                    print(f"pyxform: warning: {name}: {message}", file=sys.stderr)
+                record.update(status="partial" if result.table_failures else "ok",
+                              output=str(target) if target is not None else "-", tables=result.tables,
+                              table_failures=[{"index": f.index, "code": f.code, "message": f.message}
+                                              for f in result.table_failures],
+                              seconds=round(result.seconds, 3))
+            except BrokenPipeError:
+                raise
+            except Exception as error:  # one bad input never stops the batch
+                _report_any(error, name)
+                record.update(_failure_record(error))
+            records.append(record)
+            if report is not None:
+                report.write(json.dumps(record, ensure_ascii=False) + "\n")
+                report.flush()
+    finally:
+        if worker is not None:
+            worker.close()
+        if report is not None:
+            report.close()
+    failed = [record for record in records if record["status"] == "failed"]
+    if several:
+        _print_summary(records)
+    if not failed:
         return EXIT_OK
-    if not several:
-        return failures[0][1].exit_code if isinstance(failures[0][1], PyxformError) else EXIT_INTERNAL
-    print(f"pyxform: {len(failures)} of {len(args.inputs)} inputs failed: " + ", ".join(n for n, _ in failures),
-          file=sys.stderr)
-    return EXIT_PARTIAL_FAILURE
+    return EXIT_PARTIAL_FAILURE if several else int(failed[0]["exit_code"])
+
+
+def _open_report(path: str | None) -> Any:
+    if path is None:
+        return None
+    try:
+        return open(path, "w", encoding="utf-8")
+    except OSError as error:
+        raise OutputError(f"cannot write the report: {error.strerror or error}", location=path) from None
+
+
+def _failure_record(error: BaseException) -> dict[str, Any]:
+    if isinstance(error, PyxformError):
+        record: dict[str, Any] = {"code": error.code, "exit_code": error.exit_code, "message": error.message,
+                                  "location": error.location}
+        if isinstance(error, LimitExceeded):
+            record["limit"] = error.limit
+        return record
+    return {"code": "internal", "exit_code": EXIT_INTERNAL, "message": f"{type(error).__name__}: {error}",
+            "location": None}
+
+
+def _print_summary(records: Sequence[dict[str, Any]]) -> None:
+    """On stderr: ``pyxform: F of N inputs failed (CODE: n, ...): NAME, ...; C converted (P with failed tables)``."""
+    failed = [r for r in records if r["status"] == "failed"]
+    converted = len(records) - len(failed)
+    partial = sum(1 for r in records if r["status"] == "partial")
+    done = f"{converted} converted" + (f" ({partial} with failed tables)" if partial else "")
+    if not failed:
+        print(f"pyxform: {len(records)} inputs: {done}", file=sys.stderr)
+        return
+    reasons: dict[str, int] = {}
+    for record in failed:
+        reason = record["code"] + (f" {record['limit']}" if record.get("limit") else "")
+        reasons[reason] = reasons.get(reason, 0) + 1
+    print(f"pyxform: {len(failed)} of {len(records)} inputs failed ("
+          + ", ".join(f"{reason}: {count}" for reason, count in sorted(reasons.items())) + "): "
+          + ", ".join(r["input"] for r in failed) + f"; {done}", file=sys.stderr)
 
 
 def _report_any(error: BaseException, where: str) -> None:

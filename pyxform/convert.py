@@ -21,6 +21,7 @@ from .errors import NoTableError, TableError
 from .header_detection import METHODS
 from .limits import DEFAULT_LIMITS, Limits
 from .pipeline import Pipeline, pipeline
+from .safexml import parse_untrusted, serialize_root
 from .source import Source
 
 __all__ = ["Conversion", "Pair", "convert", "convert_grid", "NAME_STYLES", "HEADER_METHODS"]
@@ -46,7 +47,8 @@ class Conversion:
     :ivar source: the page's file name or URL as given (empty for bytes without a name).
     :ivar table: the index of the one table converted, or ``None`` for all tables.
     :ivar names: ``"paper"`` or ``"generic"``.
-    :ivar messages: the ``xsl:message`` texts the stages emitted (data problems repaired on the way).
+    :ivar messages: the warnings of clean (bytes replaced in decoding, an overruled charset, ...) and the
+        ``xsl:message`` texts the stages emitted (data problems repaired on the way).
     """
 
     def __init__(self, *, output: Any, grid: Any, source: str, table: int | None, names: str,
@@ -167,7 +169,7 @@ def convert(data: bytes | str | Source, *, table: int | None = None, names: Lite
                           location=location)
         annotated = runner.run("headers", grid, {"method": method}, location=location)
         return _map_and_merge(runner, annotated, source=source, table=table, names=names,
-                              first_message=first_message)
+                              first_message=first_message, warnings=page.warnings)
     finally:
         del runner.runtime.messages[first_message:]
 
@@ -179,14 +181,16 @@ def convert_grid(grid: bytes | str, *, table: int | None = None,
     grid (section 3, as ``pyxform headers`` writes it) into XML: the headers stage when the grid has no header
     annotations yet, then map and merge. Options as for :func:`convert`.
 
-    :raises StylesheetError: if ``grid`` is not well-formed XML or not a grid document.
+    :raises BadXmlInput: if ``grid`` is not well-formed XML, or uses entities (none is expanded, no DTD is read).
+    :raises StylesheetError: if ``grid`` is not a grid document.
     :raises NoTableError: if the grid has no table, or ``table`` names none of its tables.
     """
     _check_options(table, names, method)
+    text = serialize_root(parse_untrusted(grid, what="grid document", location=source or None))
     runner = pipeline()
     first_message = len(runner.runtime.messages)
     try:
-        node = runner.parse(grid)
+        node = runner.parse(text, location=source or None)
         if runner.has_tables_without_headers(node):
             node = runner.run("headers", node, {"method": method}, location=source or None)
         return _map_and_merge(runner, node, source=source, table=table, names=names, first_message=first_message)
@@ -195,7 +199,7 @@ def convert_grid(grid: bytes | str, *, table: int | None = None,
 
 
 def _map_and_merge(runner: Pipeline, annotated: Any, *, source: str, table: int | None,
-                   names: str, first_message: int) -> Conversion:
+                   names: str, first_message: int, warnings: list[str] | None = None) -> Conversion:
     location = source or None
     indexes = runner.table_indexes(annotated)
     if table is None and not indexes and not runner.table_indexes(annotated, failures=True):
@@ -208,6 +212,6 @@ def _map_and_merge(runner: Pipeline, annotated: Any, *, source: str, table: int 
     params = {"table": -1 if table is None else table, "names": names}
     mapped = runner.run("map", annotated, params, location=location)
     output = runner.run("merge", mapped, location=location)
-    messages = [message.text for message in runner.runtime.messages[first_message:]]
+    messages = list(warnings or []) + [message.text for message in runner.runtime.messages[first_message:]]
     return Conversion(output=output, grid=annotated, source=source, table=table, names=names, messages=messages,
                       runner=runner)

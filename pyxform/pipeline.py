@@ -53,13 +53,13 @@ class Pipeline:
             raise StylesheetError(f"this installation of pyxform has no stylesheet for: {', '.join(missing)}",
                                   location=", ".join(STAGES[stage] for stage in missing))
 
-    def parse(self, xml: str | bytes) -> Any:
-        """Parse XML text into a document node of this runtime (no DTD or entity can reach a URI).
+    def parse(self, xml: str | bytes, *, location: str | None = None) -> Any:
+        """Parse XML text into a document node of this runtime (no DTD is read, no entity expanded, no URI reached).
 
-        :raises StylesheetError: if the text is not well-formed.
+        :raises BadXmlInput: if the text is not well-formed or declares a document type.
         """
         with self.lock:
-            return self.runtime.parse(xml)
+            return self.runtime.parse(xml, location=location)
 
     def run(self, stage: str, node: Any, params: Mapping[str, Any] | None = None, *,
             location: str | None = None) -> Any:

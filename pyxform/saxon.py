@@ -5,6 +5,10 @@ the runtime is *locked*: Saxon's ``allowedProtocols`` feature is set to the empt
 ``collection()``, ``unparsed-text()``, ``xsl:include`` and ``xsl:import`` can no longer reach any URI (``file:``,
 ``http:`` or other). Saxon makes that setting permanent for the processor, so a locked runtime cannot compile more
 stylesheets: every stylesheet a runtime needs is compiled before the lock (see :meth:`SaxonRuntime.compile_all`).
+``allowedProtocols`` governs reading only: ``xsl:result-document`` would still write files, so the result documents of
+every executable are captured in memory instead (``set_capture_result_documents``). Text given to :meth:`parse` may
+not declare a document type (:func:`pyxform.safexml.check_prolog`), and the JDK parser's depth, attribute and name
+limits are lifted for it (:data:`pyxform.safexml.SAXON_PARSER_LIMITS`).
 Documents passed between the stylesheets of one runtime stay in memory as ``PyXdmNode`` objects (no serialization).
 
 Built-in stylesheets are loaded with :mod:`importlib.resources` from the ``pyxform.stylesheets`` package data.
@@ -20,7 +24,8 @@ from importlib.resources import as_file, files
 from pathlib import Path
 from typing import Any
 
-from .errors import StylesheetError
+from .errors import BadXmlInput, StylesheetError
+from .safexml import SAXON_PARSER_LIMITS, check_prolog
 
 __all__ = ["SaxonRuntime", "builtin_stylesheet", "builtin_schema", "to_xdm_value"]
 
@@ -59,7 +64,10 @@ def builtin_schema(name: str) -> Path:
 def _new_processor() -> Any:
     from saxonche import PySaxonProcessor  # imported lazily: starting Saxon is the slowest part of start-up
 
-    return PySaxonProcessor(license=False)
+    processor = PySaxonProcessor(license=False)
+    for name, value in SAXON_PARSER_LIMITS.items():
+        processor.set_configuration_property(name, value)
+    return processor
 
 
 @dataclass(frozen=True)
@@ -118,6 +126,8 @@ class SaxonRuntime:
             if executable is None:
                 raise StylesheetError("compiling the stylesheet failed", location=str(path))
             executable.set_save_xsl_message(True)
+            if not self.allow_io:  # xsl:result-document writes into memory, never into a file
+                executable.set_capture_result_documents(True)
             self._executables[name] = executable
         if not self.allow_io:
             self.lock()
@@ -131,16 +141,18 @@ class SaxonRuntime:
         return name in self._executables
 
     # -- documents ------------------------------------------------------------------------------------------------
-    def parse(self, xml: str | bytes) -> Any:
+    def parse(self, xml: str | bytes, *, location: str | None = None) -> Any:
         """Parse well-formed XML text into a ``PyXdmNode`` owned by this runtime's processor.
 
-        :raises StylesheetError: if the text is not well-formed XML (message from Saxon's parser).
+        :raises BadXmlInput: if the text has a document type declaration (no DTD is ever read) or is not well-formed
+            XML (message from Saxon's parser).
         """
         text = xml.decode("utf-8") if isinstance(xml, bytes) else xml
+        check_prolog(text, location=location)
         try:
             return self.processor.parse_xml(xml_text=text)
         except Exception as exc:
-            raise StylesheetError(f"not well-formed XML: {' '.join(str(exc).split())}") from None
+            raise BadXmlInput(f"not well-formed XML: {' '.join(str(exc).split())}", location=location) from None
 
     # -- running --------------------------------------------------------------------------------------------------
     def transform(self, name: str, node: Any, params: Mapping[str, Any] | None = None) -> Any:

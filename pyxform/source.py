@@ -13,9 +13,9 @@ import sys
 from dataclasses import dataclass
 from typing import BinaryIO, Final
 
-from .errors import InputNotFound, LimitExceeded
+from .errors import InputNotFound
 from .fetch import fetch
-from .limits import DEFAULT_LIMITS, Limits
+from .limits import DEFAULT_LIMITS, Limits, limit_exceeded
 
 __all__ = ["Source", "read_source"]
 
@@ -38,8 +38,8 @@ class Source:
 
 def _check_size(size: int, limits: Limits, location: str) -> None:
     if size > limits.max_page_bytes:
-        raise LimitExceeded(f"the page has more than {limits.max_page_bytes} bytes", limit="max_page_bytes",
-                            location=location)
+        raise limit_exceeded("max_page_bytes", f"the page has more than {limits.max_page_bytes} bytes",
+                             limits=limits, location=location)
 
 
 def _read_stream(stream: BinaryIO, limits: Limits, location: str) -> bytes:

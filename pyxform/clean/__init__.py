@@ -16,8 +16,7 @@ from typing import Final
 
 from lxml import etree
 
-from ..errors import LimitExceeded
-from ..limits import DEFAULT_LIMITS, Limits
+from ..limits import DEFAULT_LIMITS, Limits, limit_exceeded
 from ..source import Source
 from .decode import Decoded, decode_html
 from .features import annotate_tables, collapse
@@ -73,12 +72,12 @@ def _number_tables(root: etree._Element, limits: Limits, location: str) -> None:
     """``px:index`` (document order among all tables), ``px:locator`` and ``px:depth`` on every table."""
     for index, table in enumerate(root.iter(_X + "table")):
         if index >= limits.max_tables:
-            raise LimitExceeded(f"the page has more than {limits.max_tables} tables", limit="max_tables",
-                                location=location)
+            raise limit_exceeded("max_tables", f"the page has more than {limits.max_tables} tables",
+                                 limits=limits, location=location)
         depth = sum(1 for _ in table.iterancestors(_X + "table"))
         if depth > limits.max_depth:
-            raise LimitExceeded(f"table {index} is nested {depth} tables deep (more than {limits.max_depth})",
-                                limit="max_depth", location=location)
+            raise limit_exceeded("max_depth", f"table {index} is nested {depth} tables deep", limits=limits,
+                                 location=location)
         table.set(_PX + "index", str(index))
         table.set(_PX + "locator", locator(table))
         table.set(_PX + "depth", str(depth))
@@ -168,5 +167,5 @@ def _mark_hidden_tables(root: etree._Element) -> None:
 
 def _check_size(size: int, limits: Limits, location: str) -> None:
     if size > limits.max_page_bytes:
-        raise LimitExceeded(f"the page has more than {limits.max_page_bytes} bytes", limit="max_page_bytes",
-                            location=location)
+        raise limit_exceeded("max_page_bytes", f"the page has more than {limits.max_page_bytes} bytes",
+                             limits=limits, location=location)
