@@ -17,9 +17,9 @@ from typing import Any, Literal
 from lxml import etree
 
 from .clean import clean
-from .errors import NoTableError, TableError
+from .errors import LimitExceeded, NoTableError, PyxformError, TableError
 from .header_detection import METHODS
-from .limits import DEFAULT_LIMITS, Limits
+from .limits import DEFAULT_LIMITS, LIMIT_OPTIONS, Limits
 from .pipeline import Pipeline, pipeline
 from .safexml import parse_untrusted, serialize_root
 from .source import Source
@@ -145,7 +145,8 @@ def convert(data: bytes | str | Source, *, table: int | None = None, names: Lite
     :param limits: resource limits (:class:`pyxform.limits.Limits`).
     :returns: a :class:`Conversion`.
     :raises NoTableError: the page has no table, or ``table`` names none.
-    :raises TableError: ``table`` names a table that normalize could not build.
+    :raises LimitExceeded: ``table`` names a table over ``max_slots`` or ``max_depth``.
+    :raises TableError: ``table`` names a table that normalize could not build for another reason.
     :raises LimitExceeded, InputError: from clean and normalize (page too large, undecodable, ...).
     :raises StylesheetError: a stylesheet failed (a bug: please report it with the page).
     :raises ValueError: for an option outside the values above.
@@ -198,6 +199,23 @@ def convert_grid(grid: bytes | str, *, table: int | None = None,
         del runner.runtime.messages[first_message:]
 
 
+def _table_failure(runner: Pipeline, annotated: Any, table: int, location: str | None) -> PyxformError:
+    """The error for asking for a table that could not be normalized: its ``px:table-failure`` as an exception."""
+    with runner.lock:
+        xpath = runner.runtime.processor.new_xpath_processor()
+        xpath.declare_namespace("px", "urn:pyxform")
+        xpath.set_context(xdm_item=annotated)
+        found = xpath.evaluate(f"/px:grids/px:table-failure[@index = '{int(table)}'][1] ! (string(@code), "
+                               "string(@locator), string(@message))")
+    code, locator, message = (str(found.item_at(i)) for i in range(3)) if found is not None and found.size == 3 \
+        else ("table", "", "")
+    where = f"{location + ': ' if location else ''}table {table}" + (f" ({locator})" if locator else "")
+    if code == "limit":
+        limit = "max_depth" if "max_depth" in message else "max_slots"
+        return LimitExceeded(f"{message} (raise it with {LIMIT_OPTIONS[limit]})", limit=limit, location=where)
+    return TableError(f"the table could not be normalized: {message}", location=where)
+
+
 def _map_and_merge(runner: Pipeline, annotated: Any, *, source: str, table: int | None,
                    names: str, first_message: int, warnings: list[str] | None = None) -> Conversion:
     location = source or None
@@ -206,7 +224,7 @@ def _map_and_merge(runner: Pipeline, annotated: Any, *, source: str, table: int 
         raise NoTableError("the page has no table", location=location)
     if table is not None and table not in indexes:
         if table in runner.table_indexes(annotated, failures=True):
-            raise TableError(f"table {table} could not be normalized (`pyxform grid` says why)", location=location)
+            raise _table_failure(runner, annotated, table, location)
         raise NoTableError(f"the page has no table {table} (it has {len(indexes)} table(s)"
                            + (f", indexes {min(indexes)} to {max(indexes)})" if indexes else ")"), location=location)
     params = {"table": -1 if table is None else table, "names": names}

@@ -206,6 +206,11 @@ class Worker:
         self._receive: Connection | None = None
         self._stderr: Any = None
 
+    @property
+    def pid(self) -> int | None:
+        """The child's process id, or ``None`` when no child runs."""
+        return self._process.pid if self._process is not None and self._process.poll() is None else None
+
     def __enter__(self) -> Worker:
         return self
 

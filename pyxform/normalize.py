@@ -382,7 +382,7 @@ class Normalizer:
         """Annotated XHTML (``docs/formats.md`` section 1) -> :class:`GridDocument`.
 
         :param table: normalize only the table with this index (the others are not listed).
-        :raises pyxform.errors.StylesheetError: if the input is not well-formed XML.
+        :raises pyxform.errors.BadXmlInput: if the input is not well-formed XML or declares a document type.
         """
         node = self.runtime.parse(xhtml)
         logged = len(self.runtime.messages)
