@@ -51,12 +51,20 @@ class Command:
 
 # -- input and output ---------------------------------------------------------------------------------------------
 def write_output(text: str, stream: BinaryIO | None = None) -> None:
-    """Write ``text`` as UTF-8 to standard output (whatever the locale), ending with a line feed."""
+    """Write ``text`` as UTF-8 to standard output (whatever the locale), ending with a line feed.
+
+    :raises OutputError: standard output cannot be written (disk full, ...).
+    """
     out = stream or sys.stdout.buffer
-    out.write(text.encode("utf-8"))
-    if not text.endswith("\n"):
-        out.write(b"\n")
-    out.flush()
+    try:
+        out.write(text.encode("utf-8"))
+        if not text.endswith("\n"):
+            out.write(b"\n")
+        out.flush()
+    except BrokenPipeError:
+        raise
+    except OSError as error:  # e.g. standard output on a full disk
+        raise OutputError(f"cannot write the output: {error.strerror or error}", location="standard output") from None
 
 
 _LIMIT_ARGUMENTS: tuple[tuple[str, str, str], ...] = (
@@ -384,7 +392,7 @@ def _run_schema(args: argparse.Namespace) -> int:
     if args.output == "-":
         write_output(xsd)
     else:
-        atomic_write(Path(args.output) if args.output else document.with_suffix(".xsd"), xsd.encode("utf-8"))
+        _write(Path(args.output) if args.output else document.with_suffix(".xsd"), xsd.encode("utf-8"))
     return EXIT_OK
 
 
