@@ -57,6 +57,9 @@ __all__ = [
     "TableError",
     "StylesheetError",
     "ValidationError",
+    "BadXmlInput",
+    "OutputError",
+    "WorkerCrash",
 ]
 
 _LAZY: dict[str, str] = {
@@ -85,6 +88,9 @@ _LAZY: dict[str, str] = {
     "TableError": "errors",
     "StylesheetError": "errors",
     "ValidationError": "errors",
+    "BadXmlInput": "errors",
+    "OutputError": "errors",
+    "WorkerCrash": "errors",
 }
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only

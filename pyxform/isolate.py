@@ -221,8 +221,10 @@ class Worker:
     def _start(self) -> None:
         self._stderr = tempfile.TemporaryFile()
         command = [sys.executable, "-m", "pyxform.isolate", json.dumps(asdict(self.limits))]
+        package_root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # this pyxform, installed or not
+        path = os.pathsep.join(p for p in (package_root, os.environ.get("PYTHONPATH", "")) if p)
         self._process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                         stderr=self._stderr, start_new_session=False)
+                                         stderr=self._stderr, env={**os.environ, "PYTHONPATH": path})
         assert self._process.stdin is not None and self._process.stdout is not None
         self._send = Connection(os.dup(self._process.stdin.fileno()), readable=False)
         self._receive = Connection(os.dup(self._process.stdout.fileno()), writable=False)
