@@ -62,7 +62,7 @@ def check(data: bytes) -> None:
                 assert cell is None or cell.covers(r, c), (table.index, r, c)
 
 
-def TestOneInput(data: bytes) -> None:  # noqa: N802 (atheris' name)
+def TestOneInput(data: bytes) -> None:
     check(data)
 
 

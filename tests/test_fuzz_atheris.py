@@ -16,7 +16,7 @@ TARGET = ROOT / "fuzz" / "fuzz_convert.py"
 CRASHES = sorted((ROOT / "tests" / "data" / "fuzz").iterdir())
 
 
-def load_target():  # noqa: ANN201
+def load_target():
     spec = importlib.util.spec_from_file_location("fuzz_convert", TARGET)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
@@ -36,13 +36,13 @@ def test_the_check_rejects_what_it_must() -> None:
     real_convert = target.convert
 
     class Lying:
-        def __init__(self, conversion):  # noqa: ANN001
+        def __init__(self, conversion):
             self.conversion = conversion
 
         def to_bytes(self) -> bytes:
             return self.conversion.to_bytes().replace(b">1<", b">2<")
 
-        def pairs(self):  # noqa: ANN201
+        def pairs(self):
             return self.conversion.pairs()
 
     target.convert = lambda data, **kw: Lying(real_convert(data, **kw))

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from pyxform.cli import main
 from pyxform.clean import clean
+from pyxform.cli import main
 from pyxform.convert import convert
 from pyxform.errors import LimitExceeded, WorkerCrash
 from pyxform.isolate import PageJob, Worker

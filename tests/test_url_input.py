@@ -25,7 +25,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
     def log_message(self, *args: object) -> None:
         pass
 
-    def do_GET(self) -> None:  # noqa: N802
+    def do_GET(self) -> None:
         Handler.requests.append(self.path)
         port = self.server.server_address[1]
         redirects = {"/to-file": "file:///etc/passwd", "/to-private": f"http://127.0.0.2:{port}/page",
