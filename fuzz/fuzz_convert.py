@@ -51,9 +51,10 @@ def check(data: bytes) -> None:
     except EXPECTED:
         return
     root = etree.fromstring(conversion.to_bytes(), _PARSER)
-    texts = sorted(t for e in root.iter() if e is not root and (t := (e.text or "")).strip(" \t\r\n"))
-    pairs = sorted(p["value"] for p in conversion.pairs() if p["value"])
-    assert texts == pairs, (texts[:5], pairs[:5])
+    # As sets: a spanning data cell holding a nested table repeats the table's element in each row it spans.
+    texts = {t for e in root.iter() if e is not root and (t := (e.text or "")).strip(" \t\r\n")}
+    pairs = {p["value"] for p in conversion.pairs() if p["value"]}
+    assert texts == pairs, (sorted(texts - pairs)[:3], sorted(pairs - texts)[:3])
     for table in grid(data, limits=LIMITS).tables:
         assert len(table.grid) == table.rows
         for r, row in enumerate(table.grid):
