@@ -163,7 +163,7 @@ def test_max_page_bytes_and_max_tables_options(tmp_path: Path, capsys: pytest.Ca
 def test_a_slow_page_is_stopped_at_the_timeout_and_the_batch_goes_on(tmp_path: Path,
                                                                      capsys: pytest.CaptureFixture[str]) -> None:
     slow, fine = tmp_path / "slow.html", tmp_path / "fine.html"
-    slow.write_bytes(square_table(120))  # several seconds of work
+    slow.write_bytes(square_table(250))  # many seconds of work (clean alone takes seconds)
     fine.write_bytes(OK_PAGE)
     report = tmp_path / "report.jsonl"
     started = time.monotonic()
@@ -198,7 +198,7 @@ def test_a_worker_that_dies_costs_one_page() -> None:
         killer = threading.Timer(0.5, lambda: __import__("os").kill(pid, 9))
         killer.start()
         with pytest.raises(WorkerCrash) as caught:
-            worker.run(PageJob(Source(square_table(120), "slow.html")))
+            worker.run(PageJob(Source(square_table(250), "slow.html")))
         killer.join()
         assert "killed by signal SIGKILL" in caught.value.message and caught.value.location == "slow.html"
         assert worker.run(PageJob(read_source(OK_PAGE))).tables == 1
