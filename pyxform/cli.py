@@ -72,6 +72,7 @@ _LIMIT_ARGUMENTS: tuple[tuple[str, str, str], ...] = (
     ("max_tables", "N", "most tables in one page"),
     ("max_depth", "N", "deepest nesting of tables in table cells"),
     ("max_slots", "N", "most slots (rows x columns) in one table, checked before any slot exists"),
+    ("max_page_slots", "N", "most slots in all the tables of a page (counted from below, before normalizing)"),
 )
 
 
@@ -97,7 +98,8 @@ def _limit_arguments(parser: argparse.ArgumentParser, *, worker: bool = False) -
 
 def _limits(args: argparse.Namespace) -> Limits:
     """The :class:`Limits` of the options given (the defaults for the others)."""
-    names = ("max_page_bytes", "max_tables", "max_depth", "max_slots", "fetch_timeout", "timeout", "max_memory")
+    names = ("max_page_bytes", "max_tables", "max_depth", "max_slots", "max_page_slots", "fetch_timeout", "timeout",
+             "max_memory")
     given = {name: getattr(args, name) for name in names if getattr(args, name, None) is not None}
     return replace(DEFAULT_LIMITS, **given) if given else DEFAULT_LIMITS
 

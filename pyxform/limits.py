@@ -4,7 +4,8 @@ A limit that is hit raises :class:`pyxform.errors.LimitExceeded` naming the limi
 a page), or records a ``px:table-failure`` with code ``limit`` (for one table; the page's other tables go on).
 
 Where each limit is checked, and how the defaults were chosen (``python -m bench.corpus_run`` measures the corpus;
-the largest of its 913 pages has 0.87 MB, its largest table 3,770 slots, its deepest table nesting 7):
+the largest of its 913 pages has 0.87 MB, its largest table 3,770 slots, its largest page 3,772 slots in all, its
+deepest table nesting 7):
 
 ========================  ==================================================  ===========================  ===========
 limit                     checked                                             default                      option
@@ -13,6 +14,7 @@ limit                     checked                                             de
 ``max_tables``            clean, while numbering tables                       20,000                       ``--max-tables``
 ``max_depth``             clean (a page) and normalize (a table)              64 tables deep (9 x)         ``--max-depth``
 ``max_slots``             normalize, before any slot exists (a table)         250,000 (66 x)               ``--max-slots``
+``max_page_slots``        clean, all tables' slots counted from below (page)  1,000,000 (265 x 3,772)      ``--max-page-slots``
 ``timeout``               the worker process of ``convert`` (a page)          300 s                        ``--timeout``
 ``max_memory``            the worker process of ``convert`` (a page)          8 GiB (RLIMIT_DATA)          ``--max-memory``
 ``fetch_timeout``         fetching a URL                                      30 s                         ``--fetch-timeout``
@@ -38,6 +40,7 @@ LIMIT_OPTIONS: Final = {
     "max_tables": "--max-tables",
     "max_depth": "--max-depth",
     "max_slots": "--max-slots",
+    "max_page_slots": "--max-page-slots",
     "timeout": "--timeout",
     "max_memory": "--max-memory",
     "fetch_timeout": "--fetch-timeout",
@@ -51,6 +54,8 @@ class Limits:
 
     :ivar max_page_bytes: largest page accepted, in bytes.
     :ivar max_slots: most slots (rows x columns after span expansion) in one table.
+    :ivar max_page_slots: most slots in all the tables of one page, counted from below without the table model (rows
+        times the widest row's colspans), so that a page under it always passes; stops many-table span bombs early.
     :ivar max_depth: deepest nesting of tables inside table cells.
     :ivar max_tables: most ``table`` elements in one page.
     :ivar timeout: seconds one page may take in a worker process (0: no limit).
@@ -61,6 +66,7 @@ class Limits:
 
     max_page_bytes: int = 16 * 1024 * 1024
     max_slots: int = 250_000
+    max_page_slots: int = 1_000_000
     max_depth: int = 64
     max_tables: int = 20_000
     timeout: float = 300.0

@@ -82,6 +82,34 @@ def test_a_table_of_a_million_cells_stops_at_the_slot_limit_before_its_slots_exi
     assert failure.code == "limit" and "max_slots = 250000" in failure.message
 
 
+def test_many_tables_of_span_bombs_stop_at_the_page_slot_limit(tmp_path: Path,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    # 2,000 tables of 4 x 1000 slots each: every table is under max_slots, the page has 8,000,000 slots in all.
+    one = "<table><tr><td colspan=1000 rowspan=65534>x</td></tr>" + "<tr><td>y</td></tr>" * 3 + "</table>"
+    page = tmp_path / "bombs.html"
+    page.write_text(one * 2000)
+    started = time.monotonic()
+    status, out, err = run(capsys, "convert", str(page))
+    assert time.monotonic() - started < 30
+    assert (status, out) == (7, "")
+    assert err == (f"pyxform: error [limit]: {page}: the tables of the page have more than 1000000 slots in all "
+                   "(at least 1004000 up to table 250) (limit max_page_slots = 1000000; raise it with "
+                   "--max-page-slots)\n")
+    small = one.replace("1000", "10") * 3  # 3 tables of 4 x 10 slots: 120
+    assert table_indexes(small, Limits(max_page_slots=120)) == [0, 1, 2]
+    with pytest.raises(LimitExceeded) as caught:
+        clean(small.encode(), limits=Limits(max_page_slots=119))
+    assert caught.value.limit == "max_page_slots"
+    # a table over max_slots is not counted: it fails alone, before its slots exist
+    assert table_indexes(small + SPAN_BOMBS["one-cell"], Limits(max_page_slots=120)) == [0, 1, 2, 3]
+
+
+def table_indexes(page: str, limits: Limits) -> list[int]:
+    """The px:index of every table clean numbered."""
+    root = clean(page.encode(), limits=limits).tree.getroot()
+    return [int(t.get("{urn:pyxform}index", "-1")) for t in root.iter("{http://www.w3.org/1999/xhtml}table")]
+
+
 def test_max_slots_option_raises_and_lowers_the_limit(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     page = tmp_path / "t.html"
     page.write_bytes(square_table(10))  # 11 x 10 = 110 slots
