@@ -76,7 +76,10 @@ _SPAN: Final = re.compile(r"[ \t\n\x0c\r]*\+?([0-9]+)")
 def _colspan(cell: etree._Element) -> int:
     """The colspan the WHATWG table model uses: an invalid value or 0 is 1, at most 1000 (HTML 4.9.12.1)."""
     match = _SPAN.match(cell.get("colspan") or "")
-    return min(max(int(match.group(1)), 1), 1000) if match else 1
+    if not match:
+        return 1
+    digits = match.group(1).lstrip("0")
+    return 1000 if len(digits) > 4 else min(max(int(digits or "0"), 1), 1000)  # no int() of a 5,000-digit value
 
 
 def _slots_at_least(table: etree._Element) -> int:
