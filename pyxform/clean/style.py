@@ -58,6 +58,11 @@ _ALIGN_VALUES: Final = {"left": "left", "right": "right", "center": "center", "m
                         "justify": "justify", "start": "left", "end": "right", "-webkit-center": "center",
                         "-moz-center": "center", "-webkit-left": "left", "-webkit-right": "right"}
 _HEADINGS: Final = ("h1", "h2", "h3", "h4", "h5", "h6")
+_X_LENGTH: Final = len(_X)
+_TH: Final = _X + "th"
+# Elements whose attributes give presentational hints (see Cascade._hints).
+_HINTED: Final = frozenset({"font", "body", "td", "th", "tr", "thead", "tbody", "tfoot", "table", "caption", "div",
+                            "p", *_HEADINGS})
 
 #: User-agent style sheet (HTML Living Standard, 15 "Rendering"), only the properties pyxform reads.
 UA_RULES: Final[dict[str, dict[str, str]]] = {
@@ -387,6 +392,10 @@ class Cascade:
         self._hiding_rules: list[_Rule] = []
         self._inline_cache: dict[str, tuple[Declarations, Declarations]] = {}
         self._computed: dict[etree._Element, Style] = {}
+        # Memos: elements with the same name, matched rules and style-bearing attributes have the same specified
+        # values, and with the same parent style the same computed style (most cells and their content do).
+        self._specified_memo: dict[tuple, dict[str, str]] = {}
+        self._computed_memo: dict[tuple[int, int, bool], tuple[Style | None, Style]] = {}
         self._match_sets: dict[_Rule, set[etree._Element]] = {}
         self.warnings: list[str] = []
         order = 0
@@ -503,8 +512,25 @@ class Cascade:
         return hints
 
     def specified(self, element: etree._Element) -> dict[str, str]:
-        """The cascaded (specified) value of each property pyxform reads, for ``element`` alone."""
-        name = etree.QName(element).localname if element.tag.startswith(_X) else ""
+        """The cascaded (specified) value of each property pyxform reads, for ``element`` alone.
+
+        The dict is shared by every element with the same name, matched rules and style-bearing attributes: read it,
+        never change it.
+        """
+        tag = element.tag
+        name = tag[_X_LENGTH:] if tag.startswith(_X) else ""
+        rules = self._matching_rules(element)
+        get = element.get
+        key = (name, tuple(rules), get("style"), get("hidden"),
+               (get("size"), get("face"), get("color"), get("text"), get("bgcolor"), get("align"))
+               if name in _HINTED else None)
+        values = self._specified_memo.get(key)
+        if values is None:
+            values = self._specified(element, name, rules)
+            self._specified_memo[key] = values
+        return values
+
+    def _specified(self, element: etree._Element, name: str, rules: list[_Rule]) -> dict[str, str]:
         layers: list[tuple[tuple, Declarations]] = []
         if name in UA_RULES:
             layers.append(((_LEVEL_UA, (0, 0, 0), 0), {k: (v, False) for k, v in UA_RULES[name].items()}))
@@ -513,7 +539,7 @@ class Cascade:
         hints = self._hints(element, name)
         if hints:
             layers.append(((_LEVEL_HINT, (0, 0, 0), 0), hints))
-        for rule in self._matching_rules(element):
+        for rule in rules:
             layers.append(((_LEVEL_AUTHOR, rule.specificity, rule.order), rule.normal))
             if rule.important:
                 layers.append(((_LEVEL_AUTHOR_IMPORTANT, rule.specificity, rule.order), rule.important))
@@ -550,6 +576,17 @@ class Cascade:
 
     def _compute(self, element: etree._Element, parent: Style | None) -> Style:
         specified = self.specified(element)
+        tag = element.tag
+        is_th = tag == _TH or tag == "th" or tag.endswith("}th")  # the local name, as the UA rule reads it
+        key = (id(parent), id(specified), is_th)
+        memo = self._computed_memo.get(key)
+        if memo is not None and memo[0] is parent:
+            return memo[1]
+        style = self._compute_new(specified, is_th, parent)
+        self._computed_memo[key] = (parent, style)  # parent kept alive, so its id is never reused
+        return style
+
+    def _compute_new(self, specified: dict[str, str], is_th: bool, parent: Style | None) -> Style:
         inherited = parent or Style()
         style = Style(
             font_size=inherited.font_size, weight=inherited.weight, italic=inherited.italic, face=inherited.face,
@@ -571,7 +608,7 @@ class Cascade:
                 self._initial(style, prop)
                 continue
             self._apply(style, prop, raw, inherited, parent)
-        if "text-align" not in specified and etree.QName(element).localname == "th" and (
+        if "text-align" not in specified and is_th and (
                 parent is None or parent.align is None):
             style.align = "center"
         return style
