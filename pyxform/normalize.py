@@ -415,7 +415,7 @@ def grid(page: Source | bytes | str | os.PathLike[str], *, table: int | None = N
     normalizer = normalizer or Normalizer(limits=limits)
     cleaned = clean(page, limits=limits)
     cleaned.tree.getroot().set("{urn:pyxform}source", name)
-    document = normalizer.normalize(cleaned.to_bytes(), table=table)
+    document = normalizer.normalize(cleaned.tables_to_bytes(), table=table)
     if not document.tables and not document.failures:
         if table is None:
             raise NoTableError("the page has no table element", location=name or None)
