@@ -2,7 +2,8 @@
 
 The table model itself (WHATWG HTML "forming a table", 4.9.12.1, with spans cut at the end of their row group as
 browsers draw them) lives in ``stylesheets/normalize.xsl``; this module runs it and reads its output
-(``docs/formats.md`` section 2, ``schemas/grid.xsd``) into frozen dataclasses (the document itself is read lazily: writing the grid XML needs no model):
+(``docs/formats.md`` section 2, ``schemas/grid.xsd``) into frozen dataclasses, on first use (writing the grid XML
+needs no model):
 
     GridDocument                 one page
     ├── tables: TableGrid ...    one per table that could be normalized, in document order (nested ones included)
