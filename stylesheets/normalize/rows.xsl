@@ -156,6 +156,9 @@
     <xsl:param name="row-count" as="xs:integer"/>
     <xsl:param name="max-slots" as="xs:integer"/>
     <xsl:variable name="y" as="xs:integer" select="$row?y"/>
+    <xsl:variable name="left" as="xs:integer" select="$row?left"/>
+    <xsl:variable name="group" as="xs:integer" select="$row?group"/>
+    <xsl:variable name="group-kind" as="xs:string" select="$row?group-kind"/>
     <xsl:iterate select="$row?tr/(td | th)">
       <xsl:param name="n" as="xs:integer" select="$row?first-cell"/>
       <xsl:param name="x" as="xs:integer" select="0"/>
@@ -167,22 +170,25 @@
       <xsl:variable name="id" as="xs:string" select="f:cell-id($table-index, $n)"/>
       <!-- "Cells": skip the slots that cells of earlier rows already cover. -->
       <xsl:variable name="anchor-x" as="xs:integer" select="fp:first-free-column($covered-until, $x, $width, $y)"/>
-      <xsl:variable name="colspan" as="map(*)" select="fp:colspan(., $id)"/>
-      <xsl:variable name="rowspan" as="map(*)" select="fp:rowspan(., $id, $row?left)"/>
+      <!-- the spans, and their errors; an absent attribute is a span of 1 without error (no map made) -->
+      <xsl:variable name="colspan" as="map(*)?" select="if (exists(@colspan)) then fp:colspan(., $id) else ()"/>
+      <xsl:variable name="rowspan" as="map(*)?" select="if (exists(@rowspan)) then fp:rowspan(., $id, $left) else ()"/>
+      <xsl:variable name="columns-spanned" as="xs:integer" select="if (exists($colspan)) then $colspan?value else 1"/>
+      <xsl:variable name="rows-spanned" as="xs:integer" select="if (exists($rowspan)) then $rowspan?value else 1"/>
       <xsl:variable name="new-width" as="xs:integer"
-          select="fp:checked-width($row-count, max(($width, $anchor-x + $colspan?value)), $max-slots)"/>
+          select="fp:checked-width($row-count, max(($width, $anchor-x + $columns-spanned)), $max-slots)"/>
       <xsl:sequence select="map {
           'n': $n, 'id': $id, 'cell': ., 'row': $y, 'col': $anchor-x,
-          'rowspan': $rowspan?value, 'colspan': $colspan?value,
-          'group': $row?group, 'group-kind': $row?group-kind,
+          'rowspan': $rows-spanned, 'colspan': $columns-spanned,
+          'group': $group, 'group-kind': $group-kind,
           'errors': ($colspan?errors, $rowspan?errors) }"/>
       <xsl:next-iteration>
         <xsl:with-param name="n" select="$n + 1"/>
-        <xsl:with-param name="x" select="$anchor-x + $colspan?value"/>
+        <xsl:with-param name="x" select="$anchor-x + $columns-spanned"/>
         <xsl:with-param name="width" select="$new-width"/>
         <xsl:with-param name="covered-until" select="
-            if ($rowspan?value eq 1) then $covered-until
-            else fp:cover-columns($covered-until, $anchor-x, $colspan?value, $y + $rowspan?value)"/>
+            if ($rows-spanned eq 1) then $covered-until
+            else fp:cover-columns($covered-until, $anchor-x, $columns-spanned, $y + $rows-spanned)"/>
       </xsl:next-iteration>
     </xsl:iterate>
   </xsl:function>
