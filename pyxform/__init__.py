@@ -4,8 +4,17 @@ The public API is re-exported here and imported lazily, so ``import pyxform`` st
 a stage runs):
 
     grid(page, *, table=None) -> GridDocument     stage 2: every table of a page as a dense grid (WHATWG table model)
+    headers(page, *, method="auto", table=None) -> HeadersResult
+                                                  stage 3: header rows and columns of every table, header cells of
+                                                  every data cell (markup, else formatting)
+    detect_headers(grid_xml, *, method="auto")   stage 3 alone, on a grid document
     Normalizer                                    stage 2 with an explicit, reusable compiled runtime
     GridDocument, TableGrid, Cell, ...            the typed grid model (pyxform.normalize)
+    convert(page, *, table=None, names="paper")   the whole conversion: page -> Conversion (.xml, .pairs(), .schema())
+    convert_grid(grid, ...)                       map + merge alone, from a header-annotated grid
+    generate_schema(xml), validate(xml, xsd)      an XSD for an output; validation with line-numbered errors
+    query(target, expr, xquery=False)             XPath 3.1 / XQuery 3.1 (Saxon-HE) over output files
+    xpath(tree, expr)                             XPath 3.1 with elementpath on an lxml tree
     PyxformError and subclasses                   the exception tree (pyxform.errors)
 """
 
@@ -15,7 +24,19 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 __all__ = [
+    "convert",
+    "convert_grid",
+    "Conversion",
+    "generate_schema",
+    "validate",
+    "query",
+    "QueryResult",
+    "xpath",
     "grid",
+    "headers",
+    "detect_headers",
+    "HeadersResult",
+    "TableHeaders",
     "Normalizer",
     "GridDocument",
     "TableGrid",
@@ -40,6 +61,10 @@ __all__ = [
 
 _LAZY: dict[str, str] = {
     "grid": "normalize",
+    "headers": "header_detection",
+    "detect_headers": "header_detection",
+    "HeadersResult": "header_detection",
+    "TableHeaders": "header_detection",
     "Normalizer": "normalize",
     "GridDocument": "normalize",
     "TableGrid": "normalize",
@@ -65,8 +90,15 @@ _LAZY: dict[str, str] = {
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
     from .errors import (EmptyInput, InputError, InputNotFound, LimitExceeded, NoTableError, PyxformError,
                          StylesheetError, TableError, UndecodableInput, ValidationError)
+    from .header_detection import HeadersResult, TableHeaders, detect_headers, headers
     from .limits import DEFAULT_LIMITS, Limits
     from .normalize import Cell, GridDocument, Image, Link, Normalizer, TableFailure, TableGrid, TableModelError, grid
+
+# Imported eagerly, not lazily: the functions convert and query share their names with their modules, and importing
+# a submodule (pyxform.convert) rebinds the package attribute to the module unless the function is bound first.
+from .convert import Conversion, convert, convert_grid  # noqa: E402
+from .query import QueryResult, query, xpath  # noqa: E402
+from .schema import generate_schema, validate  # noqa: E402
 
 
 def __getattr__(name: str) -> Any:

@@ -6,7 +6,8 @@ transform) is adding one pair and listing it in :data:`COMMANDS`.
 
 Errors are printed as ``pyxform: error [CODE]: LOCATION: MESSAGE`` on standard error, and the exit code is the
 error's ``exit_code`` (see :mod:`pyxform.errors`): 3 missing input, 4 empty input, 5 undecodable input, 6 no table,
-7 a limit, 9 a failed table, 10 a stylesheet error; 2 is a usage error, 1 an internal error.
+7 a limit, 9 a failed table, 10 a stylesheet error, 11 invalid XML, 12 a failed query, 13 a batch in which some
+inputs failed; 2 is a usage error, 1 an internal error.
 """
 
 from __future__ import annotations
@@ -17,9 +18,11 @@ import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
-from .errors import InputNotFound, LimitExceeded, PyxformError, TableError
+from .errors import (EXIT_PARTIAL_FAILURE, EmptyInput, InputNotFound, LimitExceeded, PyxformError, TableError,
+                     ValidationError)
+from .files import atomic_write
 from .limits import DEFAULT_LIMITS, Limits
 from .source import read_source
 
@@ -96,9 +99,244 @@ def _run_grid(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+# -- headers ------------------------------------------------------------------------------------------------------
+def _headers_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("input", metavar="INPUT",
+                        help="an HTML file or http(s) URL, a grid document written by `pyxform grid`, or - for "
+                             "standard input")
+    parser.add_argument("--format", choices=("xml", "json"), default="xml",
+                        help="xml: the grid with header annotations (docs/formats.md section 3); json: "
+                             '{"tables": [{"index", "header_rows", "header_cols", "method"}]}')
+    parser.add_argument("--table", type=_non_negative, metavar="N",
+                        help="only the table with index N (0-based, document order, nested tables included)")
+    parser.add_argument("--method", choices=("auto", "markup", "format"), default="auto",
+                        help="auto (default): the markup (th, thead, scope, headers) where it marks something useful, "
+                             "else formatting and content; markup: the markup only; format: formatting and content "
+                             "only, as if the author had marked nothing")
+    parser.add_argument("--max-slots", type=_non_negative, metavar="N",
+                        help=f"most slots (rows x columns) in one table (default {DEFAULT_LIMITS.max_slots})")
+
+
+def _run_headers(args: argparse.Namespace) -> int:
+    from .header_detection import headers
+
+    page = read_source(args.input, limits=_limits(args))
+    source = page.uri
+    result = headers(page, method=args.method, table=args.table, limits=_limits(args))
+    if args.format == "json":
+        write_output(json.dumps(result.to_json(), ensure_ascii=False))
+    else:
+        write_output(result.to_xml().decode("utf-8"))
+    for failure in result.failures:  # tables normalize could not build have no header annotations
+        print(f"pyxform: warning [{failure.code}]: {source}: table {failure.index} ({failure.locator}): "
+              f"{failure.message}", file=sys.stderr)
+    for warning in result.warnings:
+        print(f"pyxform: warning: {source}: {warning}", file=sys.stderr)
+    return EXIT_OK
+
+
+# -- convert ------------------------------------------------------------------------------------------------------
+def _convert_arguments(parser: argparse.ArgumentParser) -> None:
+    from .convert import HEADER_METHODS, NAME_STYLES
+
+    parser.description = (
+        "Convert the tables of each page into XML (Zhang & Li 2007: Rule 1 and the merge rule). An input is an HTML "
+        "file, an http(s) URL, '-' for standard input, or a grid document of `pyxform grid` or `pyxform headers`. "
+        "With one input, "
+        "-o names the output file (default: standard output); with several, -o names a folder that receives "
+        "NAME.xml (or NAME.jsonl) for each. Inputs are independent: when one fails the others go on, and the exit "
+        "code is then 13.")
+    parser.add_argument("inputs", nargs="+", metavar="INPUT",
+                        help="HTML file, http(s) URL, '-' (standard input) or annotated grid file")
+    parser.add_argument("-o", "--output", metavar="OUT", help="output file (one input) or folder (several inputs)")
+    parser.add_argument("--table", type=_non_negative, metavar="N",
+                        help="convert table N alone (0-based, document order, nested tables counted); its element "
+                             "becomes the document element")
+    parser.add_argument("--format", choices=("xml", "pairs"), default="xml",
+                        help="xml (default), or pairs: one JSON object a line per data cell")
+    parser.add_argument("--names", choices=NAME_STYLES, default="paper",
+                        help="paper: elements named after the headers (default); generic: <field name='...'>")
+    parser.add_argument("--method", choices=HEADER_METHODS, default="auto",
+                        help="header detection: markup, format (formatting scores) or auto (default)")
+    parser.add_argument("--schema", action="store_true",
+                        help="also write an XSD for each XML output, beside it (OUT with the suffix .xsd)")
+    parser.set_defaults(parser=parser)
+
+
+def _convert_one(name: str, args: argparse.Namespace) -> Any:
+    from .convert import convert, convert_grid
+    from .header_detection import is_grid_document
+
+    page = read_source(name)
+    if not page.data.strip():
+        raise EmptyInput("the input is empty", location=name)
+    if is_grid_document(page.data):
+        return convert_grid(page.data, table=args.table, names=args.names, method=args.method, source=page.uri)
+    return convert(page, table=args.table, names=args.names, method=args.method)
+
+
+def _output_paths(inputs: Sequence[str], folder: Path, suffix: str) -> list[Path]:
+    """One output file per input in ``folder``, named after the input (``-2``, ``-3`` ... for repeated names)."""
+    taken: set[str] = set()
+    paths = []
+    for name in inputs:
+        stem = "stdin" if name == "-" else Path(name.split("?")[0].rstrip("/")).stem or "page"
+        candidate, n = stem, 1
+        while candidate in taken:
+            n += 1
+            candidate = f"{stem}-{n}"
+        taken.add(candidate)
+        paths.append(folder / (candidate + suffix))
+    return paths
+
+
+def _run_convert(args: argparse.Namespace) -> int:
+    several = len(args.inputs) > 1
+    if args.schema and args.format != "xml":
+        args.parser.error("--schema goes with --format xml")
+    if args.schema and (not args.output or args.output == "-"):
+        args.parser.error("--schema needs -o (the schema is written beside the output)")
+    if several and (not args.output or args.output == "-"):
+        args.parser.error("several inputs need -o FOLDER")
+    suffix = ".xml" if args.format == "xml" else ".jsonl"
+    if several:
+        folder = Path(args.output)
+        folder.mkdir(parents=True, exist_ok=True)
+        targets: list[Path | None] = list(_output_paths(args.inputs, folder, suffix))
+    else:
+        targets = [Path(args.output) if args.output and args.output != "-" else None]
+    failures: list[tuple[str, BaseException]] = []
+    for name, target in zip(args.inputs, targets):
+        try:
+            conversion = _convert_one(name, args)
+            payload = conversion.to_bytes() if args.format == "xml" else conversion.pairs_jsonl().encode("utf-8")
+            if target is None:
+                sys.stdout.buffer.write(payload)
+                sys.stdout.buffer.flush()
+            else:
+                atomic_write(target, payload)
+                if args.schema:
+                    atomic_write(target.with_suffix(".xsd"), conversion.schema().encode("utf-8"))
+            for message in conversion.messages:
+                print(f"pyxform: warning: {name}: {message}", file=sys.stderr)
+        except BrokenPipeError:
+            raise
+        except Exception as error:  # one bad input never stops the batch
+            failures.append((name, error))
+            _report_any(error, name)
+    if not failures:
+        return EXIT_OK
+    if not several:
+        return failures[0][1].exit_code if isinstance(failures[0][1], PyxformError) else EXIT_INTERNAL
+    print(f"pyxform: {len(failures)} of {len(args.inputs)} inputs failed: " + ", ".join(n for n, _ in failures),
+          file=sys.stderr)
+    return EXIT_PARTIAL_FAILURE
+
+
+def _report_any(error: BaseException, where: str) -> None:
+    """Report an error of one input of a batch: pyxform's own errors as usual, anything else as a bug."""
+    if isinstance(error, PyxformError):
+        if not error.location:
+            error.location = where
+        report_error(error)
+    else:
+        print(f"pyxform: internal error: {where}: {type(error).__name__}: {error} (please report this)",
+              file=sys.stderr)
+
+
+# -- schema, validate ---------------------------------------------------------------------------------------------
+def _schema_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.description = (
+        "Write an XSD 1.0 schema generated for a pyxform output file: element names, nesting, repeated elements, "
+        "simple types inferred where a column is consistently integer, decimal or date.")
+    parser.add_argument("document", metavar="OUT.xml")
+    parser.add_argument("-o", "--output", metavar="S.xsd",
+                        help="where to write the schema (default: OUT.xsd beside the document; - for standard output)")
+
+
+def _run_schema(args: argparse.Namespace) -> int:
+    from .schema import generate_schema
+
+    document = Path(args.document)
+    if not document.is_file():
+        raise InputNotFound("no such file", location=args.document)
+    xsd = generate_schema(document)
+    if args.output == "-":
+        write_output(xsd)
+    else:
+        atomic_write(Path(args.output) if args.output else document.with_suffix(".xsd"), xsd.encode("utf-8"))
+    return EXIT_OK
+
+
+def _validate_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.description = (
+        "Validate an XML file against an XSD 1.0 schema; errors are printed as FILE:LINE: message (exit code 11). "
+        "Without --schema: OUT.xsd beside the document if it exists, else a schema generated from the document.")
+    parser.add_argument("document", metavar="OUT.xml")
+    parser.add_argument("--schema", metavar="S.xsd")
+
+
+def _run_validate(args: argparse.Namespace) -> int:
+    from .schema import validate
+
+    document = Path(args.document)
+    if not document.is_file():
+        raise InputNotFound("no such file", location=args.document)
+    schema: Path | None = Path(args.schema) if args.schema else document.with_suffix(".xsd")
+    if not args.schema and not schema.is_file():
+        schema = None
+    try:
+        validate(document, schema)
+    except ValidationError as error:
+        report_error(error)
+        for line, message in error.errors:
+            print(f"{error.location or args.document}:{line if line else '?'}: {message}", file=sys.stderr)
+        return error.exit_code
+    write_output(f"{args.document}: valid against {schema if schema else 'a schema generated from it'}")
+    return EXIT_OK
+
+
+# -- query --------------------------------------------------------------------------------------------------------
+def _query_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.description = (
+        "Evaluate an XPath 3.1 (or XQuery 3.1) expression with Saxon-HE over one XML file (the context item) or a "
+        "folder of .xml files (collection() and $collection; no context item). Expressions cannot open URIs. "
+        "Prints one item a line: nodes as XML, atomic values as text.")
+    parser.add_argument("target", metavar="TARGET", help="an XML file or a folder of .xml files")
+    parser.add_argument("expression", metavar="EXPR")
+    parser.add_argument("--xquery", action="store_true", help="EXPR is XQuery 3.1 (default: XPath 3.1)")
+    parser.add_argument("--text", action="store_true", help="print string values only, also of nodes")
+    parser.add_argument("--ns", action="append", default=[], metavar="PREFIX=URI",
+                        help="bind a namespace prefix (px is bound to urn:pyxform)")
+    parser.set_defaults(parser=parser)
+
+
+def _run_query(args: argparse.Namespace) -> int:
+    from .query import query
+
+    namespaces = {}
+    for binding in args.ns:
+        prefix, sep, uri = binding.partition("=")
+        if not sep or not prefix:
+            args.parser.error(f"--ns takes PREFIX=URI, not {binding!r}")
+        namespaces[prefix] = uri
+    result = query(args.target, args.expression, xquery=args.xquery, namespaces=namespaces)
+    for line in result.lines(text=args.text):
+        write_output(line)
+    return EXIT_OK
+
+
 COMMANDS: tuple[Command, ...] = (
     Command("grid", "normalize every table of a page into a dense grid (WHATWG table model)", _grid_arguments,
             _run_grid),
+    Command("headers", "find each table's header rows and columns (k, p) and the header cells of every data cell",
+            _headers_arguments, _run_headers),
+    Command("convert", "convert the tables of pages into XML (or attribute-value pairs)", _convert_arguments,
+            _run_convert),
+    Command("schema", "generate an XSD for a convert output", _schema_arguments, _run_schema),
+    Command("validate", "validate an XML file against an XSD, with line-numbered errors", _validate_arguments,
+            _run_validate),
+    Command("query", "XPath 3.1 / XQuery 3.1 over output files", _query_arguments, _run_query),
 )
 
 

@@ -57,6 +57,7 @@ PIPELINE_STYLESHEETS: tuple[tuple[str, str], ...] = (
     ("headers", "headers.xsl"),
     ("map", "map.xsl"),
     ("merge", "merge.xsl"),
+    ("pairs", "pairs.xsl"),
     ("schema", "schema.xsl"),
 )
 

@@ -196,9 +196,7 @@ def to_xdm_value(processor: Any, value: Any) -> Any:
     if isinstance(value, str):
         return processor.make_string_value(value)
     if isinstance(value, Iterable):
-        from saxonche import PyXdmValue
-
-        sequence = PyXdmValue()
+        sequence = processor.empty_sequence()  # saxonche 13: PyXdmValue() has no public constructor
         for item in value:
             sequence.add_xdm_item(to_xdm_value(processor, item))
         return sequence

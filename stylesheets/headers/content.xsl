@@ -1,0 +1,135 @@
+<?xml version="1.0" encoding="UTF-8"?>
+<!--
+  Content evidence (beyond the paper): a header cell is short text, and the cells of a data column are typed
+  alike. A cell whose content differs from the rest of its column in the way a label differs from values scores
+  like a formatting feature in the row averages of the formatting method (format.xsl). Columns only: a text column
+  beside numeric ones is the usual key column of a relational table, not a header column (see docs/headers.md).
+
+    f:content-profile($model) => map { x : column profile }  (once per table)
+    f:content-score($model, $profile, $cell, $x) => 0, $weight-content-shape or $weight-content-type
+
+  The reference of column x is the set of distinct cells covering it in rows that are not wide (titles and section
+  rows span the columns and say nothing about one column) whose type is numeric or text. For a cell, "the others"
+  is that set without the cell itself.
+
+    type contrast   the cell is text and at least $typed-share of the others (at least one) are numeric
+                    (numbers, measures, dates: "data columns are typed alike") => $weight-content-type;
+    shape contrast  the cell is text, at least $typed-share of the others are text, and the cell differs from
+                    them as a label from its values: its script (CJK / Latin) is not that of $typed-share of
+                    the others; or it starts with a capital letter while $typed-share of the others that start
+                    with a letter start with a small one; or it is at most 1 / $length-ratio as long as the median
+                    of the others => $weight-content-shape.
+-->
+<xsl:stylesheet version="3.0"
+    xmlns:xsl="http://www.w3.org/1999/XSL/Transform"
+    xmlns:xs="http://www.w3.org/2001/XMLSchema"
+    xmlns:map="http://www.w3.org/2005/xpath-functions/map"
+    xmlns:array="http://www.w3.org/2005/xpath-functions/array"
+    xmlns:f="urn:pyxform:functions"
+    xmlns:fp="urn:pyxform:functions:private"
+    exclude-result-prefixes="#all"
+    expand-text="yes">
+
+  <xsl:function name="f:content-profile" as="map(xs:integer, map(*))">
+    <xsl:param name="model" as="map(*)"/>
+    <xsl:variable name="narrow-rows" as="xs:integer*"
+        select="(0 to $model?rows - 1)[not(f:is-wide-row($model, .))]"/>
+    <xsl:sequence select="map:merge(for $x in 0 to $model?cols - 1 return
+        map { $x : fp:column-profile(f:column-ids($model, $x, $narrow-rows) ! f:cell($model, .)
+                                     [?type = ('numeric', 'text')]) })"/>
+  </xsl:function>
+
+  <xsl:function name="fp:column-profile" as="map(*)">
+    <xsl:param name="cells" as="map(*)*"/>
+    <xsl:variable name="texts" as="map(*)*" select="$cells[?type eq 'text']"/>
+    <xsl:variable name="lengths" as="xs:integer*" select="sort($texts ! ?length)"/>
+    <xsl:sequence select="map {
+        'members' : map:merge($cells ! map { ?id : true() }),
+        'count' : count($cells),
+        'numeric' : count($cells[?type eq 'numeric']),
+        'text' : count($texts),
+        'cjk' : count($texts[?script eq 'cjk']),
+        'latin' : count($texts[?script eq 'latin']),
+        'scripted' : count($texts[?script = ('cjk', 'latin', 'other')]),
+        'upper' : count($texts[?case eq 'upper']),
+        'lower' : count($texts[?case eq 'lower']),
+        'lengths' : $lengths,
+        'first-index' : map:merge(for $i in 1 to count($lengths) return map { $lengths[$i] : $i },
+                                  map { 'duplicates' : 'use-first' })
+      }"/>
+  </xsl:function>
+
+  <!-- True if at least $typed-share of the reference cells of column x (at least two) are numeric. -->
+  <xsl:function name="f:is-numeric-column" as="xs:boolean">
+    <xsl:param name="profile" as="map(xs:integer, map(*))"/>
+    <xsl:param name="x" as="xs:integer"/>
+    <xsl:variable name="column" as="map(*)" select="$profile($x)"/>
+    <xsl:sequence select="$column?count ge 2 and $column?numeric ge $typed-share * $column?count"/>
+  </xsl:function>
+
+  <!-- The content score of a cell in column x (see the module comment). -->
+  <xsl:function name="f:content-score" as="xs:double">
+    <xsl:param name="profile" as="map(xs:integer, map(*))"/>
+    <xsl:param name="cell" as="map(*)"/>
+    <xsl:param name="x" as="xs:integer"/>
+    <xsl:variable name="column" as="map(*)" select="$profile($x)"/>
+    <xsl:variable name="self" as="xs:boolean" select="map:contains($column?members, $cell?id)"/>
+    <xsl:variable name="is-text" as="xs:boolean" select="$cell?type eq 'text'"/>
+    <!-- counts over the others: the column less the cell itself -->
+    <xsl:variable name="others" as="xs:integer" select="$column?count - (if ($self) then 1 else 0)"/>
+    <xsl:variable name="numeric" as="xs:integer" select="$column?numeric"/>
+    <xsl:variable name="text" as="xs:integer" select="$column?text - (if ($self and $is-text) then 1 else 0)"/>
+    <xsl:sequence select="
+        if (not($is-text) or $others lt 1) then 0
+        else if ($numeric ge $typed-share * $others) then $weight-content-type
+        else if ($text ge $typed-share * $others and fp:shape-differs($column, $cell, $self))
+        then $weight-content-shape
+        else 0"/>
+  </xsl:function>
+
+  <xsl:function name="fp:shape-differs" as="xs:boolean">
+    <xsl:param name="column" as="map(*)"/>
+    <xsl:param name="cell" as="map(*)"/>
+    <xsl:param name="self" as="xs:boolean"/>
+    <xsl:variable name="less" as="xs:integer" select="if ($self) then 1 else 0"/>
+    <!-- script -->
+    <xsl:variable name="scripted" as="xs:integer"
+        select="$column?scripted - (if ($cell?script = ('cjk', 'latin', 'other')) then $less else 0)"/>
+    <xsl:variable name="same-script" as="xs:integer" select="
+        if ($cell?script eq 'cjk') then $column?cjk - $less
+        else if ($cell?script eq 'latin') then $column?latin - $less
+        else -1"/>
+    <xsl:variable name="script-differs" as="xs:boolean" select="$same-script ge 0 and $scripted ge 1
+        and ($scripted - $same-script) ge $typed-share * $scripted"/>
+    <!-- initial case -->
+    <xsl:variable name="lower" as="xs:integer" select="$column?lower"/>
+    <xsl:variable name="cased" as="xs:integer"
+        select="$column?upper + $column?lower - (if ($cell?case = ('upper', 'lower')) then $less else 0)"/>
+    <xsl:variable name="case-differs" as="xs:boolean" select="$cell?case eq 'upper' and $cased ge 1
+        and $lower ge $typed-share * $cased"/>
+    <!-- length: the median of the others' lengths -->
+    <xsl:variable name="median" as="xs:double?"
+        select="fp:median-without($column, if ($self and $cell?type eq 'text') then $cell?length else ())"/>
+    <xsl:variable name="length-differs" as="xs:boolean" select="exists($median) and $cell?length * $length-ratio le $median"/>
+    <xsl:sequence select="$script-differs or $case-differs or $length-differs"/>
+  </xsl:function>
+
+  <!--
+    The median of a column's sorted text lengths less one occurrence of $removed (none if empty), in constant time:
+    position j of the shortened list is position j of the full list before the removed one, j + 1 after it.
+  -->
+  <xsl:function name="fp:median-without" as="xs:double?">
+    <xsl:param name="column" as="map(*)"/>
+    <xsl:param name="removed" as="xs:integer?"/>
+    <xsl:variable name="lengths" as="xs:integer*" select="$column?lengths"/>
+    <xsl:variable name="at" as="xs:integer?" select="$removed ! $column?first-index(.)"/>
+    <xsl:variable name="n" as="xs:integer" select="count($lengths) - (if (exists($at)) then 1 else 0)"/>
+    <xsl:variable name="nth" as="function(xs:integer) as xs:double" select="function($j as xs:integer) as xs:double {
+        xs:double(if (exists($at) and $j ge $at) then $lengths[$j + 1] else $lengths[$j]) }"/>
+    <xsl:sequence select="
+        if ($n le 0) then ()
+        else if ($n mod 2 eq 1) then $nth(($n + 1) idiv 2)
+        else ($nth($n idiv 2) + $nth($n idiv 2 + 1)) div 2"/>
+  </xsl:function>
+
+</xsl:stylesheet>

@@ -1,0 +1,76 @@
+<?xml version="1.0" encoding="UTF-8"?>
+<!--
+  The px:header-evidence element of a table: how its header region was found and the scores that decided it
+  (docs/formats.md section 3).
+
+    f:evidence($result) => element(px:header-evidence)
+
+    <px:header-evidence requested="auto" method="format" threshold="5">
+      <px:markup usable="false" title-only="false" header-rows="0" header-cols="0" th-cells="0"/>
+      <px:format header-rows="1" header-cols="0" base-font-size="16" base-indent="0" base-row-class="">
+        <px:row-score row="0" score="15" format="10" content="5" wide="false"/>   (rows with text)
+        <px:row-boundary header-rows="1" title-rows="">
+          <px:candidate after="0" difference="14" body-mean="1" separation="14" valid="true" chosen="true"/>
+        </px:row-boundary>
+        <px:col-score col="0" score="0"/>
+        <px:col-boundary header-cols="0"> … </px:col-boundary>
+      </px:format>
+      <px:row-kind row="7" kind="section"/>                                     (rows that are not head or data)
+    </px:header-evidence>
+-->
+<xsl:stylesheet version="3.0"
+    xmlns:xsl="http://www.w3.org/1999/XSL/Transform"
+    xmlns:xs="http://www.w3.org/2001/XMLSchema"
+    xmlns:map="http://www.w3.org/2005/xpath-functions/map"
+    xmlns:array="http://www.w3.org/2005/xpath-functions/array"
+    xmlns:px="urn:pyxform"
+    xmlns:f="urn:pyxform:functions"
+    xmlns:fp="urn:pyxform:functions:private"
+    exclude-result-prefixes="#all"
+    expand-text="yes">
+
+  <xsl:function name="f:evidence" as="element(px:header-evidence)">
+    <xsl:param name="result" as="map(*)"/>
+    <px:header-evidence requested="{$result?requested}" method="{$result?method}" threshold="{$threshold}">
+      <xsl:for-each select="$result?markup">
+        <px:markup usable="{?usable}" title-only="{?title-only}" header-rows="{?k}" header-cols="{?p}"
+                   th-cells="{?th-cells}"/>
+      </xsl:for-each>
+      <xsl:for-each select="$result?format">
+        <xsl:variable name="base" as="map(*)" select="?base"/>
+        <px:format header-rows="{?k}" header-cols="{?p}" base-font-size="{$base?font-size}"
+                   base-indent="{$base?indent}" base-row-class="{$base?row-class}">
+          <xsl:for-each select="?row-scores[exists(?score)]">
+            <px:row-score row="{?index}" score="{f:round2(?score)}" format="{f:round2(?format)}"
+                          content="{f:round2(?content)}" wide="{?wide}"/>
+          </xsl:for-each>
+          <px:row-boundary header-rows="{?row-boundary?k}" title-rows="{?row-boundary?titles}">
+            <xsl:sequence select="fp:candidates(?row-boundary)"/>
+          </px:row-boundary>
+          <xsl:for-each select="?col-scores[exists(?score)]">
+            <px:col-score col="{?index}" score="{f:round2(?score)}"/>
+          </xsl:for-each>
+          <px:col-boundary header-cols="{?col-boundary?k}">
+            <xsl:sequence select="fp:candidates(?col-boundary)"/>
+          </px:col-boundary>
+        </px:format>
+      </xsl:for-each>
+      <xsl:for-each select="1 to array:size($result?kinds)">
+        <xsl:variable name="kind" as="xs:string" select="$result?kinds(.)"/>
+        <xsl:if test="not($kind = ('head', 'data'))">
+          <px:row-kind row="{. - 1}" kind="{$kind}"/>
+        </xsl:if>
+      </xsl:for-each>
+    </px:header-evidence>
+  </xsl:function>
+
+  <xsl:function name="fp:candidates" as="element(px:candidate)*">
+    <xsl:param name="boundary" as="map(*)"/>
+    <xsl:for-each select="$boundary?candidates">
+      <px:candidate after="{?index}" difference="{f:round2(?difference)}" body-mean="{f:round2(?body-mean)}"
+                    separation="{f:round2(?separation)}" valid="{?valid}"
+                    chosen="{exists($boundary?chosen) and $boundary?chosen?j eq ?j}"/>
+    </xsl:for-each>
+  </xsl:function>
+
+</xsl:stylesheet>

@@ -1,0 +1,265 @@
+<?xml version="1.0" encoding="UTF-8"?>
+<!--
+  The formatting method (Zhang & Li 2007, step 2), with content evidence and a "no header" outcome.
+
+    f:format-analysis($model) => map {
+      'k', 'p'       : header rows and header columns;
+      'kinds'        : f:row-kinds($model, k, false());
+      'base'         : map of the table's usual values: font-size (k0, px), face, color, background, class, indent;
+      'row-scores'   : one map per row { 'index', 'score', 'format', 'content', 'wide' } ('score' absent for a
+                       row with no text);
+      'col-scores'   : one map per column { 'index', 'score' } over the data rows;
+      'row-boundary', 'col-boundary' : see fp:boundary
+    }
+
+  Feature value of a cell with text (cells without text take no part): A = (level(n) - level(k0)) * 10 for its font
+  size n on the HTML font-size scale (f:font-size-level; k0 is the table's usual size), + 10 bold, + 1 italic,
+  + colon, indentation and class weights (params.xsl), + face, colour, background and class weights where the cell
+  differs from the usual value of its line: its column's, when rows are scored (a header cell differs from the
+  cells below it, even by lacking their code font), its row's, when columns are scored. The row value is the mean
+  over the row's slots covered by cells with text (spanning cells count in every slot, as in the paper's normalized
+  table) of A plus the cell's content score in that column (content.xsl); the column value is the mean of A over
+  the column's slots in the data rows (no content evidence: see content.xsl).
+
+  Order: k from the rows over all columns; p from the columns over the data rows below k, leaving out rows whose
+  own format value stands $threshold above the data rows' mean (a bold total or highlighted row says nothing about
+  the columns); if p > 0, k again from the rows over the columns right of the header columns (a bold key column
+  raises every row alike and only blurs the row values).
+-->
+<xsl:stylesheet version="3.0"
+    xmlns:xsl="http://www.w3.org/1999/XSL/Transform"
+    xmlns:xs="http://www.w3.org/2001/XMLSchema"
+    xmlns:map="http://www.w3.org/2005/xpath-functions/map"
+    xmlns:array="http://www.w3.org/2005/xpath-functions/array"
+    xmlns:px="urn:pyxform"
+    xmlns:f="urn:pyxform:functions"
+    xmlns:fp="urn:pyxform:functions:private"
+    exclude-result-prefixes="#all"
+    expand-text="yes">
+
+  <xsl:function name="f:format-analysis" as="map(*)">
+    <xsl:param name="model" as="map(*)"/>
+    <xsl:variable name="n" as="xs:integer" select="$model?cols"/>
+    <xsl:variable name="scored" as="map(*)*" select="$model?ids ! f:cell($model, .)[not(?blank)]"/>
+    <xsl:variable name="base" as="map(*)" select="fp:base($model, $scored)"/>
+    <xsl:variable name="values" as="map(xs:string, xs:double)"
+        select="map:merge($scored ! map { ?id : f:format-score(., $base) })"/>
+    <xsl:variable name="profile" as="map(xs:integer, map(*))" select="f:content-profile($model)"/>
+    <!-- the usual face, colour, background and class of each column (over rows that are not wide) and row -->
+    <xsl:variable name="narrow-rows" as="xs:integer*"
+        select="(0 to $model?rows - 1)[not(f:is-wide-row($model, .))]"/>
+    <xsl:variable name="column-usual" as="map(xs:integer, map(*))" select="map:merge(for $x in 0 to $n - 1 return
+        map { $x : fp:usual(f:column-ids($model, $x, $narrow-rows) ! f:cell($model, .)[not(?blank)]) })"/>
+    <xsl:variable name="row-usual" as="map(xs:integer, map(*))" select="map:merge(for $y in 0 to $model?rows - 1
+        return map { $y : fp:usual(f:row($model, $y)?texts ! f:cell($model, .)) })"/>
+    <xsl:variable name="context" as="map(*)" select="map { 'model' : $model, 'values' : $values,
+        'profile' : $profile, 'column-usual' : $column-usual, 'row-usual' : $row-usual }"/>
+    <!-- pass 1: k over all columns -->
+    <xsl:variable name="rows-1" as="map(*)*" select="fp:row-scores($context, 0 to $n - 1)"/>
+    <xsl:variable name="row-boundary-1" as="map(*)" select="fp:boundary($rows-1, true(), $max-header-rows)"/>
+    <xsl:variable name="kinds-1" as="array(xs:string)" select="f:row-kinds($model, $row-boundary-1?k, false())"/>
+    <!-- p over the data rows, less those that stand out as a whole (a bold total row) -->
+    <xsl:variable name="data-rows" as="xs:integer*" select="f:rows-of-kind($kinds-1, 'data')"/>
+    <xsl:variable name="data-format" as="xs:double*" select="$rows-1[?index = $data-rows] ! ?format"/>
+    <xsl:variable name="usual" as="xs:double" select="(f:mean($data-format), 0)[1]"/>
+    <xsl:variable name="cols" as="map(*)*" select="fp:column-scores($context,
+        $rows-1[?index = $data-rows][not(?format ge $usual + $threshold)] ! ?index)"/>
+    <xsl:variable name="col-boundary" as="map(*)" select="fp:boundary($cols, false(), $max-header-cols)"/>
+    <xsl:variable name="p" as="xs:integer" select="$col-boundary?k"/>
+    <!-- pass 2: k over the columns right of the header columns -->
+    <xsl:variable name="rows-2" as="map(*)*"
+        select="if ($p gt 0) then fp:row-scores($context, $p to $n - 1) else $rows-1"/>
+    <xsl:variable name="row-boundary" as="map(*)"
+        select="if ($p gt 0) then fp:boundary($rows-2, true(), $max-header-rows) else $row-boundary-1"/>
+    <xsl:variable name="k" as="xs:integer" select="$row-boundary?k"/>
+    <xsl:sequence select="map {
+        'k' : $k,
+        'p' : $p,
+        'kinds' : if ($k eq $row-boundary-1?k) then $kinds-1 else f:row-kinds($model, $k, false()),
+        'base' : $base,
+        'row-scores' : $rows-2,
+        'col-scores' : $cols,
+        'row-boundary' : $row-boundary,
+        'col-boundary' : $col-boundary
+      }"/>
+  </xsl:function>
+
+  <!-- The table's usual values: the most frequent font size among its cells with text (the paper's k0), indentation
+       and row class. -->
+  <xsl:function name="fp:base" as="map(*)">
+    <xsl:param name="model" as="map(*)"/>
+    <xsl:param name="scored" as="map(*)*"/>
+    <xsl:variable name="sizes" as="xs:string*" select="$scored ! ?font-size ! string(.)"/>
+    <!-- row classes of the rows with text: styling if one value covers at least half of them (zebra stripes, a
+         body class); identifiers otherwise (a class per row, as "product-row-price") -->
+    <xsl:variable name="row-classes" as="xs:string*"
+        select="(0 to $model?rows - 1)[exists(f:row($model, .)?texts)] ! f:row($model, .)?class"/>
+    <xsl:variable name="table-size" as="xs:double?"
+        select="$model?table/@font-size[. castable as xs:double] ! xs:double(.)"/>
+    <xsl:sequence select="map {
+        'font-size' : (f:mode($sizes) ! xs:double(.), $table-size, 16.0e0)[1],
+        'row-class' : (f:mode($row-classes), '')[1],
+        'row-classes-style' : f:mode-share($row-classes) ge 0.5,
+        'indent' : (f:mode($scored ! string(?indent)) ! xs:double(.), 0.0e0)[1]
+      }"/>
+  </xsl:function>
+
+  <!-- The usual face, colour, background and class of some cells: the most frequent value of each. -->
+  <xsl:function name="fp:usual" as="map(*)">
+    <xsl:param name="cells" as="map(*)*"/>
+    <xsl:sequence select="map {
+        'face' : (f:mode($cells ! ?face), '')[1],
+        'color' : (f:mode($cells ! ?color), '')[1],
+        'background' : (f:mode($cells ! ?background), '')[1],
+        'class' : (f:mode($cells ! ?class), '')[1]
+      }"/>
+  </xsl:function>
+
+  <!-- The features that set a cell apart from the cells around it (its column's usual values, for the rows; its
+       row's, for the columns): face, text colour, background colour and class. -->
+  <xsl:function name="f:distinct-score" as="xs:double">
+    <xsl:param name="cell" as="map(*)"/>
+    <xsl:param name="usual" as="map(*)"/>
+    <xsl:sequence select="sum((
+        if ($cell?face ne $usual?face) then $weight-face else 0,
+        if ($cell?color ne $usual?color) then $weight-color else 0,
+        if ($cell?background ne $usual?background) then $weight-background else 0,
+        if ($cell?class ne $usual?class) then $weight-class else 0))"/>
+  </xsl:function>
+
+  <!-- The feature value of a cell with text without the features relative to its line (see the module comment;
+       weights in params.xsl): size, bold, italic, colon, indentation, a header class, and a row class that differs
+       from the table's usual one. -->
+  <xsl:function name="f:format-score" as="xs:double">
+    <xsl:param name="cell" as="map(*)"/>
+    <xsl:param name="base" as="map(*)"/>
+    <xsl:sequence select="sum((
+        if (exists($cell?font-size))
+        then fp:size-difference(f:font-size-level($cell?font-size) - f:font-size-level($base?font-size))
+             * $weight-size-level
+        else 0,
+        if ($cell?bold) then $weight-bold else 0,
+        if ($cell?italic) then $weight-italic else 0,
+        if ($cell?colon) then $weight-colon else 0,
+        if ($cell?indent lt $base?indent) then $weight-indent else 0,
+        if ($base?row-classes-style and $cell?row-class ne $base?row-class) then $weight-class else 0,
+        if (f:is-header-class($cell?class) or f:is-header-class($cell?row-class)) then $weight-header-class else 0))"/>
+  </xsl:function>
+
+  <!-- The size term: the paper's signed (n - k0), or its absolute value with $size-difference = 'absolute'. -->
+  <xsl:function name="fp:size-difference" as="xs:double">
+    <xsl:param name="levels" as="xs:double"/>
+    <xsl:sequence select="if ($size-difference eq 'absolute') then abs($levels) else $levels"/>
+  </xsl:function>
+
+  <!-- Row values over the columns $columns: one map per row (see f:format-analysis). -->
+  <xsl:function name="fp:row-scores" as="map(*)*">
+    <xsl:param name="context" as="map(*)"/>
+    <xsl:param name="columns" as="xs:integer*"/>
+    <xsl:variable name="model" as="map(*)" select="$context?model"/>
+    <xsl:for-each select="0 to $model?rows - 1">
+      <xsl:variable name="y" as="xs:integer" select="."/>
+      <xsl:variable name="slots" as="map(*)*" select="
+          for $x in $columns return
+          f:owner($model, $y, $x)[map:contains($context?values, .)] ! f:cell($model, .) ! map {
+            'format' : $context?values(?id) + f:distinct-score(., $context?column-usual($x)),
+            'content' : f:content-score($context?profile, ., $x),
+            'typed-column' : f:is-numeric-column($context?profile, $x),
+            'numeric' : ?type eq 'numeric' }"/>
+      <xsl:variable name="in-typed" as="map(*)*" select="$slots[?typed-column]"/>
+      <xsl:sequence select="map:merge((
+          map { 'index' : $y, 'wide' : f:is-wide-row($model, $y),
+                'text' : exists(f:row($model, $y)?texts),
+                'data-typed' : exists($in-typed) and count($in-typed[?numeric]) * 2 ge count($in-typed) },
+          if (exists($slots)) then map {
+            'format' : f:mean($slots ! ?format),
+            'content' : f:mean($slots ! ?content),
+            'score' : f:mean($slots ! (?format + ?content))
+          } else ()))"/>
+    </xsl:for-each>
+  </xsl:function>
+
+  <!-- Column values over the rows $rows: one map per column { 'index', 'score' } ('score' absent if no text). -->
+  <xsl:function name="fp:column-scores" as="map(*)*">
+    <xsl:param name="context" as="map(*)"/>
+    <xsl:param name="rows" as="xs:integer*"/>
+    <xsl:variable name="model" as="map(*)" select="$context?model"/>
+    <xsl:for-each select="0 to $model?cols - 1">
+      <xsl:variable name="x" as="xs:integer" select="."/>
+      <xsl:variable name="slots" as="xs:double*" select="for $y in $rows return
+          f:owner($model, $y, $x)[map:contains($context?values, .)] ! f:cell($model, .)
+          ! ($context?values(?id) + f:distinct-score(., $context?row-usual($y)))"/>
+      <xsl:sequence select="map:merge((
+          map { 'index' : $x, 'wide' : false(), 'text' : exists($slots) },
+          if (exists($slots)) then map { 'score' : f:mean($slots), 'format' : f:mean($slots) } else ()))"/>
+    </xsl:for-each>
+  </xsl:function>
+
+  <!--
+    The boundary rule over rows (or columns) in order, each { 'index', 'score'?, 'wide', 'text' }.
+
+    With $titles, the wide rows at the top (before the first scored row that is not wide) are title rows; wide
+    rows further down are section rows and take no part. S = the remaining scored, not wide items, in order.
+    A candidate boundary after S[j], j = 1 .. min(floor(|S| / 2), $max) (headers are a minority of the rows, and
+    not a deep hierarchy), is valid if every S[1..j] scores at least $threshold above the mean of S[j+1..] (the
+    boundary separates higher-scoring header rows from the data rows) and at least $threshold itself (headers are
+    set apart by features of their own, not only by data set smaller), the paper's adjacent difference
+    D = S[j] - S[j+1] is positive, and, for j > 1, S[j] is not typed like the data (with rows: at least half its
+    cells in numeric columns are numbers; below the first header row such a row is a highlighted data row, a
+    winner or a total, however it is formatted). The chosen
+    boundary is the lowest valid one. (The paper takes the largest D; but when two header rows differ in strength, a
+    title or grouping row in bigger or bolder type over a smaller label row, the largest D falls between the two
+    header rows, while every row above the lowest valid boundary stands out from the data.) Items right after the chosen one that have text but no score (in the second row pass: text only in the
+    header columns, such as an index-name row) join the header. No valid candidate: no header, except that title
+    rows which themselves stand out by $threshold over the mean of S are header rows (if S is not empty: a title
+    over nothing heads nothing).
+
+    Returns map { 'k' : count of leading header items (index of the last header item + 1, or 0),
+                  'candidates' : the candidate maps { 'j', 'index', 'difference', 'body-mean', 'separation',
+                  'valid' }, 'chosen' : the chosen candidate (absent if none), 'titles' : indexes of title rows }.
+  -->
+  <xsl:function name="fp:boundary" as="map(*)">
+    <xsl:param name="items" as="map(*)*"/>
+    <xsl:param name="titles" as="xs:boolean"/>
+    <xsl:param name="max" as="xs:integer"/>
+    <xsl:variable name="first-body" as="xs:integer"
+        select="(index-of($items ! (exists(?score) and not(?wide and $titles)), true())[1], count($items) + 1)[1]"/>
+    <xsl:variable name="title-items" as="map(*)*"
+        select="if ($titles) then $items[position() lt $first-body][?wide and exists(?score)] else ()"/>
+    <xsl:variable name="body" as="map(*)*" select="$items[position() ge $first-body][exists(?score)]
+                                                   [not($titles and ?wide)]"/>
+    <xsl:variable name="r" as="xs:integer" select="count($body)"/>
+    <xsl:variable name="candidates" as="map(*)*" select="
+        for $j in 1 to min(($r idiv 2, $max)) return
+        let $head := subsequence($body, 1, $j) ! ?score,
+            $rest := subsequence($body, $j + 1) ! ?score,
+            $mean := f:mean($rest),
+            $difference := $body[$j]?score - $body[$j + 1]?score,
+            $separation := min($head) - $mean
+        return map {
+          'j' : $j, 'index' : $body[$j]?index, 'difference' : $difference, 'body-mean' : $mean,
+          'separation' : $separation,
+          'valid' : $separation ge $threshold and min($head) ge $threshold and $difference gt 0
+                    and not($j gt 1 and $body[$j]?data-typed)
+        }"/>
+    <xsl:variable name="chosen" as="map(*)?" select="$candidates[?valid][last()]"/>
+    <xsl:variable name="all-mean" as="xs:double?" select="f:mean($body ! ?score)"/>
+    <xsl:variable name="titles-stand-out" as="xs:boolean" select="exists($title-items) and exists($body)
+        and (every $t in $title-items satisfies $t?score ge $all-mean + $threshold)"/>
+    <!-- after the chosen item: items with text but no score in this pass (text only in header columns) -->
+    <xsl:variable name="extended" as="xs:integer?" select="if (empty($chosen)) then () else
+        (for $i in $chosen?index + 1 to count($items) - 1
+         return $items[$i + 1][not(exists(?score) or ?wide or not(?text))] ! ?index)
+        [. eq $chosen?index + position()][last()]"/>
+    <xsl:sequence select="map:merge((
+        map {
+          'k' : if (exists($chosen)) then max(($chosen?index, $extended)) + 1
+                else if ($titles-stand-out) then $title-items[last()]?index + 1
+                else 0,
+          'candidates' : $candidates,
+          'titles' : $title-items ! ?index
+        },
+        $chosen ! map { 'chosen' : . }))"/>
+  </xsl:function>
+
+</xsl:stylesheet>

@@ -1,0 +1,123 @@
+<?xml version="1.0" encoding="UTF-8"?>
+<!--
+  The markup method: k and p from what the author marked (th, thead), for tables that are regular enough.
+
+    f:markup-analysis($model) => map {
+      'k'          : header rows: the leading rows that are header rows, where a header row is a row of thead
+                     with content, or a row whose cells with text are all th; blank rows and td title rows (a
+                     single wide cell, f:is-wide-row) at the top count only when a header row follows them; a wide
+                     row below a header row that is not wide is a section row and ends the header rows;
+      'kinds'      : f:row-kinds($model, k, true());
+      'p'          : header columns: the leading columns whose cells in every data row are th, blank, or td set in
+                     bold (a td that looks like the th around it: an authoring slip such as a "NC" row in a column
+                     of th race numbers), with th the majority of those with text, leaving at least one column that
+                     is not a header column;
+      'usable'     : k or p is not 0 and the table has a cell with text that is not a th (markup that marks
+                     every cell as a header, or none, tells nothing: the formatting method decides instead);
+      'title-only' : every header row is a wide title row or blank (a caption-like row that labels no column);
+      'th-cells'   : how many th cells the table has
+    }
+
+  Which header cells head which data cell is the WHATWG "algorithm for assigning header cells" (assign.xsl), which
+  also honours scope and headers/id; k and p here describe the header region where the table is regular.
+-->
+<xsl:stylesheet version="3.0"
+    xmlns:xsl="http://www.w3.org/1999/XSL/Transform"
+    xmlns:xs="http://www.w3.org/2001/XMLSchema"
+    xmlns:map="http://www.w3.org/2005/xpath-functions/map"
+    xmlns:array="http://www.w3.org/2005/xpath-functions/array"
+    xmlns:f="urn:pyxform:functions"
+    xmlns:fp="urn:pyxform:functions:private"
+    exclude-result-prefixes="#all"
+    expand-text="yes">
+
+  <xsl:function name="f:markup-analysis" as="map(*)">
+    <xsl:param name="model" as="map(*)"/>
+    <xsl:variable name="k" as="xs:integer" select="fp:markup-header-rows($model)"/>
+    <xsl:variable name="kinds" as="array(xs:string)" select="f:row-kinds($model, $k, true())"/>
+    <xsl:variable name="p" as="xs:integer" select="f:markup-header-cols($model, $kinds)"/>
+    <xsl:variable name="cells" as="map(*)*" select="$model?ids ! f:cell($model, .)"/>
+    <xsl:sequence select="map {
+        'k' : $k,
+        'p' : $p,
+        'kinds' : $kinds,
+        'usable' : ($k gt 0 or $p gt 0) and (some $c in $cells satisfies (not($c?blank) and $c?tag ne 'th')),
+        'title-only' : $k gt 0 and (every $y in 0 to $k - 1 satisfies
+                                      (f:is-wide-row($model, $y) or f:is-blank-row($model, $y))),
+        'th-cells' : count($cells[?tag eq 'th'])
+      }"/>
+  </xsl:function>
+
+  <!-- The top kind of a row for the markup method: header, blank, title or data. -->
+  <xsl:function name="fp:markup-top-kind" as="xs:string">
+    <xsl:param name="model" as="map(*)"/>
+    <xsl:param name="y" as="xs:integer"/>
+    <xsl:variable name="row" as="map(*)" select="f:row($model, $y)"/>
+    <xsl:variable name="texts" as="map(*)*" select="$row?texts ! f:cell($model, .)"/>
+    <xsl:sequence select="
+        if (empty($row?contents)) then 'blank'
+        else if ($row?group-kind eq 'thead') then 'header'
+        else if (exists($texts) and (every $c in $texts satisfies $c?tag eq 'th')) then 'header'
+        else if ($row?wide) then 'title'
+        else 'data'"/>
+  </xsl:function>
+
+  <!--
+    k: the leading run of header, blank and title rows, up to its last header row. A spanning row (f:is-wide-row)
+    after a header row that is not wide ends the run: below column labels a row spanning the table heads rows (a
+    section row), not columns. A run of wide rows only, in a table that has wide rows in its body too, is no header:
+    its first row is the first of the table's section rows (a succession box's "Parliament" over "Political
+    offices"), not a title.
+  -->
+  <xsl:function name="fp:markup-header-rows" as="xs:integer">
+    <xsl:param name="model" as="map(*)"/>
+    <xsl:variable name="run" as="map(*)*">
+      <xsl:iterate select="0 to $model?rows - 1">
+        <xsl:param name="labels-seen" as="xs:boolean" select="false()"/>
+        <xsl:variable name="kind" as="xs:string" select="fp:markup-top-kind($model, .)"/>
+        <xsl:variable name="row" as="map(*)" select="f:row($model, .)"/>
+        <xsl:choose>
+          <xsl:when test="$kind eq 'data' or ($row?spanning and $labels-seen and $row?group-kind ne 'thead')">
+            <xsl:break/>
+          </xsl:when>
+          <xsl:otherwise>
+            <xsl:sequence select="map { 'kind' : $kind, 'wide' : $row?wide or $kind eq 'blank' }"/>
+            <xsl:next-iteration>
+              <xsl:with-param name="labels-seen" select="$labels-seen or ($kind eq 'header' and not($row?wide))"/>
+            </xsl:next-iteration>
+          </xsl:otherwise>
+        </xsl:choose>
+      </xsl:iterate>
+    </xsl:variable>
+    <xsl:variable name="k" as="xs:integer" select="max((0, index-of($run ! ?kind, 'header')))"/>
+    <xsl:variable name="last-data" as="xs:integer" select="max((-1, ($k to $model?rows - 1)
+        [not(f:is-wide-row($model, .) or f:is-blank-row($model, .))]))"/>
+    <xsl:variable name="sections-below" as="xs:boolean"
+        select="some $y in $k to $last-data - 1 satisfies f:is-wide-row($model, $y)"/>
+    <xsl:sequence select="if ($k gt 0 and (every $r in $run[position() le $k] satisfies $r?wide) and $sections-below)
+                          then 0 else $k"/>
+  </xsl:function>
+
+  <!-- p for the markup method, given the row kinds: see f:markup-analysis. -->
+  <xsl:function name="f:markup-header-cols" as="xs:integer">
+    <xsl:param name="model" as="map(*)"/>
+    <xsl:param name="kinds" as="array(xs:string)"/>
+    <xsl:variable name="data-rows" as="xs:integer*" select="f:rows-of-kind($kinds, 'data')"/>
+    <xsl:iterate select="0 to $model?cols - 2">
+      <xsl:on-completion select="max((0, $model?cols - 1))"/>
+      <xsl:variable name="x" as="xs:integer" select="."/>
+      <xsl:variable name="cells" as="map(*)*" select="f:column-ids($model, $x, $data-rows) ! f:cell($model, .)"/>
+      <xsl:choose>
+        <xsl:when test="empty($data-rows)
+                        or (some $c in $cells satisfies ($c?tag ne 'th' and not($c?blank) and not($c?bold)))
+                        or count($cells[?tag eq 'th' and not(?blank)]) * 2 le count($cells[not(?blank)])">
+          <xsl:break select="$x"/>
+        </xsl:when>
+        <xsl:otherwise>
+          <xsl:next-iteration/>
+        </xsl:otherwise>
+      </xsl:choose>
+    </xsl:iterate>
+  </xsl:function>
+
+</xsl:stylesheet>

@@ -1,0 +1,80 @@
+<?xml version="1.0" encoding="UTF-8"?>
+<!--
+  Row kinds: what each row of a table is, once the number k of header rows is known.
+
+    f:row-kinds($model, $k, $markup) => array of m strings, one per row:
+      head     a header row (y < k);
+      blank    no cell covering the row has any content;
+      section  a wide row (f:is-wide-row) in the body with a data row somewhere below it: its text heads the data
+               rows below it, up to the next section row ("Group A", "Technische Daten");
+      note     a wide row after the last data row (a source line, a footnote): data, not a header;
+      repeat   a header row repeated inside the body: (a) at least two of its text cells, and at least half of
+               them, repeat the text of a header cell of the same column; or (b) with markup, every text cell is a
+               th and none holds a number in a column after the first;
+      summary  with markup only: every text cell is a th but some cell after the first column holds a number
+               (a "Total" or "Career" row marked up with th): a data row whose leading cells head it;
+      data     any other row.
+
+  Rule 1 of the issue: repeated header rows and section rows are not data rows. The reasons for (a), (b) and the
+  summary rule are in docs/headers.md.
+-->
+<xsl:stylesheet version="3.0"
+    xmlns:xsl="http://www.w3.org/1999/XSL/Transform"
+    xmlns:xs="http://www.w3.org/2001/XMLSchema"
+    xmlns:map="http://www.w3.org/2005/xpath-functions/map"
+    xmlns:array="http://www.w3.org/2005/xpath-functions/array"
+    xmlns:f="urn:pyxform:functions"
+    xmlns:fp="urn:pyxform:functions:private"
+    exclude-result-prefixes="#all"
+    expand-text="yes">
+
+  <xsl:function name="f:row-kinds" as="array(xs:string)">
+    <xsl:param name="model" as="map(*)"/>
+    <xsl:param name="k" as="xs:integer"/>
+    <xsl:param name="markup" as="xs:boolean"/>
+    <xsl:variable name="m" as="xs:integer" select="$model?rows"/>
+    <xsl:variable name="n" as="xs:integer" select="$model?cols"/>
+    <!-- header texts by column: map { x : normalized lower-case texts of the header cells over column x } -->
+    <xsl:variable name="header-texts" as="map(xs:integer, xs:string*)" select="map:merge(
+        for $x in 0 to $n - 1
+        return map { $x : distinct-values(f:column-ids($model, $x, 0 to $k - 1)
+                                           ! f:cell($model, .)[not(?blank)] ! fp:key-text(?text)) })"/>
+    <!-- the last row below the header that is neither blank nor wide: wide rows before it are sections -->
+    <xsl:variable name="last-data" as="xs:integer"
+        select="max((-1, ($k to $m - 1)[not(f:is-wide-row($model, .)) and not(f:is-blank-row($model, .))]))"/>
+    <xsl:sequence select="array { for $y in 0 to $m - 1 return
+        if ($y lt $k) then 'head'
+        else if (f:is-blank-row($model, $y)) then 'blank'
+        else if (f:is-wide-row($model, $y)) then (if ($y lt $last-data) then 'section' else 'note')
+        else fp:body-row-kind($model, $y, $header-texts, $markup) }"/>
+  </xsl:function>
+
+  <xsl:function name="fp:body-row-kind" as="xs:string">
+    <xsl:param name="model" as="map(*)"/>
+    <xsl:param name="y" as="xs:integer"/>
+    <xsl:param name="header-texts" as="map(xs:integer, xs:string*)"/>
+    <xsl:param name="markup" as="xs:boolean"/>
+    <xsl:variable name="texts" as="map(*)*" select="f:row($model, $y)?texts ! f:cell($model, .)"/>
+    <xsl:variable name="repeats" as="xs:integer" select="count($texts[
+        let $key := fp:key-text(?text), $cell := . return
+        some $x in $cell?col to $cell?col + $cell?colspan - 1 satisfies $key = $header-texts($x)])"/>
+    <xsl:sequence select="
+        if ($repeats ge 2 and $repeats * 2 ge count($texts)) then 'repeat'
+        else if ($markup and exists($texts) and (every $c in $texts satisfies $c?tag eq 'th'))
+        then (if (some $c in $texts satisfies ($c?col ge 1 and $c?type eq 'numeric')) then 'summary' else 'repeat')
+        else 'data'"/>
+  </xsl:function>
+
+  <xsl:function name="fp:key-text" as="xs:string">
+    <xsl:param name="text" as="xs:string"/>
+    <xsl:sequence select="lower-case(normalize-space(f:strip-footnotes($text)))"/>
+  </xsl:function>
+
+  <!-- The rows of a kind, as 0-based indexes. -->
+  <xsl:function name="f:rows-of-kind" as="xs:integer*">
+    <xsl:param name="kinds" as="array(xs:string)"/>
+    <xsl:param name="kind" as="xs:string*"/>
+    <xsl:sequence select="(1 to array:size($kinds))[$kinds(.) = $kind] ! (. - 1)"/>
+  </xsl:function>
+
+</xsl:stylesheet>

@@ -1,0 +1,186 @@
+<?xml version="1.0" encoding="UTF-8"?>
+<!--
+  Function library of the headers stage: what a cell's text is (blank, null, numeric, text), its script and
+  initial case, trailing colons, the HTML font-size scale, and small statistics (mean, median, mode).
+
+  Public functions (f:) are used by the modules under headers/; fp: functions are private helpers.
+  Every threshold named here is documented in docs/headers.md with its reason.
+-->
+<xsl:stylesheet version="3.0"
+    xmlns:xsl="http://www.w3.org/1999/XSL/Transform"
+    xmlns:xs="http://www.w3.org/2001/XMLSchema"
+    xmlns:map="http://www.w3.org/2005/xpath-functions/map"
+    xmlns:array="http://www.w3.org/2005/xpath-functions/array"
+    xmlns:f="urn:pyxform:functions"
+    xmlns:fp="urn:pyxform:functions:private"
+    exclude-result-prefixes="#all"
+    expand-text="yes">
+
+  <!-- ===================================================================================================== -->
+  <!-- Text                                                                                                  -->
+  <!-- ===================================================================================================== -->
+
+  <!-- True if the text shows nothing: only whitespace, no-break spaces, zero-width and other format chars. -->
+  <xsl:function name="f:is-blank" as="xs:boolean">
+    <xsl:param name="text" as="xs:string?"/>
+    <xsl:sequence select="matches(string($text), '^[\s\p{Z}\p{Cf}]*$')"/>
+  </xsl:function>
+
+  <!-- The text with footnote markers such as "[4]", "[a]", "[n 2]" and "[citation needed]" removed. -->
+  <xsl:function name="f:strip-footnotes" as="xs:string">
+    <xsl:param name="text" as="xs:string?"/>
+    <xsl:sequence select="replace(string($text), '\[(\s*[\p{L}\p{N}]{1,3}(\s+[\p{L}\p{N}]{1,3})?\s*|citation needed)\]', '')"/>
+  </xsl:function>
+
+  <!--
+    The content type of a cell's text, for the content evidence of the headers stage:
+      blank    nothing visible;
+      null     a placeholder with no letter or digit ("-", "—", "?", "*") or n/a;
+      numeric  numbers, measures, money, percentages, ranges, times and dates: at least one digit and at least as
+               many digits as letters (after footnote markers are removed), or an English month name next to a
+               number ("12 March 2010", "Mar 3");
+      text     anything else.
+  -->
+  <xsl:function name="f:content-type" as="xs:string">
+    <xsl:param name="text" as="xs:string?"/>
+    <xsl:variable name="clean" as="xs:string" select="normalize-space(f:strip-footnotes($text))"/>
+    <xsl:variable name="letters" as="xs:integer" select="string-length(replace($clean, '\P{L}', ''))"/>
+    <xsl:variable name="digits" as="xs:integer" select="string-length(replace($clean, '\P{Nd}', ''))"/>
+    <xsl:sequence select="
+        if (f:is-blank($text)) then 'blank'
+        else if ($letters + $digits eq 0 or lower-case($clean) = ('n/a', 'n.a.', 'na', 'tba', 'tbd')) then 'null'
+        else if ($digits gt 0 and $digits ge $letters) then 'numeric'
+        else if ($digits gt 0 and fp:has-month-date($clean)) then 'numeric'
+        else 'text'"/>
+  </xsl:function>
+
+  <xsl:function name="fp:has-month-date" as="xs:boolean">
+    <xsl:param name="text" as="xs:string"/>
+    <!-- literal patterns, so that Saxon compiles them once -->
+    <xsl:sequence select="matches($text,
+        '(^|[^a-z])(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?,?\s+\d{1,4}', 'i')
+      or matches($text,
+        '\d{1,2}\.?\s+(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?($|[^a-z])', 'i')"/>
+  </xsl:function>
+
+  <!-- The dominant script of the letters of a text: cjk (Han, kana, Hangul), latin, other, or none (no letter). -->
+  <xsl:function name="f:script" as="xs:string">
+    <xsl:param name="text" as="xs:string?"/>
+    <xsl:variable name="letters" as="xs:string" select="replace(string($text), '\P{L}', '')"/>
+    <xsl:variable name="cjk" as="xs:integer" select="string-length(replace($letters,
+        '[^&#x3400;-&#x4DBF;&#x4E00;-&#x9FFF;&#xF900;-&#xFAFF;&#x3040;-&#x30FF;&#xAC00;-&#xD7AF;]', ''))"/>
+    <xsl:variable name="latin" as="xs:integer" select="string-length(replace($letters,
+        '[^A-Za-z&#xC0;-&#x24F;&#x1E00;-&#x1EFF;]', ''))"/>
+    <xsl:variable name="total" as="xs:integer" select="string-length($letters)"/>
+    <xsl:sequence select="
+        if ($total eq 0) then 'none'
+        else if ($cjk * 2 gt $total) then 'cjk'
+        else if ($latin * 2 gt $total) then 'latin'
+        else 'other'"/>
+  </xsl:function>
+
+  <!-- The case of the first letter of a text: upper, lower, or none (no letter, or a letter without case). -->
+  <xsl:function name="f:initial-case" as="xs:string">
+    <xsl:param name="text" as="xs:string?"/>
+    <xsl:variable name="first" as="xs:string" select="substring(replace(string($text), '^\P{L}+', ''), 1, 1)"/>
+    <xsl:sequence select="
+        if (matches($first, '^[\p{Lu}\p{Lt}]$')) then 'upper'
+        else if (matches($first, '^\p{Ll}$')) then 'lower'
+        else 'none'"/>
+  </xsl:function>
+
+  <!-- True if the text ends with a colon (ASCII or full-width), as labels such as "Price:" do. -->
+  <xsl:function name="f:has-trailing-colon" as="xs:boolean">
+    <xsl:param name="text" as="xs:string?"/>
+    <xsl:sequence select="matches(string($text), '[:：][\s\p{Z}]*$')"/>
+  </xsl:function>
+
+  <!--
+    The class tokens of a class attribute that may style the cell, sorted and space-separated: microformat names
+    (hCard, hCalendar and the h-/p-/u-/dt-/e- prefixes of microformats2, http://microformats.org) say what the
+    content is, not how it looks, and are left out.
+  -->
+  <xsl:function name="f:style-classes" as="xs:string">
+    <xsl:param name="class" as="xs:string?"/>
+    <xsl:variable name="microformats" as="xs:string+" select="('vcard', 'vevent', 'hcard', 'hcalendar', 'fn', 'n',
+        'org', 'nickname', 'given-name', 'family-name', 'additional-name', 'honorific-prefix', 'honorific-suffix',
+        'url', 'email', 'tel', 'adr', 'street-address', 'locality', 'region', 'postal-code', 'country-name', 'geo',
+        'latitude', 'longitude', 'bday', 'category', 'note', 'role', 'title', 'agent', 'label', 'summary',
+        'dtstart', 'dtend', 'location', 'description', 'uid', 'attendee', 'contact', 'organization-name',
+        'organization-unit', 'photo', 'logo')"/>
+    <xsl:sequence select="string-join(sort(distinct-values(tokenize(lower-case(string($class)))
+        [not(. = $microformats) and not(matches(., '^(h|p|u|dt|e)-'))])), ' ')"/>
+  </xsl:function>
+
+  <!-- True if one of the class tokens names a heading role: it contains head, label, title or caption, or is th. -->
+  <xsl:function name="f:is-header-class" as="xs:boolean">
+    <xsl:param name="classes" as="xs:string?"/>
+    <xsl:sequence select="some $token in tokenize(string($classes))
+                          satisfies ($token eq 'th' or matches($token, 'head|label|title|caption'))"/>
+  </xsl:function>
+
+  <!-- ===================================================================================================== -->
+  <!-- Font size                                                                                             -->
+  <!-- ===================================================================================================== -->
+
+  <!--
+    A font size in CSS px on the HTML font-size scale 1..7 of Zhang & Li's formula (n - k0) * 10, where n and k0 are
+    <font size> levels. The levels are the CSS absolute-size keywords x-small .. xxx-large (CSS Fonts 4, 2.5):
+    10, 13, 16, 18, 24, 32, 48 px = 1 .. 7; between two levels the scale is linear, below 10 px and above 48 px it
+    goes on with the slope of the nearest segment.
+  -->
+  <xsl:function name="f:font-size-level" as="xs:double">
+    <xsl:param name="px" as="xs:double"/>
+    <xsl:variable name="sizes" as="xs:double+" select="(10, 13, 16, 18, 24, 32, 48)"/>
+    <xsl:variable name="segment" as="xs:integer"
+        select="max((1, min((6, count($sizes[. le $px])))))"/>
+    <xsl:variable name="low" as="xs:double" select="$sizes[$segment]"/>
+    <xsl:variable name="high" as="xs:double" select="$sizes[$segment + 1]"/>
+    <xsl:sequence select="$segment + ($px - $low) div ($high - $low)"/>
+  </xsl:function>
+
+  <!-- ===================================================================================================== -->
+  <!-- Statistics                                                                                            -->
+  <!-- ===================================================================================================== -->
+
+  <!-- The arithmetic mean, or the empty sequence for no values. -->
+  <xsl:function name="f:mean" as="xs:double?">
+    <xsl:param name="values" as="xs:double*"/>
+    <xsl:sequence select="if (empty($values)) then () else sum($values) div count($values)"/>
+  </xsl:function>
+
+  <!-- The median (mean of the two middle values for an even count), or the empty sequence for no values. -->
+  <xsl:function name="f:median" as="xs:double?">
+    <xsl:param name="values" as="xs:double*"/>
+    <xsl:variable name="sorted" as="xs:double*" select="sort($values)"/>
+    <xsl:variable name="n" as="xs:integer" select="count($sorted)"/>
+    <xsl:sequence select="
+        if ($n eq 0) then ()
+        else if ($n mod 2 eq 1) then $sorted[($n + 1) idiv 2]
+        else ($sorted[$n idiv 2] + $sorted[$n idiv 2 + 1]) div 2"/>
+  </xsl:function>
+
+  <!-- The most frequent value; ties go to the value that first occurs last (in a table, values met further down
+       and right belong to the data rather than to the headers). Empty for no values. -->
+  <xsl:function name="f:mode" as="xs:string?">
+    <xsl:param name="values" as="xs:string*"/>
+    <xsl:variable name="counts" as="map(xs:string, xs:integer)"
+        select="fold-left($values, map{}, function($m, $v) { map:put($m, $v, ($m($v), 0)[1] + 1) })"/>
+    <xsl:variable name="best" as="xs:integer" select="max((0, map:for-each($counts, function($k, $c) { $c })))"/>
+    <xsl:sequence select="(distinct-values($values)[$counts(.) eq $best])[last()]"/>
+  </xsl:function>
+
+  <!-- The share (0..1) of the values equal to the most frequent one; 0 for no values. -->
+  <xsl:function name="f:mode-share" as="xs:double">
+    <xsl:param name="values" as="xs:string*"/>
+    <xsl:variable name="mode" as="xs:string?" select="f:mode($values)"/>
+    <xsl:sequence select="if (empty($values)) then 0 else count($values[. eq $mode]) div count($values)"/>
+  </xsl:function>
+
+  <!-- A number rounded to two decimals, for the evidence the stage records. -->
+  <xsl:function name="f:round2" as="xs:double">
+    <xsl:param name="value" as="xs:double?"/>
+    <xsl:sequence select="if (empty($value)) then 0 else round($value * 100) div 100"/>
+  </xsl:function>
+
+</xsl:stylesheet>

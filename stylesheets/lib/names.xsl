@@ -1,0 +1,123 @@
+<?xml version="1.0" encoding="UTF-8"?>
+<!--
+  Element names from header text (Zhang & Li 2007, section 3: "Population Statistics" gives population-statistics).
+  Needs lib/name-characters.xsl (the name characters of XML 1.0, fourth edition).
+
+  The rule, applied by f:xml-name to the text of a header cell or caption:
+    1. Unicode NFKC normalization (full-width and compatibility forms become plain letters and digits: "km²" gives
+       "km2"), lower-cased (fn:lower-case, every script), footnote markers removed ("[9]", "[a]", "[iv]",
+       "[note 3]", "[nb 1]", "[citation needed]": "UK[9]" gives uk), white space collapsed.
+    2. A few symbols that carry meaning alone in headers are spelt out: "+/-" and "±" as plus-minus, "#" number,
+       "%" percent, "&" and, "+" plus, "@" at. Apostrophes are removed ("Women's" gives womens).
+    3. The words are the runs of letters (\p{L}), combining marks (\p{M}) and decimal digits (\p{Nd}) of every
+       script; any other character separates words. Within a word, a character that XML 1.0 (fourth edition) does
+       not allow in names is replaced by its canonical decomposition when that consists of allowed characters
+       ("ș" U+0219 becomes s + U+0326), else written _xHHHH_ with its code point in hexadecimal (as SQL/XML and .NET
+       escape names), so letters of every script are kept and every XML processor accepts the name.
+    4. The words are joined with "-", and the name is cut at a word boundary to at most 64 characters.
+    5. No word at all (the text is only punctuation or symbols): the caller's fallback name (field, row, table).
+    6. A name that does not start with a letter (a digit of any script, a combining mark, an escape) gets a leading
+       "_" ("2010" gives _2010); so does a name starting with "xml", which XML reserves ("XML version" gives
+       _xml-version).
+  The result is always an NCName under every edition of XML 1.0. The original text is kept by the caller in a
+  px:label attribute.
+-->
+<xsl:stylesheet version="3.0"
+                xmlns:xsl="http://www.w3.org/1999/XSL/Transform"
+                xmlns:xs="http://www.w3.org/2001/XMLSchema"
+                xmlns:f="urn:pyxform:function"
+                xmlns:fp="urn:pyxform:function:private"
+                exclude-result-prefixes="#all"
+                expand-text="yes">
+
+  <!-- Longest element name made from a header, in characters (cut at a word boundary). -->
+  <xsl:variable name="fp:max-name-length" as="xs:integer" select="64"/>
+
+  <!--
+    f:xml-name($text, $fallback): the element name for a header text (the rule above).
+    $text: the header's visible text, as written. $fallback: the name used when the text has no letter or digit.
+    Returns an xs:NCName as a string; never the empty string.
+  -->
+  <xsl:function name="f:xml-name" as="xs:string" cache="yes">
+    <xsl:param name="text" as="xs:string"/>
+    <xsl:param name="fallback" as="xs:string"/>
+    <xsl:variable name="folded" as="xs:string" select="
+        $text => normalize-unicode('NFKC') => lower-case() => fp:strip-footnotes() => normalize-space()"/>
+    <xsl:variable name="words" as="xs:string*"
+                  select="tokenize(fp:spell-symbols($folded), '[^\p{L}\p{M}\p{Nd}]+')[. ne ''] ! fp:name-word(.)"/>
+    <xsl:variable name="name" as="xs:string" select="fp:join-words($words, '')"/>
+    <xsl:sequence select="
+        if ($name eq '') then $fallback
+        else if (not(matches($name, $fp:name-start)) or starts-with($name, 'xml')) then '_' || $name
+        else $name"/>
+  </xsl:function>
+
+  <!-- A name starts with a letter or "_"; a word holds letters, combining characters, digits and extenders. -->
+  <xsl:variable name="fp:name-start" as="xs:string" select="'^[' || $f:name-letters || '_]'"/>
+  <xsl:variable name="fp:name-word" as="xs:string" select="'^[' || $f:name-letters || $f:name-others || ']+$'"/>
+
+  <!-- One word with every character a name may not hold decomposed or escaped (rule 3). -->
+  <xsl:function name="fp:name-word" as="xs:string">
+    <xsl:param name="word" as="xs:string"/>
+    <xsl:sequence select="
+        if (matches($word, $fp:name-word)) then $word
+        else string-join(
+               for $code in string-to-codepoints($word)
+               return let $character := codepoints-to-string($code),
+                          $decomposed := normalize-unicode($character, 'NFD')
+               return if (matches($character, $fp:name-word)) then $character
+                      else if (matches($decomposed, $fp:name-word)) then $decomposed
+                      else '_x' || fp:hex($code, if ($code gt 65535) then 8 else 4) || '_')"/>
+  </xsl:function>
+
+  <!-- $number in upper-case hexadecimal, at least $digits digits. -->
+  <xsl:function name="fp:hex" as="xs:string">
+    <xsl:param name="number" as="xs:integer"/>
+    <xsl:param name="digits" as="xs:integer"/>
+    <xsl:variable name="last" as="xs:string" select="substring('0123456789ABCDEF', $number mod 16 + 1, 1)"/>
+    <xsl:sequence select="
+        if ($number lt 16 and $digits le 1) then $last
+        else fp:hex($number idiv 16, $digits - 1) || $last"/>
+  </xsl:function>
+
+  <!-- f:is-null($text): true when a header text gives a null tag (Rule 1): nothing but white space, no-break and
+       zero-width spaces. -->
+  <xsl:function name="f:is-null" as="xs:boolean">
+    <xsl:param name="text" as="xs:string?"/>
+    <xsl:sequence select="not(matches(string($text), '[^\s\p{Z}\p{Cf}]'))"/>
+  </xsl:function>
+
+  <!-- Footnote markers: a bracketed number, letter, roman numeral, "note N", "nb N" or a "... needed" tag. -->
+  <xsl:function name="fp:strip-footnotes" as="xs:string">
+    <xsl:param name="text" as="xs:string"/>
+    <xsl:sequence select="replace($text,
+        '\[\s*([0-9]{1,4}|[a-z]|[ivx]{1,5}|(note|nb|n)\s*[0-9a-z]{1,3}|[a-z ]{1,20} needed)\s*\]', ' ')"/>
+  </xsl:function>
+
+  <xsl:function name="fp:spell-symbols" as="xs:string">
+    <xsl:param name="text" as="xs:string"/>
+    <xsl:sequence select="
+        $text
+        => replace('\+\s*/\s*[\-−]|±', ' plus-minus ')
+        => replace('#', ' number ')
+        => replace('%', ' percent ')
+        => replace('&amp;', ' and ')
+        => replace('\+', ' plus ')
+        => replace('@', ' at ')
+        => replace('[''’‘ʼ`´]', '')"/>
+  </xsl:function>
+
+  <!-- Join words with "-" while the name stays within the length limit (a first word alone is cut). -->
+  <xsl:function name="fp:join-words" as="xs:string">
+    <xsl:param name="words" as="xs:string*"/>
+    <xsl:param name="name" as="xs:string"/>
+    <xsl:variable name="next" as="xs:string?" select="head($words)"/>
+    <xsl:sequence select="
+        if (empty($next)) then $name
+        else if ($name eq '')
+        then fp:join-words(tail($words), replace(substring($next, 1, $fp:max-name-length), '_x[0-9A-F]*$', ''))
+        else if (string-length($name) + 1 + string-length($next) gt $fp:max-name-length) then $name
+        else fp:join-words(tail($words), $name || '-' || $next)"/>
+  </xsl:function>
+
+</xsl:stylesheet>

@@ -1,0 +1,79 @@
+<?xml version="1.0" encoding="UTF-8"?>
+<!--
+  Data slots and their header cells in a header-annotated grid (docs/formats.md sections 2 and 3), shared by the map
+  and pairs stages so that the XML and the attribute-value pairs always agree.
+
+  A data slot is a slot covered by a cell with role="data". Rule 1 (Zhang & Li 2007, section 3) maps every data slot
+  d(i,j), so a data cell spanning several slots appears once per slot (the paper's reading: "Not available" under both
+  height and weight). The one exception: slots of the same cell in the same row with the same row headers and the
+  same column headers are a single pair, because they differ in nothing but the span (a value spanning two columns
+  under one header spanning the same two columns is stated once, not twice).
+-->
+<xsl:stylesheet version="3.0"
+                xmlns:xsl="http://www.w3.org/1999/XSL/Transform"
+                xmlns:xs="http://www.w3.org/2001/XMLSchema"
+                xmlns:px="urn:pyxform"
+                xmlns:f="urn:pyxform:function"
+                xmlns:fp="urn:pyxform:function:private"
+                exclude-result-prefixes="#all"
+                expand-text="yes">
+
+  <xsl:key name="f:cell" match="px:cell" use="@id"/>
+  <xsl:key name="f:table" match="px:table" use="xs:integer(@index)"/>
+
+  <!-- f:data-slots($table): the data slots of a table, rows in order, each row's slots left to right, without the
+       span duplicates described above. -->
+  <xsl:function name="f:data-slots" as="element(px:slot)*">
+    <xsl:param name="table" as="element(px:table)"/>
+    <xsl:for-each-group select="$table/px:row/px:slot[@cell][f:cell(.)/@role = 'data']"
+                        group-adjacent="string-join((../@index, @cell, @row-headers, @column-headers), '&#9;')">
+      <xsl:sequence select="current-group()[1]"/>
+    </xsl:for-each-group>
+  </xsl:function>
+
+  <!-- f:cell($slot): the cell covering a slot (empty for a slot no cell covers). -->
+  <xsl:function name="f:cell" as="element(px:cell)?">
+    <xsl:param name="slot" as="element(px:slot)"/>
+    <xsl:sequence select="key('f:cell', string($slot/@cell), root($slot))[1]"/>
+  </xsl:function>
+
+  <!-- f:row-headers($slot): the slot's row header cells (section cells included), outermost first, without the
+       cells whose text is empty (Rule 1's null tags). -->
+  <xsl:function name="f:row-headers" as="element(px:cell)*">
+    <xsl:param name="slot" as="element(px:slot)"/>
+    <xsl:sequence select="fp:header-cells($slot, $slot/@row-headers)"/>
+  </xsl:function>
+
+  <!-- f:column-headers($slot): the slot's column header cells, top first, without null tags. -->
+  <xsl:function name="f:column-headers" as="element(px:cell)*">
+    <xsl:param name="slot" as="element(px:slot)"/>
+    <xsl:sequence select="fp:header-cells($slot, $slot/@column-headers)"/>
+  </xsl:function>
+
+  <xsl:function name="fp:header-cells" as="element(px:cell)*">
+    <xsl:param name="slot" as="element(px:slot)"/>
+    <xsl:param name="ids" as="attribute()?"/>
+    <xsl:variable name="root" as="node()" select="root($slot)"/>
+    <xsl:sequence select="
+        for $id in distinct-values(tokenize(string($ids)))
+        return key('f:cell', $id, $root)[1][not(f:is-null(string(px:text)))]"/>
+  </xsl:function>
+
+  <!-- f:text($cell): the cell's visible text, as written (docs/formats.md section 2). -->
+  <xsl:function name="f:text" as="xs:string">
+    <xsl:param name="cell" as="element(px:cell)"/>
+    <xsl:sequence select="string($cell/px:text)"/>
+  </xsl:function>
+
+  <!-- f:nested-tables($cell): the tables nested in a data cell, in document order; only tables whose parent-table is
+       the cell's own table are followed, so a damaged grid cannot make the recursion loop. -->
+  <xsl:function name="f:nested-tables" as="element(px:table)*">
+    <xsl:param name="cell" as="element(px:cell)"/>
+    <xsl:variable name="table" as="element(px:table)" select="$cell/parent::px:table"/>
+    <xsl:sequence select="
+        for $ref in $cell/px:table-ref
+        return key('f:table', xs:integer($ref/@index), root($cell))
+               [@parent-table = $table/@index][xs:integer(@index) gt xs:integer($table/@index)]"/>
+  </xsl:function>
+
+</xsl:stylesheet>

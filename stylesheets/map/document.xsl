@@ -1,0 +1,78 @@
+<?xml version="1.0" encoding="UTF-8"?>
+<!--
+  Mode m:document: the grid document (px:grids) -> the output's document element.
+
+  Without the table parameter: <pyxform> with the page's provenance (px:source, px:title, px:encoding) holding the
+  element of every top-level table in index order (a nested table appears inside the data cell that holds it; one
+  nested in a header or section cell is listed here, at the top level, with px:parent-table), then a
+  px:table-failure for every table that normalize could not process or that map failed on. With table = N: table N's
+  element alone (nested or not); an index that names no table stops with error px:no-table.
+-->
+<xsl:stylesheet version="3.0"
+                xmlns:xsl="http://www.w3.org/1999/XSL/Transform"
+                xmlns:xs="http://www.w3.org/2001/XMLSchema"
+                xmlns:px="urn:pyxform"
+                xmlns:f="urn:pyxform:function"
+                xmlns:fp="urn:pyxform:function:private"
+                xmlns:m="urn:pyxform:mode"
+                xmlns:err="http://www.w3.org/2005/xqt-errors"
+                exclude-result-prefixes="#all"
+                expand-text="yes">
+
+  <xsl:mode name="m:document" on-no-match="fail"/>
+
+  <xsl:template match="px:grids[$table ge 0]" mode="m:document" as="element()">
+    <xsl:variable name="chosen" as="element(px:table)?" select="px:table[xs:integer(@index) eq $table]"/>
+    <xsl:if test="empty($chosen)">
+      <xsl:message terminate="yes" error-code="px:no-table"
+        >px:no-table: the page has no table {$table} (it has {count(px:table)
+        } table(s){if (px:table-failure[xs:integer(@index) eq $table]) then '; table ' || $table
+        || ' could not be normalized: ' || px:table-failure[xs:integer(@index) eq $table][1]/@message
+        else ''})</xsl:message>
+    </xsl:if>
+    <xsl:apply-templates select="$chosen" mode="m:table"/>
+  </xsl:template>
+
+  <!-- Whether a nested table sits in a data cell of its table, where Rule 1 puts its XML; a table nested in a header
+       or section cell is listed at the top level instead, so that its data is not lost. -->
+  <xsl:function name="fp:in-data-cell" as="xs:boolean">
+    <xsl:param name="table" as="element(px:table)"/>
+    <xsl:sequence select="key('f:cell', string($table/@parent-cell), root($table))/@role = 'data'"/>
+  </xsl:function>
+
+  <!-- one table's element; a function so that xsl:try can call it in its select -->
+  <xsl:function name="fp:map-table" as="element()">
+    <xsl:param name="table" as="element(px:table)"/>
+    <xsl:apply-templates select="$table" mode="m:table"/>
+  </xsl:function>
+
+  <xsl:template match="px:grids" mode="m:document" as="element(pyxform)">
+    <xsl:if test="empty(px:table | px:table-failure)">
+      <xsl:message terminate="yes" error-code="px:no-table">px:no-table: the page has no table</xsl:message>
+    </xsl:if>
+    <xsl:variable name="indexes" as="xs:string*" select="px:table/@index"/>
+    <pyxform px:source="{@source}" px:title="{@title}" px:encoding="{@encoding}">
+      <xsl:variable name="mapped" as="element()*">
+        <xsl:sequence select="px:table-failure"/>
+        <xsl:for-each select="px:table[not(@parent-table = $indexes) or not(fp:in-data-cell(.))]">
+          <xsl:if test="not(@header-rows and @header-cols)">
+            <px:table-failure index="{@index}" locator="{@locator}" code="no-header-annotations"
+                              message="the table has no header annotations (run the headers stage before map)"/>
+          </xsl:if>
+          <xsl:try select="if (@header-rows and @header-cols) then fp:map-table(.) else ()">
+            <xsl:catch>
+              <px:table-failure index="{@index}" locator="{@locator}" code="map"
+                                message="{$err:code}: {$err:description}"/>
+            </xsl:catch>
+          </xsl:try>
+        </xsl:for-each>
+      </xsl:variable>
+      <!-- tables first, in index order; then every failure, in index order -->
+      <xsl:sequence select="$mapped[not(self::px:table-failure)]"/>
+      <xsl:perform-sort select="$mapped[self::px:table-failure]">
+        <xsl:sort select="xs:integer(@index)"/>
+      </xsl:perform-sort>
+    </pyxform>
+  </xsl:template>
+
+</xsl:stylesheet>

@@ -1,0 +1,155 @@
+<?xml version="1.0" encoding="UTF-8"?>
+<!--
+  Mode m:table: one px:table of the annotated grid -> its Rule 1 element (Zhang & Li 2007, section 3).
+
+  Each data slot (lib/slots.xsl) becomes one chain of nested elements, from the table element down:
+    row header cells, outermost first (section cells included)     one element per cell, px:key = the cell id
+    a record element <row>, when the row needs one (below)          px:key = the row index
+    column header cells, top first                                  px:key = the cell id @ the row index
+      (no column header with text: one element named by position, <column-N>, N = slot column + 1)
+    the value: the data cell's text, its links and images as attributes, the XML of the tables nested in it.
+  Header cells with empty text are null tags and make no element. The chains of one table are siblings in row order;
+  merge.xsl joins adjacent siblings of the same name and px:key, which rebuilds phi(r(i)) of Rule 1 exactly (one
+  element per row header cell, one per column header cell and row), while rows that are different records stay apart.
+
+  A row needs a record element when it has no row header cell of its own (tables without row headers, p = 0, where
+  each data row becomes <row>, also under section cells) or when its row header path (the ids of its non-null row
+  header cells) is shared with another data row (two rows under one row header cell that spans them both): otherwise
+  their values would merge into one element and records would mix.
+
+  The table element is named after the caption; a top-level table without a caption after the nearest preceding
+  heading, then the page title; otherwise (or for a nested table without a caption) it is <table>.
+-->
+<xsl:stylesheet version="3.0"
+                xmlns:xsl="http://www.w3.org/1999/XSL/Transform"
+                xmlns:xs="http://www.w3.org/2001/XMLSchema"
+                xmlns:map="http://www.w3.org/2005/xpath-functions/map"
+                xmlns:px="urn:pyxform"
+                xmlns:f="urn:pyxform:function"
+                xmlns:fp="urn:pyxform:function:private"
+                xmlns:m="urn:pyxform:mode"
+                exclude-result-prefixes="#all"
+                expand-text="yes">
+
+  <xsl:mode name="m:table" on-no-match="fail"/>
+
+  <xsl:template match="px:table" mode="m:table" as="element()">
+    <xsl:if test="not(@header-rows and @header-cols)">
+      <xsl:message terminate="yes" error-code="px:no-header-annotations"
+        >px:no-header-annotations: table {@index} ({@locator}) has no header
+        annotations (header-rows, header-cols): run the headers stage before map</xsl:message>
+    </xsl:if>
+    <xsl:variable name="table" as="element(px:table)" select="."/>
+    <xsl:variable name="label" as="map(xs:string, xs:string)" select="fp:table-label($table)"/>
+    <!-- per data slot: the slot, its row header cells, the identity of its row (the ids of those cells) -->
+    <xsl:variable name="slots" as="map(xs:string, item()*)*" select="
+        for $slot in f:data-slots($table)
+        return let $row-headers := f:row-headers($slot)
+        return map {'slot': $slot, 'row-headers': $row-headers, 'path': string-join($row-headers/@id, ' ')}"/>
+    <xsl:variable name="rows-per-path" as="map(xs:string, xs:integer)">
+      <xsl:map>
+        <xsl:for-each-group select="$slots" group-by="?path">
+          <xsl:map-entry key="current-grouping-key()" select="count(distinct-values(current-group()?slot/../@index))"/>
+        </xsl:for-each-group>
+      </xsl:map>
+    </xsl:variable>
+    <xsl:element name="{if ($f:generic-names) then 'table' else f:xml-name($label?text, 'table')}">
+      <xsl:if test="$f:generic-names">
+        <xsl:attribute name="name" select="$label?text"/>
+      </xsl:if>
+      <xsl:attribute name="px:label" select="$label?text"/>
+      <xsl:attribute name="px:name-from" select="$label?from"/>
+      <xsl:attribute name="px:source" select="root($table)/px:grids/@source"/>
+      <xsl:attribute name="px:table" select="@index"/>
+      <xsl:attribute name="px:locator" select="@locator"/>
+      <xsl:attribute name="px:header-rows" select="@header-rows"/>
+      <xsl:attribute name="px:header-cols" select="@header-cols"/>
+      <xsl:attribute name="px:header-method" select="@header-method"/>
+      <xsl:if test="@parent-table">
+        <xsl:attribute name="px:parent-table" select="@parent-table"/>
+      </xsl:if>
+      <xsl:if test="@hidden = 'true'">
+        <xsl:attribute name="px:hidden" select="'true'"/>
+      </xsl:if>
+      <xsl:attribute name="px:key" select="'t' || @index"/>
+      <xsl:for-each select="$slots">
+        <xsl:variable name="record" as="xs:boolean"
+                      select="empty(?row-headers[not(@role = 'section')]) or $rows-per-path(?path) gt 1"/>
+        <xsl:sequence select="fp:slot-chain(?slot, ?row-headers, $record)"/>
+      </xsl:for-each>
+    </xsl:element>
+  </xsl:template>
+
+  <!-- The text the table's element is named after and where it came from: caption, heading, title or default. -->
+  <xsl:function name="fp:table-label" as="map(xs:string, xs:string)">
+    <xsl:param name="table" as="element(px:table)"/>
+    <xsl:variable name="top-level" as="xs:boolean" select="not($table/@parent-table)"/>
+    <xsl:variable name="candidates" as="map(xs:string, xs:string)*" select="
+        map {'from': 'caption', 'text': normalize-space($table/px:caption)},
+        map {'from': 'heading', 'text': normalize-space($table/@heading)}[$top-level],
+        map {'from': 'title', 'text': normalize-space(root($table)/px:grids/@title)}[$top-level]"/>
+    <xsl:sequence select="($candidates[not(f:is-null(?text))], map {'from': 'default', 'text': ''})[1]"/>
+  </xsl:function>
+
+  <!-- The chain of nested elements of one data slot, ending in its value. -->
+  <xsl:function name="fp:slot-chain" as="element()">
+    <xsl:param name="slot" as="element(px:slot)"/>
+    <xsl:param name="row-headers" as="element(px:cell)*"/>
+    <xsl:param name="record" as="xs:boolean"/>
+    <xsl:variable name="row" as="xs:string" select="string($slot/../@index)"/>
+    <xsl:variable name="column" as="xs:integer" select="xs:integer($slot/@col)"/>
+    <xsl:variable name="column-headers" as="element(px:cell)*" select="f:column-headers($slot)"/>
+    <xsl:variable name="steps" as="element()+">
+      <xsl:for-each select="$row-headers">
+        <xsl:sequence select="fp:header-step(., @id, 'row', true())"/>
+      </xsl:for-each>
+      <xsl:if test="$record">
+        <row px:row="{$row}" px:key="r{$row}"/>
+      </xsl:if>
+      <xsl:for-each select="$column-headers">
+        <xsl:sequence select="fp:header-step(., @id || '@' || $row, 'field', false())"/>
+      </xsl:for-each>
+      <xsl:if test="empty($column-headers)">
+        <xsl:choose>
+          <xsl:when test="$f:generic-names">
+            <field column="{$column + 1}" px:key="p{$column}@{$row}"/>
+          </xsl:when>
+          <xsl:otherwise>
+            <xsl:element name="column-{$column + 1}">
+              <xsl:attribute name="px:key" select="'p' || $column || '@' || $row"/>
+            </xsl:element>
+          </xsl:otherwise>
+        </xsl:choose>
+      </xsl:if>
+    </xsl:variable>
+    <xsl:sequence select="fp:nest($steps, f:value(f:cell($slot)))"/>
+  </xsl:function>
+
+  <!-- The (empty) element a header cell makes: named after its text, or <field name="..."> with generic names. -->
+  <xsl:function name="fp:header-step" as="element()">
+    <xsl:param name="cell" as="element(px:cell)"/>
+    <xsl:param name="key" as="xs:string"/>
+    <xsl:param name="fallback" as="xs:string"/>
+    <xsl:param name="with-links" as="xs:boolean"/>
+    <xsl:variable name="text" as="xs:string" select="f:text($cell)"/>
+    <xsl:element name="{if ($f:generic-names) then 'field' else f:xml-name($text, $fallback)}">
+      <xsl:attribute name="{if ($f:generic-names) then 'name' else 'px:label'}" select="$text"/>
+      <xsl:attribute name="px:key" select="$key"/>
+      <xsl:if test="$with-links">
+        <xsl:sequence select="f:link-attributes($cell)"/>
+      </xsl:if>
+    </xsl:element>
+  </xsl:function>
+
+  <!-- Nest copies of the step elements, outermost first, with $content inside the innermost. -->
+  <xsl:function name="fp:nest" as="element()">
+    <xsl:param name="steps" as="element()+"/>
+    <xsl:param name="content" as="node()*"/>
+    <xsl:variable name="step" as="element()" select="head($steps)"/>
+    <xsl:copy select="$step">
+      <xsl:sequence select="$step/@*"/>
+      <xsl:sequence select="if (exists(tail($steps))) then fp:nest(tail($steps), $content) else $content"/>
+    </xsl:copy>
+  </xsl:function>
+
+</xsl:stylesheet>

@@ -1,0 +1,63 @@
+<?xml version="1.0" encoding="UTF-8"?>
+<!--
+  Values of data cells (phi(d) of Rule 1, Zhang & Li 2007, section 3) and the links and images of cells.
+
+  f:value($cell): the content of the innermost element of a data slot's chain:
+    - attributes href (the URL of each link in the cell, space-separated), src (each image's URL, space-separated)
+      and alt (the alt text, when the cell has exactly one image and it has one); URLs are resolved against the page
+      URL when the page came from http(s), and spaces in them are written %20;
+    - the cell's visible text exactly as the grid has it (never case-folded), when it is not empty;
+    - the element of every table nested in the cell (mode m:table: Rule 1 applied recursively, any depth).
+-->
+<xsl:stylesheet version="3.0"
+                xmlns:xsl="http://www.w3.org/1999/XSL/Transform"
+                xmlns:xs="http://www.w3.org/2001/XMLSchema"
+                xmlns:px="urn:pyxform"
+                xmlns:f="urn:pyxform:function"
+                xmlns:fp="urn:pyxform:function:private"
+                xmlns:m="urn:pyxform:mode"
+                exclude-result-prefixes="#all"
+                expand-text="yes">
+
+  <xsl:function name="f:value" as="node()*">
+    <xsl:param name="cell" as="element(px:cell)"/>
+    <xsl:sequence select="f:link-attributes($cell)"/>
+    <xsl:variable name="text" as="xs:string" select="f:text($cell)"/>
+    <xsl:if test="$text ne ''">
+      <xsl:value-of select="$text"/>
+    </xsl:if>
+    <xsl:apply-templates select="f:nested-tables($cell)" mode="m:table"/>
+  </xsl:function>
+
+  <!-- href, src and alt attributes for the links and images of a cell (none when it has neither). -->
+  <xsl:function name="f:link-attributes" as="attribute()*">
+    <xsl:param name="cell" as="element(px:cell)"/>
+    <xsl:variable name="base" as="xs:string" select="string(root($cell)/px:grids/@source)"/>
+    <xsl:if test="$cell/px:link[normalize-space(@href)]">
+      <xsl:attribute name="href" select="$cell/px:link[normalize-space(@href)]/fp:url(@href, $base)"/>
+    </xsl:if>
+    <xsl:if test="$cell/px:image[normalize-space(@src)]">
+      <xsl:attribute name="src" select="$cell/px:image[normalize-space(@src)]/fp:url(@src, $base)"/>
+    </xsl:if>
+    <xsl:if test="count($cell/px:image) eq 1 and normalize-space($cell/px:image/@alt)">
+      <xsl:attribute name="alt" select="$cell/px:image/@alt"/>
+    </xsl:if>
+  </xsl:function>
+
+  <xsl:function name="fp:url" as="xs:string">
+    <xsl:param name="url" as="xs:string"/>
+    <xsl:param name="base" as="xs:string"/>
+    <xsl:variable name="written" as="xs:string" select="normalize-space($url) => replace(' ', '%20')"/>
+    <xsl:choose>
+      <xsl:when test="matches($base, '^https?://', 'i')">
+        <xsl:try select="string(resolve-uri($written, $base))">
+          <xsl:catch select="$written"/>
+        </xsl:try>
+      </xsl:when>
+      <xsl:otherwise>
+        <xsl:sequence select="$written"/>
+      </xsl:otherwise>
+    </xsl:choose>
+  </xsl:function>
+
+</xsl:stylesheet>

@@ -1,0 +1,186 @@
+"""The markup method: k and p from th/thead, and the WHATWG "algorithm for assigning header cells" (HTML 4.9.12.2)
+on small tables with scope, headers/id, row groups, header blocks and opaque headers, section rows, repeated header
+rows and summary rows."""
+
+from __future__ import annotations
+
+from .grid_builder import cell
+from .headers_helpers import PX, cell_roles, detect, evidence, kp, slot_headers
+
+
+def test_scope_auto_corner_row_and_column_headers() -> None:
+    rows = [["th:", "th:2008", "th:2007"],
+            ["th:Net sales", "td:$ 32,479", "td:$ 24,006"],
+            ["th:Cost of sales", "td:21,334", "td:15,852"]]
+    result = detect(rows)
+    assert kp(result) == (1, 1, "markup")
+    assert slot_headers(result, 1, 1) == (["Net sales"], ["2008"])
+    assert slot_headers(result, 2, 2) == (["Cost of sales"], ["2007"])
+
+
+def test_whatwg_operating_expenses_example_with_rowgroup_headers() -> None:
+    """The spec's own example: th scope=rowgroup heads its row group, th scope=row its row."""
+    rows = [{"cells": ["th:", "th:2008", "th:2007"], "group_kind": "thead"},
+            {"cells": [cell("th", "Research and development", scope="rowgroup"), "td:$ 1,109", "td:$ 782"],
+             "group": 1},
+            {"cells": [cell("th", "Percentage of net sales", scope="row"), "td:3.4%", "td:3.3%"], "group": 1},
+            {"cells": [cell("th", "Selling, general, and administrative", scope="rowgroup"), "td:$ 3,761",
+                       "td:$ 2,963"], "group": 2},
+            {"cells": [cell("th", "Percentage of net sales", scope="row"), "td:11.6%", "td:12.3%"], "group": 2}]
+    result = detect(rows)
+    assert kp(result) == (1, 1, "markup")
+    assert slot_headers(result, 1, 1) == (["Research and development"], ["2008"])
+    assert slot_headers(result, 2, 2) == (["Research and development", "Percentage of net sales"], ["2007"])
+    assert slot_headers(result, 4, 1) == (["Selling, general, and administrative", "Percentage of net sales"],
+                                          ["2008"])
+
+
+def test_headers_attribute_names_the_header_cells() -> None:
+    """ACT rule example: headers="col1" takes the cell out of its column header's scope."""
+    rows = [[cell("th", "Country", id="col1"), cell("th", "Starting with a Z", id="col2")],
+            ["td:Zambia", cell("td", "Zimbabwe", headers="col1")]]
+    result = detect(rows)
+    assert slot_headers(result, 1, 0) == ([], ["Country"])
+    assert slot_headers(result, 1, 1) == ([], ["Country"])
+
+
+def test_headers_attribute_with_unknown_and_own_ids() -> None:
+    rows = [[cell("th", "A", id="a"), cell("th", "B", id="b")],
+            [cell("td", "x", id="self", headers="nowhere self b"), "td:y"]]
+    result = detect(rows)
+    assert slot_headers(result, 1, 0) == ([], ["B"])
+
+
+def test_scope_col_and_row_force_the_direction() -> None:
+    """A th with scope=col in a data row heads the cells below it; scope=row the cells right of it."""
+    rows = [["th:Item", "th:Price"],
+            [cell("th", "Fruit", scope="col"), "td:"],
+            ["td:apple", "td:1.20"],
+            [cell("th", "Pear", scope="row"), "td:0.90"]]
+    result = detect(rows)
+    assert slot_headers(result, 2, 0) == ([], ["Item", "Fruit"])
+    assert slot_headers(result, 3, 1) == (["Pear"], ["Price"])
+
+
+def test_colgroup_header_heads_the_columns_it_spans() -> None:
+    rows = [[cell("th", "North", colspan=2, scope="colgroup"), cell("th", "South", colspan=2, scope="colgroup")],
+            ["th:Q1", "th:Q2", "th:Q1", "th:Q2"],
+            ["td:1", "td:2", "td:3", "td:4"]]
+    result = detect(rows)
+    assert kp(result)[:2] == (2, 0)
+    assert slot_headers(result, 2, 2) == ([], ["South", "Q1"])
+
+
+def test_repeated_header_row_is_a_header_and_makes_the_top_header_opaque() -> None:
+    """Scanning up from row 3 meets the repeated "Score" (added), a data cell, then the top "Score": same column and
+    width as an opaque header, so blocked (WHATWG internal algorithm, step "blocked")."""
+    rows = [["th:Name", "th:Score"], ["td:Ann", "td:1"], ["th:Name", "th:Score"], ["td:Bob", "td:2"]]
+    result = detect(rows)
+    assert kp(result) == (1, 0, "markup")
+    table = result.document.getroot().find(f"{PX}table")
+    row3 = table.find(f"{PX}row[@index='3']/{PX}slot[@col='1']")
+    repeated_score = table.find(f"{PX}cell[@row='2'][@col='1']").get("id")
+    assert row3.get("column-headers") == repeated_score
+    assert [e.get("kind") for e in evidence(result).iter(f"{PX}row-kind")] == ["repeat"]
+
+
+def test_wider_header_is_not_blocked_by_a_narrower_one() -> None:
+    rows = [[cell("th", "Scores", colspan=2)], ["td:a", "td:b"], ["th:Home", "th:Away"], ["td:1", "td:2"]]
+    result = detect(rows)
+    assert slot_headers(result, 3, 0) == ([], ["Scores", "Home"])
+
+
+def test_section_rows_head_the_data_rows_below() -> None:
+    """Rule 1 of the issue: a full-width row in the body ("Group A") is a section cell, not a data row."""
+    rows = [["th:Team", "th:Points"],
+            [cell("th", "Group A", colspan=2)], ["td:Lions", "td:7"], ["td:Bears", "td:4"],
+            [cell("td", "Group B", colspan=2)], ["td:Wolves", "td:6"],
+            [cell("td", "Source: league table of 2024, compiled by the editors", colspan=2)]]
+    result = detect(rows)
+    assert kp(result) == (1, 0, "markup")
+    roles = cell_roles(result)
+    assert roles["Group A"] == roles["Group B"] == "section"
+    assert roles["Source: league table of 2024, compiled by the editors"] == "data"  # a note after the last data row
+    assert slot_headers(result, 3, 1) == (["Group A"], ["Points"])
+    assert slot_headers(result, 5, 0) == (["Group B"], ["Team"])
+
+
+def test_consecutive_section_rows_nest() -> None:
+    rows = [["th:City", "th:People"], [cell("th", "Europe", colspan=2)], [cell("th", "Germany", colspan=2)],
+            ["td:Berlin", "td:3.6"], [cell("th", "France", colspan=2)], ["td:Paris", "td:2.1"]]
+    result = detect(rows)
+    assert slot_headers(result, 3, 1) == (["Europe", "Germany"], ["People"])
+    assert slot_headers(result, 5, 1) == (["France"], ["People"])
+
+
+def test_summary_row_of_th_with_numbers_is_data_headed_by_its_first_cell() -> None:
+    rows = [["th:Year", "th:Wins", "th:Earnings"],
+            ["th:1985", "td:0", "td:0"], ["th:1986", "td:1", "td:113,245"],
+            ["th:Career", "th:20", "th:42,511,946"]]
+    result = detect(rows)
+    assert kp(result) == (1, 1, "markup")
+    roles = cell_roles(result)
+    assert roles["42,511,946"] == "data" and roles["Career"] == "header"
+    assert slot_headers(result, 3, 2) == (["Career"], ["Earnings"])
+
+
+def test_thead_rows_are_header_rows_even_of_td() -> None:
+    rows = [{"cells": ["td:Name", "td:Age"], "group_kind": "thead"}, ["td:Ann", "td:31"], ["td:Bob", "td:42"]]
+    assert kp(detect(rows)) == (1, 0, "markup")
+
+
+def test_td_title_row_above_th_header_row_counts() -> None:
+    rows = [[cell("td", "2013-14 league table", colspan=3)], ["th:Club", "th:Played", "th:Won"],
+            ["td:Saracens", "td:22", "td:19"], ["td:Bath", "td:22", "td:14"]]
+    assert kp(detect(rows)) == (2, 0, "markup")
+
+
+def test_empty_rows_at_the_top_count_when_a_header_row_follows() -> None:
+    rows = [["td:", "td:"], ["th:Code", "th:Label"], ["td:c1", "td:first"], ["td:", "td:"], ["td:c2", "td:second"]]
+    assert kp(detect(rows)) == (2, 0, "markup")
+
+
+def test_header_cells_without_text_are_not_listed() -> None:
+    rows = [["th:", "th:Age"], ["th:", "td:31"], ["th:Bob", "td:42"]]
+    result = detect(rows)
+    assert slot_headers(result, 1, 1) == ([], ["Age"])
+    assert slot_headers(result, 2, 1) == (["Bob"], ["Age"])
+
+
+def test_entity_table_with_th_keys_has_one_header_column() -> None:
+    rows = [["th:Page views", "td:1,234,567"], ["th:Unique visitors", "td:98,765"]]
+    result = detect(rows)
+    assert kp(result) == (0, 1, "markup")
+    assert slot_headers(result, 1, 1) == (["Unique visitors"], [])
+
+
+def test_markup_that_marks_every_cell_falls_back_to_formatting() -> None:
+    rows = [[cell("th", "Name", font_size=20), cell("th", "Age", font_size=20)],
+            [cell("th", "Ann", bold=False), cell("th", "31", bold=False)],
+            [cell("th", "Bob", bold=False), cell("th", "42", bold=False)]]
+    result = detect(rows)
+    assert kp(result) == (1, 0, "format")
+
+
+def test_table_without_markup_uses_formatting_in_auto_mode() -> None:
+    rows = [[cell("td", "Name", bold=True), cell("td", "Age", bold=True)], ["td:Ann", "td:31"], ["td:Bob", "td:42"]]
+    assert kp(detect(rows)) == (1, 0, "format")
+
+
+def test_th_title_row_is_extended_by_a_formatted_label_row() -> None:
+    """A calendar: a th month title spanning the table (markup), then weekday names as coloured td over day numbers:
+    the title labels no column, so the formatting method finds the label row below it."""
+    rows = [[cell("th", "Oktober 2020", colspan=7)],
+            [cell("td", day, background="#f7fcf0") for day in ["Mo", "Di", "Mi", "Do", "Fr", "Sa", "So"]],
+            ["td:", "td:", "td:", "td:01", "td:02", "td:03", "td:04"],
+            ["td:05", "td:06", "td:07", "td:08", "td:09", "td:10", "td:11"],
+            ["td:12", "td:13", "td:14", "td:15", "td:16", "td:17", "td:18"],
+            ["td:19", "td:20", "td:21", "td:22", "td:23", "td:24", "td:25"]]
+    result = detect(rows)
+    assert kp(result) == (2, 0, "markup")
+    assert slot_headers(result, 3, 2) == ([], ["Oktober 2020", "Mi"])
+
+
+def test_markup_method_alone_reports_none_for_a_table_without_th() -> None:
+    rows = [[cell("td", "Name", bold=True), cell("td", "Age", bold=True)], ["td:Ann", "td:31"], ["td:Bob", "td:42"]]
+    assert kp(detect(rows, method="markup")) == (0, 0, "none")

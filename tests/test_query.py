@@ -1,0 +1,91 @@
+"""XPath 3.1 / XQuery 3.1 over output files (Saxon) and over lxml trees (elementpath)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pyxform.convert import convert_grid
+from pyxform.errors import InputNotFound, QueryError
+from pyxform.query import query, rewrite_collection_calls, xpath
+
+DATA = Path(__file__).parent / "data"
+
+
+@pytest.fixture(scope="module")
+def outputs(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("outputs")
+    xml = convert_grid((DATA / "grids" / "paper-example.grid.xml").read_bytes()).xml
+    (folder / "a.xml").write_text(xml, encoding="utf-8")
+    (folder / "b.xml").write_text(xml.replace("40.46%", "41.00%"), encoding="utf-8")
+    (folder / "notes.txt").write_text("not xml")
+    return folder
+
+
+def test_xpath_over_one_file(outputs: Path) -> None:
+    assert query(outputs / "a.xml", "//males/ratio/string()").values() == ["40.46%"]
+    assert query(outputs / "a.xml", "/pyxform/population-statistics/*/average/height").lines() == [
+        '<height xmlns:px="urn:pyxform" px:label="Height">1.78</height>',
+        '<height xmlns:px="urn:pyxform" px:label="Height">Not available</height>']
+    assert query(outputs / "a.xml", "//*[@px:label = 'Females']/ratio => string()").values() == ["40.34%"]
+    assert query(outputs / "a.xml", "count(//height[. castable as xs:decimal])").values() == ["1"]
+
+
+def test_folder_is_a_collection(outputs: Path) -> None:
+    result = query(outputs, "collection()//males/ratio/string()")
+    assert result.values() == ["40.46%", "41.00%"]
+    assert query(outputs, "for $d in $collection return tokenize(base-uri($d), '/')[last()]").values() == [
+        "a.xml", "b.xml"]
+    with pytest.raises(QueryError, match="collection\\(\\)"):
+        query(outputs, "//males")
+
+
+def test_xquery(outputs: Path) -> None:
+    result = query(outputs, 'xquery version "3.1"; declare namespace q = "urn:q"; '
+                            "<ratios>{for $r in collection()//ratio order by $r return <r>{string($r)}</r>}</ratios>",
+                   xquery=True)
+    assert result.lines() == [("<ratios>\n   <r>40.34%</r>\n   <r>40.34%</r>\n   <r>40.46%</r>\n   <r>41.00%</r>\n"
+                               "</ratios>")]
+    assert query(outputs / "a.xml", "string-join(//@px:label[. = 'Ratio'], ',')", xquery=True).values() == [
+        "Ratio,Ratio"]
+
+
+def test_expressions_cannot_open_uris(outputs: Path, tmp_path: Path) -> None:
+    other = tmp_path / "other.xml"
+    other.write_text("<secret>s</secret>")
+    for expression in (f"doc('{other.as_uri()}')", f"unparsed-text('{other.as_uri()}')",
+                       f"collection('{tmp_path.as_uri()}')", "unparsed-text('/etc/hostname')"):
+        with pytest.raises(QueryError):
+            query(outputs / "a.xml", expression)
+
+
+def test_errors(outputs: Path) -> None:
+    with pytest.raises(QueryError, match="a.xml"):
+        query(outputs / "a.xml", "//[")
+    with pytest.raises(InputNotFound):
+        query(outputs / "missing.xml", "1")
+    with pytest.raises(QueryError, match="not-xml"):
+        bad = outputs / "not-xml.xml"
+        bad.write_text("<a>")
+        try:
+            query(bad, "1")
+        finally:
+            bad.unlink()
+
+
+def test_collection_calls_are_rewritten_outside_literals_and_comments() -> None:
+    assert rewrite_collection_calls("count(collection()//a) + count(fn:collection( ))") == (
+        "count($collection//a) + count($collection)")
+    assert rewrite_collection_calls("'collection()', \"x\"\"collection()\" (: collection() :)") == (
+        "'collection()', \"x\"\"collection()\" (: collection() :)")
+    assert rewrite_collection_calls("my:collection() , collection('x')") == "my:collection() , collection('x')"
+
+
+def test_elementpath_on_lxml_trees() -> None:
+    tree = convert_grid((DATA / "grids" / "paper-example.grid.xml").read_bytes()).tree()
+    assert xpath(tree, "//females/average/weight/string()") == ["Not available"]
+    assert xpath(tree, "count(//ratio)") == [2]
+    assert xpath(tree, "//*[@px:label = $l]/ratio/string()", variables={"l": "Males"}) == ["40.46%"]
+    with pytest.raises(QueryError):
+        xpath(tree, "//[")
