@@ -1,8 +1,9 @@
-"""Before/after check for optimizations: the clean stage's annotated XHTML and the grid document of every corpus page
-must stay byte-identical.
+"""Before/after check for optimizations: the clean stage's annotated XHTML, the grid document and the converted XML of
+every corpus page must stay byte-identical.
 
-``--save DIR`` writes, per page, ``NAME.xhtml`` (``pyxform.clean.clean(bytes).to_bytes()``) and ``NAME.grid.xml``
-(``pyxform.grid(bytes).xml``, or ``ERROR code: message`` when the page raises) into DIR. ``--compare DIR`` computes
+``--save DIR`` writes, per page, ``NAME.xhtml`` (``pyxform.clean.clean(bytes).to_bytes()``), ``NAME.grid.xml``
+(``pyxform.grid(bytes).xml``) and, where this build has ``pyxform.convert``, ``NAME.convert.xml``
+(``pyxform.convert(bytes).xml``) into DIR (``ERROR code: message`` when the page raises). ``--compare DIR`` computes
 the same and reports every page whose output differs from the one saved, with the first differing position; the
 exit code is 1 when any differs. Run with ``--save`` on the commit before a change and ``--compare`` after it.
 
@@ -18,21 +19,27 @@ from pathlib import Path
 from bench.corpus import DEFAULT_CORPUS, corpus_pages
 
 
-def outputs(data: bytes) -> tuple[bytes, bytes]:
-    """``(annotated XHTML, grid XML)`` of one page, as bytes; an error becomes ``ERROR code: message``."""
+def outputs(data: bytes) -> dict[str, bytes]:
+    """``{suffix: output}`` of one page (``.xhtml``, ``.grid.xml``, ``.convert.xml``) as bytes; an error becomes
+    ``ERROR code: message``."""
     from pyxform.clean import clean
     from pyxform.errors import PyxformError
     from pyxform.normalize import grid
 
+    steps = {".xhtml": lambda: clean(data).to_bytes(), ".grid.xml": lambda: grid(data).xml.encode("utf-8")}
     try:
-        xhtml = clean(data).to_bytes()
-    except PyxformError as error:
-        xhtml = f"ERROR {error.code}: {error.message}".encode()
-    try:
-        grid_xml = grid(data).xml.encode("utf-8")
-    except PyxformError as error:
-        grid_xml = f"ERROR {error.code}: {error.message}".encode()
-    return xhtml, grid_xml
+        from pyxform import convert
+
+        steps[".convert.xml"] = lambda: convert(data).xml.encode("utf-8")
+    except ImportError:
+        pass
+    produced = {}
+    for suffix, step in steps.items():
+        try:
+            produced[suffix] = step()
+        except PyxformError as error:
+            produced[suffix] = f"ERROR {error.code}: {error.message}".encode()
+    return produced
 
 
 def _first_difference(a: bytes, b: bytes) -> str:
@@ -60,8 +67,7 @@ def main(argv: list[str] | None = None) -> int:
     differing = 0
     for path in pages:
         name = f"{path.parent.name}-{path.stem}"
-        xhtml, grid_xml = outputs(path.read_bytes())
-        for suffix, produced in ((".xhtml", xhtml), (".grid.xml", grid_xml)):
+        for suffix, produced in outputs(path.read_bytes()).items():
             target = folder / (name + suffix)
             if args.save:
                 target.write_bytes(produced)
