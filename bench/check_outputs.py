@@ -45,7 +45,8 @@ def outputs(data: bytes) -> dict[str, bytes]:
 def _first_difference(a: bytes, b: bytes) -> str:
     for position, (x, y) in enumerate(zip(a, b)):
         if x != y:
-            return f"at byte {position}: {a[max(0, position - 60):position + 60]!r} vs {b[max(0, position - 60):position + 60]!r}"
+            around = slice(max(0, position - 60), position + 60)
+            return f"at byte {position}: {a[around]!r} vs {b[around]!r}"
     return f"lengths {len(a)} vs {len(b)}"
 
 

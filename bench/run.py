@@ -515,7 +515,13 @@ def aims(throughput_rows: list[ThroughputRow] | None, growth_rows: list[GrowthRo
     if growth_rows:
         for variant in ("plain", "spans"):
             mine = {r.rows: r for r in growth_rows if r.contender == main and r.variant == variant}
-            small, large = mine.get(1_000), mine.get(max(mine, default=0))
+            failed = [r for r in mine.values() if r.seconds is None]
+            measured_sizes = [size for size, r in mine.items() if r.seconds is not None]
+            small, large = mine.get(1_000), mine.get(max(measured_sizes, default=0))
+            if failed:
+                sizes = ", ".join(f"{r.rows:,}" for r in failed)
+                lines.append(f"| {main} ({variant}): every size runs | failed at {sizes} rows: "
+                             f"{failed[0].error} | no |")
             if small and large and large.rows > small.rows and small.seconds and large.seconds:
                 ratio = large.microseconds_per_cell / small.microseconds_per_cell  # type: ignore[operator]
                 lines.append(f"| {main} ({variant}): per-cell time flat from 1,000 to {large.rows:,} rows | "
@@ -524,9 +530,10 @@ def aims(throughput_rows: list[ThroughputRow] | None, growth_rows: list[GrowthRo
             measured = [r for r in mine.values() if r.peak_bytes is not None]
             if measured:  # at the largest size measured: below ~1,000 rows a fixed overhead dominates
                 large = max(measured, key=lambda r: r.rows)
+                peak = large.peak_bytes or 0
                 lines.append(f"| {main} ({variant}): peak memory <= 300 B/cell + 10 x page, at {large.rows:,} rows | "
-                             f"{large.peak_bytes / 1e6:.0f} MB ({large.peak_bytes / large.cells:.0f} B/cell), aim "  # type: ignore[operator]
-                             f"{large.aim_bytes / 1e6:.0f} MB | {'yes' if large.peak_bytes <= large.aim_bytes else 'no'} |")  # type: ignore[operator]
+                             f"{peak / 1e6:.0f} MB ({peak / large.cells:.0f} B/cell), aim "
+                             f"{large.aim_bytes / 1e6:.0f} MB | {'yes' if peak <= large.aim_bytes else 'no'} |")
     if startup_rows:
         what, seconds, _ = startup_rows[0]
         lines.append(f"| {what}: start-up to first table < {AIM_STARTUP_SECONDS} s | {seconds:.3f} s | "
