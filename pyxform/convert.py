@@ -120,10 +120,15 @@ class Conversion:
         it. See :func:`pyxform.schema.generate_schema`."""
         return self._runner.run_to_string("schema", self.result.node, location=self.source or None)
 
-    def to_json(self) -> str:
+    def to_json(self, *, indent: int | None = 2) -> str:
         """The output as JSON nested like the XML (``stylesheets/json.xsl``; ``docs/formats.md`` section 5): an
-        object per element with children, arrays for elements that repeat, values as written."""
-        return self._runner.run_to_string("json", self.result.node, location=self.source or None)
+        object per element with children, arrays for elements that repeat, values as written.
+
+        :param indent: spaces per level (``None``: one line)."""
+        text = self._runner.run_to_string("json", self.result.node, location=self.source or None)
+        if indent is None:
+            return text
+        return json.dumps(json.loads(text), ensure_ascii=False, indent=indent) + "\n"
 
     def to_xhtml(self) -> str:
         """Each converted table rendered back as a clean, accessible XHTML table (``stylesheets/xhtml.xsl``:

@@ -383,7 +383,7 @@ class Pipeline:
 
     def run(self, document: Any, *, params: Mapping[str, Params] | None = None, keep: Iterable[str] = (),
             keep_stages: str | os.PathLike[str] | None = None, serialize: bool = False, source: str | None = None,
-            limits: Limits = DEFAULT_LIMITS) -> PipelineResult:
+            limits: Limits = DEFAULT_LIMITS, messages: list[XsltMessage] | None = None) -> PipelineResult:
         """Run the steps in order on ``document``.
 
         :param document: for a pipeline starting with ``clean``, the HTML page: bytes, text (``str``) or a
@@ -399,6 +399,8 @@ class Pipeline:
             serialized as XML when asked.
         :param source: the input's name, for error locations (default: the ``Source``'s URI or the path).
         :param limits: resource limits for clean (:class:`~pyxform.limits.Limits`).
+        :param messages: a list that receives each step's ``xsl:message`` texts when the step ends, also when it
+            fails (the result's :attr:`~PipelineResult.messages` has them too).
         :returns: a :class:`PipelineResult`.
         :raises KeyError: if ``params`` or ``keep`` names a step the pipeline does not have.
         :raises StylesheetError: a stylesheet failed (Saxon's code, module and line) or the input is not XML.
@@ -417,7 +419,8 @@ class Pipeline:
         elif location is None and isinstance(document, os.PathLike):
             location = str(document)
         dump = _StageDump(Path(keep_stages)) if keep_stages is not None else None
-        messages: list[XsltMessage] = []
+        messages = [] if messages is None else messages
+        first_message = len(messages)
         kept: dict[str, Any] = {}
         node: Any = None
         text: str | None = None
@@ -444,7 +447,7 @@ class Pipeline:
             if dump is not None:
                 dump.write(position, step, run_on, node if text is None else text)
         return PipelineResult(run_on, node=None if text is not None else node, text=text, kept=kept,
-                              messages=messages, source=location or "")
+                              messages=messages[first_message:], source=location or "")
 
 
 @dataclass

@@ -1,24 +1,32 @@
 <?xml version="1.0" encoding="UTF-8"?>
 <!--
   Stage xhtml: header-annotated grid (docs/formats.md sections 2 and 3) -> one XHTML page with every table rendered
-  back as a clean, accessible HTML table, to see in a browser what pyxform understood (and to convert again: the
-  rendering gives the same attribute-value pairs).
+  back as a clean, accessible HTML table, to see in a browser what pyxform understood (and to convert again: on the
+  test cases the rendering gives the same attribute-value pairs).
 
   Per table (WCAG 2 technique H43 and the WHATWG "algorithm for assigning header cells", HTML 4.9.12.2):
     <table id="table-I">
-      <caption>…</caption>                        the table's caption, when it has one
-      <thead>…</thead>                            the k header rows, when no cell spans from them into the body
-      <tbody>…</tbody>                            the other rows (all rows when there is no thead)
-  Every cell at its anchor slot with its effective rowspan and colspan (the normalized grid, so the browser forms
-  the same grid); a slot no cell covers stays empty. Header cells (role header) are th with id (the grid's cell id)
-  and scope col (anchored in a header row) or row (in a header column of the body); section cells are th with
-  scope rowgroup; data and empty cells are td with headers: the ids of the header cells of every slot they cover
-  (row headers, outermost first, then column headers). Content: the cell's text, its line feeds as br, each link's
-  text (where the text holds it) as an a element with the link's href, its images as img, and the tables nested in
-  it, rendered the same way in place. Tables nested elsewhere (in a caption) follow their parent table.
+      <caption>…</caption>      the table's caption, when it has one
+      <thead>…</thead>          the k header rows, when no cell spans from them into the body
+      <tbody>…</tbody>          the other rows (all rows when there is no thead)
+  Every cell sits at its anchor slot with its effective rowspan and colspan (the normalized grid, so a browser forms
+  the same grid); a slot no cell covers stays empty.
+    - A header cell with text is a th with an id (the grid's cell id) and scope col (anchored in a header row or a
+      data column) or row (in a header column of the body).
+    - A section cell keeps the source's tag: a th gets scope rowgroup; a td stays a td (pyxform found that section
+      row from its shape; as a th at the top of a table it would read as a header row on the way back).
+    - A header cell without text heads nothing (a null tag): an empty td.
+    - Data and empty cells are td, with headers (the ids of their header cells: row headers outermost first, then
+      column headers) where HTML can say it: not for a cell whose slots have different header cells (a span across
+      columns under different headers: the attribute would give every slot all of them), nor for one headed by a
+      section cell (the attribute would make the section a column header). There the scopes give the same
+      assignment.
+  Content: the cell's text with its line feeds as br, each link's text (where the text holds it, in order) as an a
+  element with the link's href, its images as img, and the tables nested in it, rendered the same way in place.
+  Tables nested elsewhere (in a caption) follow their parent table.
 
-  Parameters: table = the index of the one table to render (-1: every table); title = the page title (default:
-  the page's title, else its source).
+  Parameters: table = the index of the one table to render (-1: every table); title = the page's title element
+  (default: the page's title, else its source).
 -->
 <xsl:stylesheet version="3.0"
                 xmlns:xsl="http://www.w3.org/1999/XSL/Transform"
@@ -121,7 +129,8 @@
     <xsl:param name="cell" as="element(px:cell)"/>
     <xsl:param name="k" as="xs:integer"/>
     <xsl:param name="p" as="xs:integer"/>
-    <xsl:variable name="header" as="xs:boolean" select="$cell/@role = ('header', 'section')"/>
+    <xsl:variable name="header" as="xs:boolean" select="not(f:is-null(f:text($cell)))
+                  and ($cell/@role eq 'header' or ($cell/@role eq 'section' and $cell/@tag eq 'th'))"/>
     <xsl:element name="{if ($header) then 'th' else 'td'}">
       <xsl:choose>
         <xsl:when test="$header">
@@ -131,10 +140,12 @@
               else if (xs:integer($cell/@row) lt $k or xs:integer($cell/@col) ge $p) then 'col' else 'row'"/>
         </xsl:when>
         <xsl:otherwise>
-          <xsl:variable name="slots" as="element(px:slot)*" select="fp:slots($cell)"/>
-          <xsl:variable name="headers" as="xs:string*"
-                        select="distinct-values($slots ! tokenize(string-join((@row-headers, @column-headers), ' ')))"/>
-          <xsl:if test="exists($headers)">
+          <xsl:variable name="lists" as="xs:string*"
+                        select="distinct-values(fp:slots($cell) ! normalize-space(string-join((@row-headers,
+                                                                                              @column-headers), ' ')))"/>
+          <xsl:variable name="headers" as="xs:string*" select="tokenize($lists[1])"/>
+          <xsl:if test="count($lists) eq 1 and exists($headers)
+                        and not(some $id in $headers satisfies key('f:cell', $id, root($cell))/@role = 'section')">
             <xsl:attribute name="headers" select="$headers"/>
           </xsl:if>
         </xsl:otherwise>
