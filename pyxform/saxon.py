@@ -40,8 +40,11 @@ _ERROR_CODE = re.compile(r"\b([A-Z]{4}\d{4}|Q\{[^}]*\}[\w.-]+)\b")
 _LINE = re.compile(r"on line (\d+)(?: column (\d+))? of ([^\s:]+(?::[^\s:]+)?)")
 # Saxon's report of an error: "Error at char 12 in expression in xsl:sequence/@select on line 4 column 47 of a.xsl:"
 # then "  FORG0001  Cannot convert string "abc" to an integer" (the code is the local part for a user's error code).
+# Also "Error at char 28 (in expression on line 5) of file:/a.xsl" (no colon), and reports without a line.
 _REPORT = re.compile(r"^(?:Static |Type |Dynamic )?[Ee]rror\b[^\n]*?on line (?P<line>\d+)(?: column (?P<column>\d+))?"
-                     r" of (?P<module>[^\n]*?):\n\s+(?P<code>\S+)\s+(?P<message>[^\n]*)", re.MULTILINE)
+                     r"\)?(?: of (?P<module>[^\n]*?))?:? *\n\s+(?P<code>\S+)\s+(?P<message>[^\n]*)", re.MULTILINE)
+_REPORTED_CODE = re.compile(r"^(?:Static |Type |Dynamic )?[Ee]rror\b[^\n]*\n\s+(?P<code>[A-Z]{4}\d{4}|\S+:\S+)\s",
+                            re.MULTILINE)
 
 _processor_lock = threading.Lock()
 _shared_processor: Any = None
@@ -118,7 +121,7 @@ class _ErrorCapture:
                 text = self._file.read().decode("utf-8", "replace")
                 if text:
                     report.append(text)
-                    if not _REPORT.search(text):
+                    if not (_REPORT.search(text) or _REPORTED_CODE.search(text)):
                         sys.stderr.write(text)
 
 
@@ -143,7 +146,7 @@ def _stylesheet_error(exc: BaseException, *, stylesheet: str, action: str, repor
         if reported.group("column"):
             location += f":{reported.group('column')}"
         return StylesheetError(f"{action} failed: {text}", error_code=reported.group("code"), location=location)
-    code_match = _ERROR_CODE.search(text)
+    code_match = _ERROR_CODE.search(text) or _REPORTED_CODE.search(report)
     line_match = _LINE.search(text)
     location = stylesheet
     if line_match:

@@ -257,3 +257,13 @@ def test_the_rendering_of_a_marked_table_converts_back_to_the_same_pairs(table: 
     rendered = conversion.to_xhtml()
     etree.fromstring(rendered.encode())  # well-formed XML
     assert convert(rendered.encode()).pairs() == conversion.pairs()
+
+
+def test_column_names_of_a_real_page_are_one_line_labels() -> None:
+    """examples/crazy-town.html (Wikipedia): header texts "US\\n[18]" give the column name "US"."""
+    page = (Path(__file__).parent.parent / "examples" / "crazy-town.html").read_bytes()
+    (table,) = convert(page, table=1).tables()
+    assert table.header()[:4] == ["Title", "Album details", "Peak chart positions / US",
+                                  "Peak chart positions / AUS"]
+    assert table.records[0][:1] == ("The Gift of Game",)
+    assert [c.kind for c in table.columns[:2]] == ["row-header", "data"]

@@ -237,3 +237,22 @@ def test_input_errors_of_builtin_stages_are_pyxform_errors() -> None:
         convert_grid(failed, table=1)
     with pytest.raises(StylesheetError, match="not well-formed"):
         Pipeline([Step.stage("merge")]).run(b"<a>")
+
+
+def test_an_error_inside_a_text_value_template_names_its_line(tmp_path: Path) -> None:
+    """Saxon words this report differently ("Error at char 28 (in expression on line 5) of file:...")."""
+    total = tmp_path / "total.xsl"
+    total.write_text('<xsl:stylesheet version="3.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform"\n'
+                     '    xmlns:xs="http://www.w3.org/2001/XMLSchema" expand-text="yes">\n'
+                     '  <xsl:template match="/">\n'
+                     '    <xsl:message>ratios: {count(//ratio)}</xsl:message>\n'
+                     '    <total>{sum(//ratio ! xs:decimal(.))}</total>\n'
+                     '  </xsl:template>\n'
+                     '</xsl:stylesheet>\n')
+    messages: list = []
+    with pytest.raises(StylesheetError) as raised:
+        CONVERSION.append(Step.xslt(total)).run(PAPER, messages=messages)
+    assert raised.value.error_code == "FORG0001"
+    assert raised.value.location == f"{total.resolve()}:5"
+    assert 'Cannot convert string "40.46%" to xs:decimal' in raised.value.message
+    assert [m.text for m in messages if m.stylesheet == str(total.resolve())] == ["ratios: 2"]
