@@ -474,7 +474,7 @@ COMMANDS: tuple[Command, ...] = (
             _run_grid),
     Command("headers", "find each table's header rows and columns (k, p) and the header cells of every data cell",
             _headers_arguments, _run_headers),
-    Command("convert", "convert the tables of pages into XML (or attribute-value pairs)", _convert_arguments,
+    Command("convert", "convert the tables of pages into XML (or pairs, JSON, CSV, XHTML)", _convert_arguments,
             _run_convert),
     Command("schema", "generate an XSD for a convert output", _schema_arguments, _run_schema),
     Command("validate", "validate an XML file against an XSD, with line-numbered errors", _validate_arguments,

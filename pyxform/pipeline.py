@@ -386,8 +386,8 @@ class Pipeline:
             limits: Limits = DEFAULT_LIMITS, messages: list[XsltMessage] | None = None) -> PipelineResult:
         """Run the steps in order on ``document``.
 
-        :param document: for a pipeline starting with ``clean``, the HTML page: bytes, text (``str``) or a
-            :class:`~pyxform.source.Source`. Otherwise an XML document: bytes or text, a path (``os.PathLike``), an
+        :param document: for a pipeline starting with ``clean``, the HTML page: bytes, text (``str``), a path
+            (``os.PathLike``) or a :class:`~pyxform.source.Source`. Otherwise an XML document: bytes or text, a path (``os.PathLike``), an
             lxml tree or element, or a ``PyXdmNode`` of :meth:`runner`'s runtime.
         :param params: per-run stylesheet parameters by step name, over the steps' own:
             ``{"headers": {"method": "format"}, "post": {"prefix": "x"}}``.
@@ -468,12 +468,16 @@ class _StageDump:
 def _clean(document: Any, limits: Limits) -> bytes:
     from .clean import clean
 
-    if isinstance(document, str):
+    if isinstance(document, os.PathLike):
+        from .source import read_source
+
+        document = read_source(document, limits=limits)
+    elif isinstance(document, str):
         document = Source(document.encode("utf-8", "surrogatepass"), "", "utf-8")
     elif isinstance(document, (bytes, bytearray, memoryview)):
         document = Source(bytes(document), "", None)
     elif not isinstance(document, Source):
-        raise TypeError(f"a pipeline starting with clean takes a page (bytes, str or Source), not "
+        raise TypeError(f"a pipeline starting with clean takes a page (bytes, str, a path or a Source), not "
                         f"{type(document).__name__}")
     return clean(document, limits=limits).to_bytes()
 

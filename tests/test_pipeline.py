@@ -256,3 +256,24 @@ def test_an_error_inside_a_text_value_template_names_its_line(tmp_path: Path) ->
     assert raised.value.location == f"{total.resolve()}:5"
     assert 'Cannot convert string "40.46%" to xs:decimal' in raised.value.message
     assert [m.text for m in messages if m.stylesheet == str(total.resolve())] == ["ratios: 2"]
+
+
+def test_no_builtin_stylesheet_reads_a_uri() -> None:
+    """What makes running them in a user's unlocked runtime (allow_io) safe: none of them calls a function that reads
+    a URI or writes a result document."""
+    folder = Path(__file__).parent.parent / "stylesheets"
+    readers = ("doc(", "document(", "unparsed-text", "collection(", "json-doc(", "doc-available(", "result-document",
+               "uri-collection(", "transform(", "load-xquery-module(")
+    found = [(path.name, reader) for path in folder.rglob("*.xsl") for reader in readers
+             if reader in path.read_text(encoding="utf-8")]
+    assert found == []
+
+
+def test_a_page_pipeline_reads_a_path(tmp_path: Path) -> None:
+    page = tmp_path / "page.html"
+    page.write_bytes(PAPER)
+    result = CONVERSION.until("headers").append(Step.stage("tabular")).run(page)
+    assert result.source == str(page)
+    assert result.tree().getroot().get("source") == str(page)
+    with pytest.raises(TypeError, match="takes a page"):
+        CONVERSION.run(12)
