@@ -59,6 +59,9 @@ PIPELINE_STYLESHEETS: tuple[tuple[str, str], ...] = (
     ("merge", "merge.xsl"),
     ("pairs", "pairs.xsl"),
     ("schema", "schema.xsl"),
+    ("tabular", "tabular.xsl"),
+    ("json", "json.xsl"),
+    ("xhtml", "xhtml.xsl"),
 )
 
 # Optional px:cell attributes, as written in the grid, in the order of docs/formats.md section 2.

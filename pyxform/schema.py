@@ -14,7 +14,7 @@ from pathlib import Path
 from lxml import etree
 
 from .errors import InputNotFound, StylesheetError, ValidationError
-from .pipeline import pipeline
+from .pipeline import runner
 
 __all__ = ["generate_schema", "validate", "MAX_REPORTED_ERRORS"]
 
@@ -64,12 +64,12 @@ def generate_schema(document: XmlInput) -> str:
     :raises StylesheetError: the document is not well-formed, or its document element is in a namespace.
     """
     data, location = _read(document, "document")
-    runner = pipeline()
+    run_on = runner()
     try:
-        node = runner.parse(data)
+        node = run_on.parse(data)
     except StylesheetError as error:
         raise StylesheetError(error.message, location=location) from None
-    return runner.run_to_string("schema", node, location=location)
+    return run_on.run_to_string("schema", node, location=location)
 
 
 def validate(document: XmlInput, schema: XmlInput | None = None) -> None:
