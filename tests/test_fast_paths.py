@@ -84,3 +84,24 @@ def test_a_page_without_tables_is_still_an_error(normalizer: Normalizer) -> None
 
 def test_cases_are_present() -> None:
     assert len(CASE_PAGES) >= 11 and all(isinstance(path, Path) for path in CASE_PAGES)
+
+
+def test_the_conversion_pipeline_gives_the_same_output_with_the_whole_page(tmp_path: Path, monkeypatch) -> None:
+    # With keep_stages the clean step's result is written out, so the pipeline hands Saxon the whole page; without,
+    # only the tables. Both must convert the same, and the dump must be the whole annotated page.
+    from pyxform.clean import CleanedPage
+    from pyxform.pipeline import CONVERSION
+
+    calls: list[str] = []
+    for method in ("to_bytes", "tables_to_bytes"):
+        original = getattr(CleanedPage, method)
+        monkeypatch.setattr(CleanedPage, method,
+                            lambda self, _original=original, _name=method: calls.append(_name) or _original(self))
+    fast = CONVERSION.run(ODD_PLACES.encode())
+    assert calls == ["tables_to_bytes"]
+    whole = CONVERSION.run(ODD_PLACES.encode(), keep_stages=tmp_path)
+    assert calls == ["tables_to_bytes", "to_bytes"]
+    assert fast.to_bytes() == whole.to_bytes()
+    assert b"in caption" in fast.to_bytes() and b"after the body" in fast.to_bytes()
+    dumped = (tmp_path / "00-clean.xhtml").read_text(encoding="utf-8")
+    assert "text between" in dumped and "<svg" in dumped
