@@ -32,10 +32,11 @@ import tempfile
 import time
 from dataclasses import asdict, dataclass, field
 from multiprocessing.connection import Connection
+from collections.abc import Mapping
 from typing import Any, Final, Literal
 
 from . import errors
-from .errors import EmptyInput, PyxformError, WorkerCrash
+from .errors import PyxformError, WorkerCrash
 from .limits import DEFAULT_LIMITS, Limits, limit_exceeded
 from .source import Source
 
@@ -52,16 +53,24 @@ class PageJob:
 
     :ivar source: the page's bytes, URI and transport charset (a grid document is converted with
         :func:`pyxform.convert.convert_grid`).
-    :ivar format: ``"xml"`` (the output document) or ``"pairs"`` (JSON Lines).
+    :ivar format: ``"xml"`` (the output document), ``"pairs"`` (JSON Lines), ``"json"``, ``"csv"``, ``"xhtml"``.
     :ivar schema: also generate the XSD of the output (``format="xml"`` only).
+    :ivar options: every option of ``pyxform convert`` (:func:`pyxform.cli.convert_outputs`: ``separator``,
+        ``xslt``, ``param``, ``allow_io``, ``keep_stages``, ``target`` ...), over the fields above. JSON values only.
     """
 
     source: Source
     table: int | None = None
     names: Literal["paper", "generic"] = "paper"
     method: Literal["auto", "markup", "format"] = "auto"
-    format: Literal["xml", "pairs"] = "xml"
+    format: str = "xml"
     schema: bool = False
+    options: Mapping[str, Any] | None = None
+
+    def all_options(self) -> dict[str, Any]:
+        """The fields and ``options`` as one mapping."""
+        return {"table": self.table, "names": self.names, "method": self.method, "format": self.format,
+                "schema": self.schema, **(self.options or {})}
 
 
 @dataclass(frozen=True)
@@ -77,7 +86,8 @@ class TableFailureInfo:
 class PageResult:
     """What converting one page gave.
 
-    :ivar payload: the output XML (UTF-8, with declaration) or the pairs as JSON Lines (UTF-8).
+    :ivar outputs: ``(path, bytes)`` of each output to write (``path`` ``None``: standard output): the output XML
+        (UTF-8, with declaration), the pairs as JSON Lines, ... (with ``csv``, one per table).
     :ivar schema: the generated XSD (UTF-8), if asked for.
     :ivar messages: warnings (decoding repairs, stylesheet messages), in order.
     :ivar tables: how many tables were converted.
@@ -85,44 +95,37 @@ class PageResult:
     :ivar seconds: wall-clock time of the conversion.
     """
 
-    payload: bytes
+    outputs: tuple[tuple[str | None, bytes], ...] = ()
     schema: bytes | None = None
     messages: tuple[str, ...] = ()
     tables: int = 0
     table_failures: tuple[TableFailureInfo, ...] = field(default_factory=tuple)
     seconds: float = 0.0
 
+    @property
+    def payload(self) -> bytes:
+        """The first output's bytes (the only one but for ``csv`` of several tables)."""
+        return self.outputs[0][1] if self.outputs else b""
+
 
 def run_job(job: PageJob, limits: Limits = DEFAULT_LIMITS) -> PageResult:
-    """Convert one page in this process (what a worker runs).
+    """Convert one page in this process (what a worker runs), as ``pyxform convert`` does.
 
     :raises EmptyInput: the page has no bytes or only white space.
     :raises PyxformError: any error of :func:`pyxform.convert.convert` / :func:`pyxform.convert.convert_grid`.
     """
-    from .convert import convert, convert_grid
-    from .header_detection import is_grid_document
+    from .cli import convert_outputs
 
     started = time.monotonic()
-    data = job.source.data
-    location = job.source.uri or None
-    if not data.strip():
-        raise EmptyInput("the input holds only white space" if data else "the input is empty", location=location)
-    if is_grid_document(data):
-        conversion = convert_grid(data, table=job.table, names=job.names, method=job.method, source=job.source.uri)
-    else:
-        conversion = convert(job.source, table=job.table, names=job.names, method=job.method, limits=limits)
-    payload = conversion.to_bytes() if job.format == "xml" else conversion.pairs_jsonl().encode("utf-8")
-    schema = conversion.schema().encode("utf-8") if job.schema else None
+    outputs, schema, conversion = convert_outputs(job.source, job.all_options(), limits)
     tables, failures = _tables_of(conversion)
-    return PageResult(payload=payload, schema=schema, messages=tuple(conversion.messages), tables=tables,
+    return PageResult(outputs=tuple(outputs), schema=schema, messages=tuple(conversion.messages), tables=tables,
                       table_failures=failures, seconds=time.monotonic() - started)
 
 
 def _tables_of(conversion: Any) -> tuple[int, tuple[TableFailureInfo, ...]]:
     """How many tables a conversion holds, and its table failures (read from its annotated grid)."""
-    from .pipeline import pipeline
-
-    runner = pipeline()
+    runner = conversion._runner  # the runner (and Saxon processor) the conversion's documents belong to
     grid = conversion._grid  # the annotated grid the conversion was made from
     indexes = runner.table_indexes(grid)
     with runner.lock:
@@ -147,16 +150,22 @@ def _error_to_json(error: BaseException) -> dict[str, Any]:
         if isinstance(error, errors.ValidationError):
             data["errors"] = error.errors
         return data
+    if type(error).__name__ == "UsageError":  # pyxform.cli.UsageError: options that do not fit this page
+        return {"type": "UsageError", "message": str(error), "location": None}
     if isinstance(error, MemoryError):
         return {"type": "MemoryError", "message": "out of memory", "location": None}
     return {"type": "internal", "message": f"{type(error).__name__}: {error}", "location": None}
 
 
-def _error_from_json(data: dict[str, Any], limits: Limits, location: str | None) -> PyxformError:
+def _error_from_json(data: dict[str, Any], limits: Limits, location: str | None) -> Exception:
     kind = data.get("type")
     where = data.get("location") or location
     if kind == "MemoryError":
         return _memory_error(limits, location)
+    if kind == "UsageError":
+        from .cli import UsageError
+
+        return UsageError(str(data.get("message", "")))  # type: ignore[return-value]
     cls = getattr(errors, str(kind), None)
     if not (isinstance(cls, type) and issubclass(cls, PyxformError)):
         return WorkerCrash(f"internal error in the worker: {data.get('message')} (please report this)",
@@ -180,7 +189,7 @@ def _memory_error(limits: Limits, location: str | None) -> PyxformError:
 def _result_to_json(result: PageResult) -> dict[str, Any]:
     return {"ok": True, "messages": list(result.messages), "tables": result.tables,
             "table_failures": [asdict(failure) for failure in result.table_failures], "seconds": result.seconds,
-            "schema": result.schema is not None}
+            "paths": [path for path, _ in result.outputs], "schema": result.schema is not None}
 
 
 # -- the parent side ----------------------------------------------------------------------------------------------
@@ -297,8 +306,7 @@ class Worker:
             self._start()
         assert self._send is not None and self._receive is not None
         location = job.source.uri or None
-        header = {"table": job.table, "names": job.names, "method": job.method, "format": job.format,
-                  "schema": job.schema, "uri": job.source.uri, "charset": job.source.charset}
+        header = {"options": job.all_options(), "uri": job.source.uri, "charset": job.source.charset}
         try:
             self._send.send_bytes(json.dumps(header).encode("utf-8"))
             self._send.send_bytes(job.source.data)
@@ -316,19 +324,19 @@ class Worker:
                 if getattr(error, "limit", None) == "max_memory":
                     self.close()  # a fresh child for the next page
                 raise error
-            payload = self._receive.recv_bytes()
+            outputs = tuple((path, self._receive.recv_bytes()) for path in answer.get("paths", []))
             schema = self._receive.recv_bytes() if answer.get("schema") else None
         except (EOFError, OSError):
             raise self._crashed(location) from None
         failures = tuple(TableFailureInfo(**failure) for failure in answer.get("table_failures", []))
-        return PageResult(payload=payload, schema=schema, messages=tuple(answer.get("messages", [])),
+        return PageResult(outputs=outputs, schema=schema, messages=tuple(answer.get("messages", [])),
                           tables=int(answer.get("tables", 0)), table_failures=failures,
                           seconds=float(answer.get("seconds", 0.0)))
 
 
 def convert_isolated(data: bytes | Source, *, table: int | None = None,
                      names: Literal["paper", "generic"] = "paper",
-                     method: Literal["auto", "markup", "format"] = "auto", format: Literal["xml", "pairs"] = "xml",
+                     method: Literal["auto", "markup", "format"] = "auto", format: str = "xml",
                      schema: bool = False, limits: Limits = DEFAULT_LIMITS) -> PageResult:
     """Convert one page in a new worker process, under ``limits.timeout`` and ``limits.max_memory``.
 
@@ -360,9 +368,9 @@ def _serve(limits: Limits) -> None:
     os.dup2(devnull, 0)
     os.dup2(2, 1)  # anything printed goes to standard error, not into the answers
     _limit_memory(limits.max_memory)
-    from .pipeline import pipeline
+    from .pipeline import runner
 
-    pipeline()  # compile every stylesheet before the first page
+    runner()  # compile every stylesheet before the first page
     outbox.send_bytes(json.dumps({"ready": True}).encode("utf-8"))
     while True:
         try:
@@ -370,16 +378,15 @@ def _serve(limits: Limits) -> None:
             data = inbox.recv_bytes()
         except EOFError:
             return
-        job = PageJob(Source(data, header.get("uri", ""), header.get("charset")), table=header.get("table"),
-                      names=header.get("names", "paper"), method=header.get("method", "auto"),
-                      format=header.get("format", "xml"), schema=bool(header.get("schema")))
+        job = PageJob(Source(data, header.get("uri", ""), header.get("charset")), options=header.get("options"))
         try:
             result = run_job(job, limits)
         except Exception as error:  # every error goes back to the parent, which raises it there
             outbox.send_bytes(json.dumps({"ok": False, "error": _error_to_json(error)}).encode("utf-8"))
             continue
         outbox.send_bytes(json.dumps(_result_to_json(result)).encode("utf-8"))
-        outbox.send_bytes(result.payload)
+        for _, payload in result.outputs:
+            outbox.send_bytes(payload)
         if result.schema is not None:
             outbox.send_bytes(result.schema)
 

@@ -14,7 +14,7 @@ from pathlib import Path
 from lxml import etree
 
 from .errors import InputNotFound, ValidationError
-from .pipeline import pipeline
+from .pipeline import runner
 from .safexml import parse_untrusted, serialize_root
 
 __all__ = ["generate_schema", "validate", "MAX_REPORTED_ERRORS"]
@@ -67,9 +67,9 @@ def generate_schema(document: XmlInput) -> str:
     """
     data, location = _read(document, "document")
     root = parse_untrusted(data, location=location)
-    runner = pipeline()
-    node = runner.parse(serialize_root(root), location=location)
-    return runner.run_to_string("schema", node, location=location)
+    run_on = runner()
+    node = run_on.parse(serialize_root(root), location=location)
+    return run_on.run_to_string("schema", node, location=location)
 
 
 def validate(document: XmlInput, schema: XmlInput | None = None) -> None:
