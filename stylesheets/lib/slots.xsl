@@ -41,21 +41,23 @@
        cells whose text is empty (Rule 1's null tags). -->
   <xsl:function name="f:row-headers" as="element(px:cell)*">
     <xsl:param name="slot" as="element(px:slot)"/>
-    <xsl:sequence select="fp:header-cells($slot, $slot/@row-headers)"/>
+    <xsl:sequence select="fp:header-cells($slot, string($slot/@row-headers))"/>
   </xsl:function>
 
   <!-- f:column-headers($slot): the slot's column header cells, top first, without null tags. -->
   <xsl:function name="f:column-headers" as="element(px:cell)*">
     <xsl:param name="slot" as="element(px:slot)"/>
-    <xsl:sequence select="fp:header-cells($slot, $slot/@column-headers)"/>
+    <xsl:sequence select="fp:header-cells($slot, string($slot/@column-headers))"/>
   </xsl:function>
 
+  <!-- fp:header-cells($node, $ids): the cells of $node's document named by the space-separated ids (each once, in
+       order), without null tags. -->
   <xsl:function name="fp:header-cells" as="element(px:cell)*">
-    <xsl:param name="slot" as="element(px:slot)"/>
-    <xsl:param name="ids" as="attribute()?"/>
-    <xsl:variable name="root" as="node()" select="root($slot)"/>
+    <xsl:param name="node" as="node()"/>
+    <xsl:param name="ids" as="xs:string"/>
+    <xsl:variable name="root" as="node()" select="root($node)"/>
     <xsl:sequence select="
-        for $id in distinct-values(tokenize(string($ids)))
+        for $id in distinct-values(tokenize($ids))
         return key('f:cell', $id, $root)[1][not(f:is-null(string(px:text)))]"/>
   </xsl:function>
 

@@ -41,15 +41,26 @@
     </xsl:if>
     <xsl:variable name="table" as="element(px:table)" select="."/>
     <xsl:variable name="label" as="map(xs:string, xs:string)" select="fp:table-label($table)"/>
-    <!-- per data slot: the slot, its row header cells, the identity of its row (the ids of those cells) -->
-    <xsl:variable name="slots" as="map(xs:string, item()*)*" select="
-        for $slot in f:data-slots($table)
-        return let $row-headers := f:row-headers($slot)
-        return map {'slot': $slot, 'row-headers': $row-headers, 'path': string-join($row-headers/@id, ' ')}"/>
+    <xsl:variable name="data-slots" as="element(px:slot)*" select="f:data-slots($table)"/>
+    <!-- Slots of one row share their row header cells, and slots of one column their column header cells: the cells
+         and the element each makes are found once per distinct px:slot/@row-headers (@column-headers) value. -->
+    <xsl:variable name="row-headers" as="map(xs:string, element(px:cell)*)" select="
+        map:merge(distinct-values($data-slots/@row-headers ! string()) ! map:entry(., fp:header-cells($table, .)))"/>
+    <xsl:variable name="column-headers" as="map(xs:string, element(px:cell)*)" select="
+        map:merge(distinct-values($data-slots/@column-headers ! string()) ! map:entry(., fp:header-cells($table, .)))"/>
+    <xsl:variable name="steps" as="map(xs:string, element())" select="
+        map:merge((
+          distinct-values(map:for-each($row-headers, function($k, $cells) {$cells/@id}))
+            ! map:entry('r' || ., fp:header-step(key('f:cell', ., root($table))[1], 'row', true())),
+          distinct-values(map:for-each($column-headers, function($k, $cells) {$cells/@id}))
+            ! map:entry('c' || ., fp:header-step(key('f:cell', ., root($table))[1], 'field', false()))))"/>
+    <!-- the identity of a row header path: the ids of its non-null row header cells -->
+    <xsl:variable name="paths" as="map(xs:string, xs:string)" select="
+        map:merge(map:for-each($row-headers, function($k, $cells) {map:entry($k, string-join($cells/@id, ' '))}))"/>
     <xsl:variable name="rows-per-path" as="map(xs:string, xs:integer)">
       <xsl:map>
-        <xsl:for-each-group select="$slots" group-by="?path">
-          <xsl:map-entry key="current-grouping-key()" select="count(distinct-values(current-group()?slot/../@index))"/>
+        <xsl:for-each-group select="$data-slots" group-by="fp:path($paths, @row-headers)">
+          <xsl:map-entry key="current-grouping-key()" select="count(distinct-values(current-group()/../@index))"/>
         </xsl:for-each-group>
       </xsl:map>
     </xsl:variable>
@@ -72,13 +83,29 @@
         <xsl:attribute name="px:hidden" select="'true'"/>
       </xsl:if>
       <xsl:attribute name="px:key" select="'t' || @index"/>
-      <xsl:for-each select="$slots">
-        <xsl:variable name="record" as="xs:boolean"
-                      select="empty(?row-headers[not(@role = 'section')]) or $rows-per-path(?path) gt 1"/>
-        <xsl:sequence select="fp:slot-chain(?slot, ?row-headers, $record)"/>
+      <xsl:for-each select="$data-slots">
+        <xsl:variable name="slot-row-headers" as="element(px:cell)*" select="fp:cells($row-headers, @row-headers)"/>
+        <xsl:variable name="record" as="xs:boolean" select="
+            empty($slot-row-headers[not(@role = 'section')])
+            or $rows-per-path(fp:path($paths, @row-headers)) gt 1"/>
+        <xsl:sequence select="fp:slot-chain(., $slot-row-headers, fp:cells($column-headers, @column-headers),
+                                            $record, $steps)"/>
       </xsl:for-each>
     </xsl:element>
   </xsl:template>
+
+  <!-- The cells of a memo map (above) for a slot's @row-headers or @column-headers (none for a missing one). -->
+  <xsl:function name="fp:cells" as="element(px:cell)*">
+    <xsl:param name="memo" as="map(xs:string, element(px:cell)*)"/>
+    <xsl:param name="ids" as="attribute()?"/>
+    <xsl:sequence select="if (exists($ids)) then $memo(string($ids)) else ()"/>
+  </xsl:function>
+
+  <xsl:function name="fp:path" as="xs:string">
+    <xsl:param name="paths" as="map(xs:string, xs:string)"/>
+    <xsl:param name="ids" as="attribute()?"/>
+    <xsl:sequence select="if (exists($ids)) then $paths(string($ids)) else ''"/>
+  </xsl:function>
 
   <!-- The text the table's element is named after and where it came from: caption, heading, title or default. -->
   <xsl:function name="fp:table-label" as="map(xs:string, xs:string)">
@@ -91,64 +118,75 @@
     <xsl:sequence select="($candidates[not(f:is-null(?text))], map {'from': 'default', 'text': ''})[1]"/>
   </xsl:function>
 
-  <!-- The chain of nested elements of one data slot, ending in its value. -->
+  <!-- The chain of nested elements of one data slot, ending in its value: copies of the header cells' elements
+       ($steps, made once per table by fp:header-step) with the keys of this slot's row. -->
   <xsl:function name="fp:slot-chain" as="element()">
     <xsl:param name="slot" as="element(px:slot)"/>
     <xsl:param name="row-headers" as="element(px:cell)*"/>
+    <xsl:param name="column-headers" as="element(px:cell)*"/>
     <xsl:param name="record" as="xs:boolean"/>
+    <xsl:param name="steps" as="map(xs:string, element())"/>
     <xsl:variable name="row" as="xs:string" select="string($slot/../@index)"/>
     <xsl:variable name="column" as="xs:integer" select="xs:integer($slot/@col)"/>
-    <xsl:variable name="column-headers" as="element(px:cell)*" select="f:column-headers($slot)"/>
-    <xsl:variable name="steps" as="element()+">
-      <xsl:for-each select="$row-headers">
-        <xsl:sequence select="fp:header-step(., @id, 'row', true())"/>
-      </xsl:for-each>
-      <xsl:if test="$record">
-        <row px:row="{$row}" px:key="r{$row}"/>
-      </xsl:if>
-      <xsl:for-each select="$column-headers">
-        <xsl:sequence select="fp:header-step(., @id || '@' || $row, 'field', false())"/>
-      </xsl:for-each>
-      <xsl:if test="empty($column-headers)">
-        <xsl:choose>
-          <xsl:when test="$f:generic-names">
-            <field column="{$column + 1}" px:key="p{$column}@{$row}"/>
-          </xsl:when>
-          <xsl:otherwise>
-            <xsl:element name="column-{$column + 1}">
-              <xsl:attribute name="px:key" select="'p' || $column || '@' || $row"/>
-            </xsl:element>
-          </xsl:otherwise>
-        </xsl:choose>
-      </xsl:if>
-    </xsl:variable>
-    <xsl:sequence select="fp:nest($steps, f:value(f:cell($slot)))"/>
+    <xsl:variable name="keys" as="xs:string+" select="
+        $row-headers/@id, 'r' || $row [$record],
+        if (exists($column-headers)) then $column-headers/@id ! (. || '@' || $row) else 'p' || $column || '@' || $row"/>
+    <xsl:variable name="elements" as="element()+" select="
+        $row-headers/@id ! $steps('r' || .),
+        $fp:record-step[$record],
+        if (exists($column-headers)) then $column-headers/@id ! $steps('c' || .) else fp:column-step($column)"/>
+    <xsl:sequence select="fp:nest($elements, $keys, 1, $row, f:value(f:cell($slot)))"/>
+  </xsl:function>
+
+  <!-- The element of a data row that needs a record element (px:row is added by fp:nest). -->
+  <xsl:variable name="fp:record-step" as="element()">
+    <row/>
+  </xsl:variable>
+
+  <!-- The element of a data column without a column header with text: <column-N>, or <field column="N">. -->
+  <xsl:function name="fp:column-step" as="element()" cache="yes">
+    <xsl:param name="column" as="xs:integer"/>
+    <xsl:choose>
+      <xsl:when test="$f:generic-names">
+        <field column="{$column + 1}"/>
+      </xsl:when>
+      <xsl:otherwise>
+        <xsl:element name="column-{$column + 1}"/>
+      </xsl:otherwise>
+    </xsl:choose>
   </xsl:function>
 
   <!-- The (empty) element a header cell makes: named after its text, or <field name="..."> with generic names. -->
   <xsl:function name="fp:header-step" as="element()">
     <xsl:param name="cell" as="element(px:cell)"/>
-    <xsl:param name="key" as="xs:string"/>
     <xsl:param name="fallback" as="xs:string"/>
     <xsl:param name="with-links" as="xs:boolean"/>
     <xsl:variable name="text" as="xs:string" select="f:text($cell)"/>
     <xsl:element name="{if ($f:generic-names) then 'field' else f:xml-name($text, $fallback)}">
       <xsl:attribute name="{if ($f:generic-names) then 'name' else 'px:label'}" select="$text"/>
-      <xsl:attribute name="px:key" select="$key"/>
       <xsl:if test="$with-links">
         <xsl:sequence select="f:link-attributes($cell)"/>
       </xsl:if>
     </xsl:element>
   </xsl:function>
 
-  <!-- Nest copies of the step elements, outermost first, with $content inside the innermost. -->
+  <!-- Nest copies of the step elements from the $at-th on, outermost first, each with its px:key (the record
+       element also with px:row), with $content inside the innermost. -->
   <xsl:function name="fp:nest" as="element()">
     <xsl:param name="steps" as="element()+"/>
+    <xsl:param name="keys" as="xs:string+"/>
+    <xsl:param name="at" as="xs:integer"/>
+    <xsl:param name="row" as="xs:string"/>
     <xsl:param name="content" as="node()*"/>
-    <xsl:variable name="step" as="element()" select="head($steps)"/>
+    <xsl:variable name="step" as="element()" select="$steps[$at]"/>
     <xsl:copy select="$step">
+      <xsl:if test="$step is $fp:record-step">
+        <xsl:attribute name="px:row" select="$row"/>
+      </xsl:if>
       <xsl:sequence select="$step/@*"/>
-      <xsl:sequence select="if (exists(tail($steps))) then fp:nest(tail($steps), $content) else $content"/>
+      <xsl:attribute name="px:key" select="$keys[$at]"/>
+      <xsl:sequence select="if ($at lt count($steps)) then fp:nest($steps, $keys, $at + 1, $row, $content)
+                            else $content"/>
     </xsl:copy>
   </xsl:function>
 
