@@ -106,6 +106,16 @@ def test_two_rows_headed_by_equal_text_in_different_cells_stay_apart() -> None:
     assert shape(table) == "sales(total(sales=10),total(sales=20))"
 
 
+def test_equal_column_groups_of_different_cells_stay_apart_under_row_headers() -> None:
+    t = T([[th(""), th("2019", colspan=2), th("2019", colspan=2)],
+           [th(""), th("Low"), th("High"), th("Low"), th("High")],
+           [th("Oslo"), td("1"), td("2"), td("3"), td("4")],
+           [th("Rome"), td("5"), td("6"), td("7"), td("8")]], k=2, p=1, caption="Temps")
+    (table,) = xml_of(t)
+    assert shape(table) == ("temps(oslo(_2019(low=1,high=2),_2019(low=3,high=4)),"
+                            "rome(_2019(low=5,high=6),_2019(low=7,high=8)))")
+
+
 def test_row_header_spanning_rows_groups_them_and_keeps_records_apart() -> None:
     t = T([[th("Continent"), th("Country"), th("Capital")],
            [th("Europe", rowspan=2), th("France"), td("Paris")],

@@ -83,14 +83,17 @@
         <xsl:attribute name="px:hidden" select="'true'"/>
       </xsl:if>
       <xsl:attribute name="px:key" select="'t' || @index"/>
-      <xsl:for-each select="$data-slots">
-        <xsl:variable name="slot-row-headers" as="element(px:cell)*" select="fp:cells($row-headers, @row-headers)"/>
-        <xsl:variable name="record" as="xs:boolean" select="
-            empty($slot-row-headers[not(@role = 'section')])
-            or $rows-per-path(fp:path($paths, @row-headers)) gt 1"/>
-        <xsl:sequence select="fp:slot-chain(., $slot-row-headers, fp:cells($column-headers, @column-headers),
-                                            $record, $steps)"/>
-      </xsl:for-each>
+      <xsl:variable name="chains" as="array(*)*">
+        <xsl:for-each select="$data-slots">
+          <xsl:variable name="slot-row-headers" as="element(px:cell)*" select="fp:cells($row-headers, @row-headers)"/>
+          <xsl:variable name="record" as="xs:boolean" select="
+              empty($slot-row-headers[not(@role = 'section')])
+              or $rows-per-path(fp:path($paths, @row-headers)) gt 1"/>
+          <xsl:sequence select="fp:slot-chain(., $slot-row-headers, fp:cells($column-headers, @column-headers),
+                                              $record, $steps)"/>
+        </xsl:for-each>
+      </xsl:variable>
+      <xsl:sequence select="fp:nest($chains, 1)"/>
     </xsl:element>
   </xsl:template>
 
@@ -118,9 +121,10 @@
     <xsl:sequence select="($candidates[not(f:is-null(?text))], map {'from': 'default', 'text': ''})[1]"/>
   </xsl:function>
 
-  <!-- The chain of nested elements of one data slot, ending in its value: copies of the header cells' elements
-       ($steps, made once per table by fp:header-step) with the keys of this slot's row. -->
-  <xsl:function name="fp:slot-chain" as="element()">
+  <!-- The chain of nested elements of one data slot, as [keys, elements, row, slot]: the px:key of each element of
+       the chain, outermost first; the elements (made once per table: fp:header-step, fp:column-step,
+       $fp:record-step), whose copies fp:nest nests; the slot's row index; the slot, whose value ends the chain. -->
+  <xsl:function name="fp:slot-chain" as="array(*)">
     <xsl:param name="slot" as="element(px:slot)"/>
     <xsl:param name="row-headers" as="element(px:cell)*"/>
     <xsl:param name="column-headers" as="element(px:cell)*"/>
@@ -128,14 +132,14 @@
     <xsl:param name="steps" as="map(xs:string, element())"/>
     <xsl:variable name="row" as="xs:string" select="string($slot/../@index)"/>
     <xsl:variable name="column" as="xs:integer" select="xs:integer($slot/@col)"/>
-    <xsl:variable name="keys" as="xs:string+" select="
-        $row-headers/@id, 'r' || $row [$record],
-        if (exists($column-headers)) then $column-headers/@id ! (. || '@' || $row) else 'p' || $column || '@' || $row"/>
-    <xsl:variable name="elements" as="element()+" select="
-        $row-headers/@id ! $steps('r' || .),
-        $fp:record-step[$record],
-        if (exists($column-headers)) then $column-headers/@id ! $steps('c' || .) else fp:column-step($column)"/>
-    <xsl:sequence select="fp:nest($elements, $keys, 1, $row, f:value(f:cell($slot)))"/>
+    <xsl:sequence select="[
+        ($row-headers/@id ! string(), ('r' || $row)[$record],
+         if (exists($column-headers)) then $column-headers/@id ! (. || '@' || $row)
+         else 'p' || $column || '@' || $row),
+        ($row-headers/@id ! $steps('r' || .), $fp:record-step[$record],
+         if (exists($column-headers)) then $column-headers/@id ! $steps('c' || .) else fp:column-step($column)),
+        $row,
+        $slot]"/>
   </xsl:function>
 
   <!-- The element of a data row that needs a record element (px:row is added by fp:nest). -->
@@ -170,24 +174,28 @@
     </xsl:element>
   </xsl:function>
 
-  <!-- Nest copies of the step elements from the $at-th on, outermost first, each with its px:key (the record
-       element also with px:row), with $content inside the innermost. -->
-  <xsl:function name="fp:nest" as="element()">
-    <xsl:param name="steps" as="element()+"/>
-    <xsl:param name="keys" as="xs:string+"/>
-    <xsl:param name="at" as="xs:integer"/>
-    <xsl:param name="row" as="xs:string"/>
-    <xsl:param name="content" as="node()*"/>
-    <xsl:variable name="step" as="element()" select="$steps[$at]"/>
-    <xsl:copy select="$step">
-      <xsl:if test="$step is $fp:record-step">
-        <xsl:attribute name="px:row" select="$row"/>
-      </xsl:if>
-      <xsl:sequence select="$step/@*"/>
-      <xsl:attribute name="px:key" select="$keys[$at]"/>
-      <xsl:sequence select="if ($at lt count($steps)) then fp:nest($steps, $keys, $at + 1, $row, $content)
-                            else $content"/>
-    </xsl:copy>
+  <!-- The elements of the chains (fp:slot-chain) from their $depth-th element on: a copy of that element with its
+       px:key (the record element with px:row too) holding the chain's next elements, or, for the last, the slot's
+       value. Adjacent chains whose element at $depth has the same key and is not the last of either share one copy,
+       holding the rest of each: the merge rule (merge.xsl) would join those copies anyway, and making them once
+       saves building and merging an element per slot. The last elements (holding values) are left to merge.xsl. -->
+  <xsl:function name="fp:nest" as="element()*">
+    <xsl:param name="chains" as="array(*)*"/>
+    <xsl:param name="depth" as="xs:integer"/>
+    <xsl:for-each-group select="$chains"
+                        group-adjacent="if (count(?1) gt $depth) then ?1[$depth] else '#' || position()">
+      <xsl:variable name="chain" as="array(*)" select="."/>
+      <xsl:variable name="step" as="element()" select="$chain(2)[$depth]"/>
+      <xsl:copy select="$step">
+        <xsl:if test="$step is $fp:record-step">
+          <xsl:attribute name="px:row" select="$chain(3)"/>
+        </xsl:if>
+        <xsl:sequence select="$step/@*"/>
+        <xsl:attribute name="px:key" select="$chain(1)[$depth]"/>
+        <xsl:sequence select="if (count($chain(1)) gt $depth) then fp:nest(current-group(), $depth + 1)
+                              else f:value(f:cell($chain(4)))"/>
+      </xsl:copy>
+    </xsl:for-each-group>
   </xsl:function>
 
 </xsl:stylesheet>

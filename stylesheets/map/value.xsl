@@ -21,12 +21,18 @@
 
   <xsl:function name="f:value" as="node()*">
     <xsl:param name="cell" as="element(px:cell)"/>
-    <xsl:sequence select="f:link-attributes($cell)"/>
+    <!-- most cells have no link, image or nested table: one look at the children rules out all three -->
+    <xsl:variable name="text-only" as="xs:boolean" select="empty($cell/(px:link | px:image | px:table-ref))"/>
+    <xsl:if test="not($text-only)">
+      <xsl:sequence select="f:link-attributes($cell)"/>
+    </xsl:if>
     <xsl:variable name="text" as="xs:string" select="f:text($cell)"/>
     <xsl:if test="$text ne ''">
       <xsl:value-of select="$text"/>
     </xsl:if>
-    <xsl:apply-templates select="f:nested-tables($cell)" mode="m:table"/>
+    <xsl:if test="not($text-only)">
+      <xsl:apply-templates select="f:nested-tables($cell)" mode="m:table"/>
+    </xsl:if>
   </xsl:function>
 
   <!-- href, src and alt attributes for the links and images of a cell (none when it has neither). -->
