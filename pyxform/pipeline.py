@@ -441,6 +441,7 @@ class Pipeline:
                 cleaned, warnings = _clean(document, limits, tables_only=tables_only)
                 messages.extend(XsltMessage("clean", warning) for warning in warnings)
                 node = run_on.parse(cleaned)
+                del cleaned  # the XHTML text is not needed once parsed: free it before the stages run
             else:
                 if node is None:
                     node = _xml_input(run_on, document, location)
