@@ -28,8 +28,8 @@ Three readings are measured (``bench/pairs_wikitables.py``):
     row below it up to the next section row (consecutive section rows nest, outer first), and is no column header:
     the scans pass over it. Wide rows among the leading rows are titles (column headers, as WHATWG has them), except
     that they are the first section rows when the leading rows hold no label row and the table has section rows
-    (a succession box), or when a section row in the body is followed by the same label rows (the table is a stack
-    of sub-tables, each with its own title and labels).
+    (a succession box), or when a section row in the body is followed by a repeated header row (the table is a
+    stack of sub-tables, each with its own title and labels).
   * A **repeated header row** is a row below the leading rows, not wide, at least two of whose cells with text, and
     at least half of them, repeat (white space and case aside) the text of a leading header cell over one of their
     columns: its cells are header cells whatever their tag.
@@ -47,8 +47,7 @@ reader confirms where the markup says something else than its author meant (each
                   are data cells, except those in columns where every data row holds a ``th`` (row headers);
 ``header_rows``, ``header_cols``  the table's first N rows / columns are header rows / columns even though
                   written with ``td`` (a table whose markup marks no header);
-``section_rows``  these rows are section rows although their cell does not span the table (a bold ``td`` alone in
-                  its row, "May succeed to Governorship");
+``section_rows``  these rows are section rows (a bold ``td`` alone in its row, "May succeed to Governorship");
 ``values``        the visible text of the cell at these slots, where the browser's ``innerText`` is not the cell's
                   own text (it includes the text of a nested table, which is a table of its own).
 
@@ -214,19 +213,7 @@ class Table:
         body = range(len(leading), self.rows)
         substantive = [y for y in body if y not in blank and y not in wide]
         last_data = max(substantive, default=-1)
-        sections = [y for y in body if (y in wide and y < last_data) or y in self.reading.section_rows]
-        titles = [y for y in leading if y in wide]
-        if titles and sections:
-            labels = [self._texts(y) for y in leading if y not in wide and y not in blank]
-            stacked = bool(labels) and any(
-                [self._texts(z) for z in range(s + 1, s + 1 + len(labels))] == labels for s in sections)
-            if not labels or stacked:
-                sections = titles + sections
-        for y in sections:
-            self.kinds[y] = "section"
-            for cell in self._row_cells(y):
-                if cell.r == y:  # the text cell, and the empty cells that pad the row: no header, no data
-                    cell.role = "section"
+        listed = set(self.reading.section_rows)
         # repeated header rows below the leading rows
         header_texts: dict[int, set[str]] = {x: set() for x in range(self.cols)}
         for y in leading:
@@ -236,17 +223,30 @@ class Table:
                 cell = self.owner(x, y)
                 if cell is not None and cell.text and cell.role == "header":
                     header_texts[x].add(cell.text.lower())
+        repeats: list[int] = []
         for y in body:
-            if y in wide or y in blank or y in sections:
+            if y in wide or y in blank or y in listed:
                 continue
             texts = [c for c in self._row_cells(y) if c.text]
-            repeats = sum(1 for c in texts if any(c.text.lower() in header_texts[x]
-                                                   for x in range(c.c, min(c.c + c.cs, self.cols))))
-            if repeats >= 2 and repeats * 2 >= len(texts):
-                self.kinds[y] = "repeat"
-                for cell in texts:
-                    if cell.r == y:
-                        cell.role = "header"
+            count = sum(1 for c in texts if any(c.text.lower() in header_texts[x]
+                                                for x in range(c.c, min(c.c + c.cs, self.cols))))
+            if count >= 2 and count * 2 >= len(texts):
+                repeats.append(y)
+        sections = sorted({y for y in body if y in wide and y < last_data} | listed)
+        titles = [y for y in leading if y in wide and y not in listed]
+        has_labels = any(y not in wide and y not in blank for y in leading)
+        if titles and sections and (not has_labels or any(s + 1 in repeats for s in sections)):
+            sections = sorted(set(titles) | set(sections))
+        for y in sections:
+            self.kinds[y] = "section"
+            for cell in self._row_cells(y):
+                if cell.r == y:  # the text cell, and the empty cells that pad the row: no header, no data
+                    cell.role = "section"
+        for y in repeats:
+            self.kinds[y] = "repeat"
+            for cell in self._row_cells(y):
+                if cell.r == y and cell.text:
+                    cell.role = "header"
 
     def _texts(self, y: int) -> list[str]:
         return [c.text.lower() for c in self._row_cells(y) if c.text] if 0 <= y < self.rows else []
