@@ -6,16 +6,18 @@
     f:assign($model, $roles, $markup) => map { "y:x" : map { 'row' : row header ids, 'col' : column header ids } }
       for every slot owned by a data or empty cell.
 
-  Roles (anchor row and column of the cell): a cell anchored in a header row (y < k), in a header column (x < p)
-  or in a repeated header row is a header cell; with markup, so is any th outside summary rows and section rows;
-  the text cell of a section row is a section cell; other cells without content are empty; the rest are data.
+  Roles (anchor row and column of the cell): the text cell of a section row is a section cell (also a title row
+  that is the first of stacked sub-tables, rows.xsl); a cell anchored in a header row (y < k), in a repeated
+  header row or, outside note rows (a note spanning the table is data even where it starts in a header column),
+  in a header column (x < p) is a header cell; with markup, so is any th of a data row; other cells without
+  content are empty; the rest are data.
 
   Header cells of a slot (x, y) of a data cell anchored at (ax, ay): the WHATWG "algorithm for assigning header
   cells" (HTML 4.9.12.2) run over these roles instead of the th/td tags, per slot: column headers by the internal
   scanning algorithm from (x, ay) upward (Δx = 0, Δy = −1), row headers from (ax, y) leftward (Δx = −1, Δy = 0),
   with header blocks, opaque headers and the column / row header definitions (scope col/row, or auto: a header cell
-  is a column header if no data cell covers its rows, a row header if it is not a column header and no data cell
-  covers its columns); with markup, row group headers (scope=rowgroup) of the same row group, column group headers
+  is a column header if no data cell covers its rows, a row header if it is not a column header: WHATWG's further
+  condition, that no data cell cover its columns, is left out, see the variable row-header); with markup, row group headers (scope=rowgroup) of the same row group, column group headers
   (scope=colgroup; the grid has no colgroup elements, so a column group header's group is the columns it spans),
   and the headers attribute (ids of cells of the same table, first match; then only those). Section cells are
   skipped by the scans and head, outermost, every data row below them up to the next section row (consecutive
@@ -56,8 +58,9 @@
     <xsl:param name="markup" as="xs:boolean"/>
     <xsl:variable name="kind" as="xs:string" select="$kinds($cell?row + 1)"/>
     <xsl:sequence select="
-        if ($cell?row lt $k or $kind = ('head', 'repeat')) then 'header'
-        else if ($kind eq 'section') then (if ($cell?blank) then 'empty' else 'section')
+        if ($kind eq 'section') then (if ($cell?blank) then 'empty' else 'section')
+        else if ($cell?row lt $k or $kind = ('head', 'repeat')) then 'header'
+        else if ($kind eq 'note') then (if ($cell?empty) then 'empty' else 'data')
         else if ($cell?col lt $p) then 'header'
         else if ($markup and $cell?tag eq 'th' and $kind = ('data')) then 'header'
         else if ($cell?empty) then 'empty'
@@ -79,12 +82,14 @@
     <!-- rows and columns that a data cell covers -->
     <xsl:variable name="row-has-data" as="xs:boolean*"
         select="for $y in 0 to $m - 1 return some $id in f:row($model, $y)?ids satisfies $is-data($id)"/>
-    <xsl:variable name="col-has-data" as="xs:boolean*"
-        select="for $x in 0 to $n - 1 return some $y in 0 to $m - 1 satisfies
-                  (let $id := f:owner($model, $y, $x) return $id ne '' and $is-data($id))"/>
     <xsl:variable name="headers" as="map(*)*"
         select="$model?ids[$roles(.) eq 'header'] ! f:cell($model, .)"/>
-    <!-- column header / row header, per the WHATWG definitions (scope only with markup) -->
+    <!-- column header / row header, per the WHATWG definitions (scope only with markup), except that a header cell
+         in the auto state that is not a column header is a row header whatever the other cells of its columns are:
+         WHATWG also asks that no data cell cover its columns, so one td in a column of th (a "Source:" note spanning
+         the table, an "NC" in a column of round numbers, an empty cell) would make every th of that column head
+         nothing; a th in a row of td is a row header as accessibility APIs map it (role rowheader) and as the
+         authors of such tables mean it -->
     <xsl:variable name="column-header" as="map(xs:string, xs:boolean)" select="map:merge($headers ! map {
         ?id : (let $scope := if ($markup and ?tag eq 'th') then ?scope else '' return
                if ($scope eq 'col') then true()
@@ -94,8 +99,7 @@
         ?id : (let $scope := if ($markup and ?tag eq 'th') then ?scope else '' return
                if ($scope eq 'row') then true()
                else if ($scope = ('col', 'rowgroup', 'colgroup')) then false()
-               else not($column-header(?id))
-                    and not(some $x in ?col to ?col + ?colspan - 1 satisfies $col-has-data[$x + 1])) })"/>
+               else not($column-header(?id))) })"/>
     <!-- header blocks: per column top-down, per row left to right -->
     <xsl:variable name="column-blocks" as="array(*)" select="array:join(for $x in 0 to $n - 1 return
         [ fp:blocks($model, $roles, for $y in 0 to $m - 1 return map { 'at' : $y, 'key' : $y || ':' || $x,
