@@ -62,7 +62,7 @@
   <xsl:function name="fp:body-row-kind" as="xs:string">
     <xsl:param name="model" as="map(*)"/>
     <xsl:param name="y" as="xs:integer"/>
-    <xsl:param name="header-texts" as="map(xs:integer, xs:string*)"/>
+    <xsl:param name="header-texts" as="map(*)"/>
     <xsl:param name="markup" as="xs:boolean"/>
     <xsl:variable name="texts" as="map(*)*" select="f:row($model, $y)?texts ! f:cell($model, .)"/>
     <!-- the cells that start in the row: a td spanning down from above (a club's name over its seasons and its
@@ -74,7 +74,8 @@
     <xsl:sequence select="
         if ($repeats ge 2 and $repeats * 2 ge count($texts)) then 'repeat'
         else if ($markup and exists($own) and (every $c in $own satisfies $c?tag eq 'th'))
-        then (if (some $c in $own satisfies ($c?col ge 1 and $c?type eq 'numeric')) then 'summary' else 'repeat')
+        then (if (some $c in $own satisfies ($c?col ge 1 and ($c?type, f:content-type($c?text))[1] eq 'numeric'))
+              then 'summary' else 'repeat')
         else 'data'"/>
   </xsl:function>
 
