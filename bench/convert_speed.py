@@ -22,7 +22,8 @@ import sys
 import warnings
 from pathlib import Path
 
-from .grid_speed import DEFAULT_CORPUS, corpus_pages, timed
+from bench.corpus import DEFAULT_CORPUS, corpus_pages
+from bench.run import timed
 
 
 def main(argv: list[str] | None = None) -> int:

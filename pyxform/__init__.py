@@ -12,6 +12,9 @@ a stage runs):
     GridDocument, TableGrid, Cell, ...            the typed grid model (pyxform.normalize)
     convert(page, *, table=None, names="paper")   the whole conversion: page -> Conversion (.xml, .pairs(), .schema())
     convert_grid(grid, ...)                       map + merge alone, from a header-annotated grid
+    Pipeline, Step, CONVERSION                    XSLT 3.0 pipelines: pyxform's conversion with steps of your own
+                                                  (pyxform.pipeline)
+    to_dataframe(page), to_dataframes(page)       tables as pandas DataFrames (the optional extra "pandas")
     generate_schema(xml), validate(xml, xsd)      an XSD for an output; validation with line-numbered errors
     query(target, expr, xquery=False)             XPath 3.1 / XQuery 3.1 (Saxon-HE) over output files
     xpath(tree, expr)                             XPath 3.1 with elementpath on an lxml tree
@@ -27,6 +30,12 @@ __all__ = [
     "convert",
     "convert_grid",
     "Conversion",
+    "Pipeline",
+    "Step",
+    "PipelineResult",
+    "CONVERSION",
+    "to_dataframe",
+    "to_dataframes",
     "generate_schema",
     "validate",
     "query",
@@ -57,9 +66,18 @@ __all__ = [
     "TableError",
     "StylesheetError",
     "ValidationError",
+    "BadXmlInput",
+    "OutputError",
+    "WorkerCrash",
 ]
 
 _LAZY: dict[str, str] = {
+    "Pipeline": "pipeline",
+    "Step": "pipeline",
+    "PipelineResult": "pipeline",
+    "CONVERSION": "pipeline",
+    "to_dataframe": "tabular",
+    "to_dataframes": "tabular",
     "grid": "normalize",
     "headers": "header_detection",
     "detect_headers": "header_detection",
@@ -85,6 +103,9 @@ _LAZY: dict[str, str] = {
     "TableError": "errors",
     "StylesheetError": "errors",
     "ValidationError": "errors",
+    "BadXmlInput": "errors",
+    "OutputError": "errors",
+    "WorkerCrash": "errors",
 }
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
@@ -93,6 +114,8 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
     from .header_detection import HeadersResult, TableHeaders, detect_headers, headers
     from .limits import DEFAULT_LIMITS, Limits
     from .normalize import Cell, GridDocument, Image, Link, Normalizer, TableFailure, TableGrid, TableModelError, grid
+    from .pipeline import CONVERSION, Pipeline, PipelineResult, Step
+    from .tabular import to_dataframe, to_dataframes
 
 # Imported eagerly, not lazily: the functions convert and query share their names with their modules, and importing
 # a submodule (pyxform.convert) rebinds the package attribute to the module unless the function is bound first.

@@ -1,8 +1,8 @@
 """The ``pyxform`` command line: ``pyxform COMMAND ...``.
 
 Each command is one :class:`Command`: a function that adds its arguments to an ``argparse`` sub-parser and a
-function that runs it and returns the exit code. Adding a command (headers, convert, schema, validate, query,
-transform) is adding one pair and listing it in :data:`COMMANDS`.
+function that runs it and returns the exit code. Adding a command is adding one pair and listing it in
+:data:`COMMANDS`.
 
 Errors are printed as ``pyxform: error [CODE]: LOCATION: MESSAGE`` on standard error, and the exit code is the
 error's ``exit_code`` (see :mod:`pyxform.errors`): 3 missing input, 4 empty input, 5 undecodable input, 6 no table,
@@ -15,21 +15,31 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from .errors import (EXIT_PARTIAL_FAILURE, EmptyInput, InputNotFound, LimitExceeded, PyxformError, TableError,
-                     ValidationError)
+from .errors import (EXIT_PARTIAL_FAILURE, EmptyInput, InputNotFound, LimitExceeded, OutputError, PyxformError,
+                     TableError, ValidationError)
 from .files import atomic_write
-from .limits import DEFAULT_LIMITS, Limits
-from .source import read_source
+from .limits import DEFAULT_LIMITS, LIMIT_OPTIONS, Limits
+from .source import Source, read_source
+from .tabular import DEFAULT_SEPARATOR, csv_paths
 
 __all__ = ["main", "build_parser", "Command", "COMMANDS", "write_output", "report_error"]
 
 EXIT_OK = 0
 EXIT_INTERNAL = 1
+EXIT_USAGE = 2
+
+#: Output formats of ``pyxform convert`` and the suffix of the files written for them into an output folder.
+CONVERT_FORMATS = ("xml", "pairs", "json", "csv", "xhtml")
+OUTPUT_SUFFIXES = {"xml": ".xml", "pairs": ".jsonl", "json": ".json", "csv": ".csv", "xhtml": ".xhtml"}
+
+
+class UsageError(Exception):
+    """A combination of options or inputs the command cannot serve (exit code 2, with the usage line)."""
 
 
 @dataclass(frozen=True)
@@ -44,18 +54,68 @@ class Command:
 
 # -- input and output ---------------------------------------------------------------------------------------------
 def write_output(text: str, stream: BinaryIO | None = None) -> None:
-    """Write ``text`` as UTF-8 to standard output (whatever the locale), ending with a line feed."""
+    """Write ``text`` as UTF-8 to standard output (whatever the locale), ending with a line feed.
+
+    :raises OutputError: standard output cannot be written (disk full, ...).
+    """
     out = stream or sys.stdout.buffer
-    out.write(text.encode("utf-8"))
-    if not text.endswith("\n"):
-        out.write(b"\n")
-    out.flush()
+    try:
+        out.write(text.encode("utf-8"))
+        if not text.endswith("\n"):
+            out.write(b"\n")
+        out.flush()
+    except BrokenPipeError:
+        raise
+    except OSError as error:  # e.g. standard output on a full disk
+        raise OutputError(f"cannot write the output: {error.strerror or error}", location="standard output") from None
+
+
+_LIMIT_ARGUMENTS: tuple[tuple[str, str, str], ...] = (
+    ("max_page_bytes", "BYTES", "largest page accepted"),
+    ("max_tables", "N", "most tables in one page"),
+    ("max_depth", "N", "deepest nesting of tables in table cells"),
+    ("max_slots", "N", "most slots (rows x columns) in one table, checked before any slot exists"),
+    ("max_page_slots", "N", "most slots in all the tables of a page (counted from below, before normalizing)"),
+)
+
+
+def _limit_arguments(parser: argparse.ArgumentParser, *, worker: bool = False) -> None:
+    """Add the options that raise the resource limits (``pyxform.limits``); ``worker``: also time and memory."""
+    group = parser.add_argument_group("resource limits (a page or table over one fails with exit code 7)")
+    for name, metavar, text in _LIMIT_ARGUMENTS:
+        group.add_argument(LIMIT_OPTIONS[name], dest=name, type=_non_negative, metavar=metavar,
+                           help=f"{text} (default {getattr(DEFAULT_LIMITS, name)})")
+    group.add_argument("--fetch-timeout", dest="fetch_timeout", type=_seconds, metavar="SECONDS",
+                       help=f"seconds to fetch a URL (default {DEFAULT_LIMITS.fetch_timeout:g})")
+    group.add_argument("--allow-private", action="store_true",
+                       help="let URLs reach private, loopback and link-local addresses (refused by default)")
+    if worker:
+        group.add_argument("--timeout", dest="timeout", type=_seconds, metavar="SECONDS",
+                           help=f"seconds one page may take; the page's worker process is stopped then (default "
+                                f"{DEFAULT_LIMITS.timeout:g}; 0: no limit)")
+        group.add_argument("--max-memory", dest="max_memory", type=_megabytes, metavar="MB",
+                           help=f"memory one page's worker process may use, in MiB (default "
+                                f"{DEFAULT_LIMITS.max_memory // 2**20}; 0: no limit). With --timeout 0 and "
+                                "--max-memory 0 pages are converted in this process")
 
 
 def _limits(args: argparse.Namespace) -> Limits:
-    if getattr(args, "max_slots", None) is None:
-        return DEFAULT_LIMITS
-    return Limits(max_slots=args.max_slots)
+    """The :class:`Limits` of the options given (the defaults for the others)."""
+    names = ("max_page_bytes", "max_tables", "max_depth", "max_slots", "max_page_slots", "fetch_timeout", "timeout",
+             "max_memory")
+    given = {name: getattr(args, name) for name in names if getattr(args, name, None) is not None}
+    return replace(DEFAULT_LIMITS, **given) if given else DEFAULT_LIMITS
+
+
+def _seconds(value: str) -> float:
+    number = float(value)
+    if not number >= 0:
+        raise argparse.ArgumentTypeError("must be 0 or more seconds")
+    return number
+
+
+def _megabytes(value: str) -> int:
+    return _non_negative(value) * 2**20
 
 
 def _non_negative(value: str) -> int:
@@ -73,14 +133,13 @@ def _grid_arguments(parser: argparse.ArgumentParser) -> None:
                              '{"tables": [{"index", "rows", "cols", "grid": [[{"text", "tag", "origin"}]]}]}')
     parser.add_argument("--table", type=_non_negative, metavar="N",
                         help="only the table with index N (0-based, document order, nested tables included)")
-    parser.add_argument("--max-slots", type=_non_negative, metavar="N",
-                        help=f"most slots (rows x columns) in one table (default {DEFAULT_LIMITS.max_slots})")
+    _limit_arguments(parser)
 
 
 def _run_grid(args: argparse.Namespace) -> int:
     from .normalize import grid
 
-    page = read_source(args.input, limits=_limits(args))
+    page = read_source(args.input, limits=_limits(args), allow_private=args.allow_private)
     source = page.uri
     document = grid(page, table=args.table, limits=_limits(args))
     if args.table is not None and not document.tables:
@@ -113,14 +172,13 @@ def _headers_arguments(parser: argparse.ArgumentParser) -> None:
                         help="auto (default): the markup (th, thead, scope, headers) where it marks something useful, "
                              "else formatting and content; markup: the markup only; format: formatting and content "
                              "only, as if the author had marked nothing")
-    parser.add_argument("--max-slots", type=_non_negative, metavar="N",
-                        help=f"most slots (rows x columns) in one table (default {DEFAULT_LIMITS.max_slots})")
+    _limit_arguments(parser)
 
 
 def _run_headers(args: argparse.Namespace) -> int:
     from .header_detection import headers
 
-    page = read_source(args.input, limits=_limits(args))
+    page = read_source(args.input, limits=_limits(args), allow_private=args.allow_private)
     source = page.uri
     result = headers(page, method=args.method, table=args.table, limits=_limits(args))
     if args.format == "json":
@@ -145,34 +203,156 @@ def _convert_arguments(parser: argparse.ArgumentParser) -> None:
         "With one input, "
         "-o names the output file (default: standard output); with several, -o names a folder that receives "
         "NAME.xml (or NAME.jsonl) for each. Inputs are independent: when one fails the others go on, and the exit "
-        "code is then 13.")
+        "code is then 13. Output files are written atomically (an interrupted run leaves the old file or the new "
+        "one). Pages are converted in a worker process stopped after --timeout seconds or --max-memory MiB.")
     parser.add_argument("inputs", nargs="+", metavar="INPUT",
                         help="HTML file, http(s) URL, '-' (standard input) or annotated grid file")
     parser.add_argument("-o", "--output", metavar="OUT", help="output file (one input) or folder (several inputs)")
     parser.add_argument("--table", type=_non_negative, metavar="N",
                         help="convert table N alone (0-based, document order, nested tables counted); its element "
                              "becomes the document element")
-    parser.add_argument("--format", choices=("xml", "pairs"), default="xml",
-                        help="xml (default), or pairs: one JSON object a line per data cell")
+    parser.add_argument("--format", choices=CONVERT_FORMATS, default="xml",
+                        help="xml (default); pairs: one JSON object a line per data cell; json: the XML as nested "
+                             "JSON; csv: one CSV file per table (header paths joined with --separator); xhtml: the "
+                             "tables rendered back as accessible XHTML tables")
     parser.add_argument("--names", choices=NAME_STYLES, default="paper",
                         help="paper: elements named after the headers (default); generic: <field name='...'>")
     parser.add_argument("--method", choices=HEADER_METHODS, default="auto",
                         help="header detection: markup, format (formatting scores) or auto (default)")
     parser.add_argument("--schema", action="store_true",
                         help="also write an XSD for each XML output, beside it (OUT with the suffix .xsd)")
+    parser.add_argument("--separator", default=DEFAULT_SEPARATOR, metavar="TEXT",
+                        help=f"--format csv: joins the levels of a header path (default {DEFAULT_SEPARATOR!r})")
+    parser.add_argument("--xslt", action="append", default=[], metavar="STYLESHEET",
+                        help="an XSLT 3.0 stylesheet of yours run on the XML output (after merge; repeat for "
+                             "several, in order); goes with --format xml or json")
+    _pipeline_arguments(parser, steps="STEP.")
+    parser.add_argument("--keep-stages", metavar="DIR",
+                        help="write every stage's result into DIR (NN-STAGE.xml; DIR/NAME/ per input with several "
+                             "inputs), for debugging a pipeline")
+    parser.add_argument("--report", metavar="FILE",
+                        help="write one JSON object a line per input, as each input finishes: input, status "
+                             "(ok, partial: some tables failed, failed), output, tables, table_failures, seconds, "
+                             "and for a failed input code, exit_code, message, location, limit")
+    _limit_arguments(parser, worker=True)
     parser.set_defaults(parser=parser)
 
 
-def _convert_one(name: str, args: argparse.Namespace) -> Any:
+def _pipeline_arguments(parser: argparse.ArgumentParser, *, steps: str) -> None:
+    """--param and --allow-io, shared by convert and transform."""
+    qualified = (f" ({steps}NAME=VALUE: a parameter of that pipeline step, e.g. headers.threshold=4)"
+                 if steps else "")
+    parser.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
+                        help="a stylesheet parameter of your stylesheet(s); VALUE is cast to the parameter's declared "
+                             f"type (xs:untypedAtomic, as Saxon's command line does){qualified}")
+    parser.add_argument("--allow-io", action="store_true",
+                        help="let your stylesheets read URIs (doc(), unparsed-text(), collection()); off by default: "
+                             "every stylesheet runs with no file or network access")
+
+
+def _parse_params(bindings: Sequence[str], step_names: Sequence[str], user_steps: Sequence[str]
+                  ) -> dict[str, dict[str, Any]]:
+    """``--param [STEP.]NAME=VALUE`` -> parameters by step name (values as :class:`~pyxform.saxon.UntypedAtomic`).
+    An unqualified NAME goes to every user stylesheet (``user_steps``).
+
+    :raises UsageError: a binding that is not NAME=VALUE, or names no stylesheet.
+    """
+    from .saxon import UntypedAtomic
+
+    params: dict[str, dict[str, Any]] = {}
+    for binding in bindings:
+        name, sep, value = binding.partition("=")
+        if not sep or not name:
+            raise UsageError(f"--param takes NAME=VALUE, not {binding!r}")
+        step, dot, local = name.partition(".")
+        if dot and step in step_names and local:
+            params.setdefault(step, {})[local] = UntypedAtomic(value)
+        elif user_steps:
+            for user_step in user_steps:
+                params.setdefault(user_step, {})[name] = UntypedAtomic(value)
+        else:
+            raise UsageError(f"--param {name}=...: no stylesheet of yours takes it; for a step of the pipeline "
+                             f"write STEP.NAME=VALUE (steps: {', '.join(step_names)})")
+    return params
+
+
+def conversion_pipeline(options: Mapping[str, Any]) -> tuple[Any, dict[str, dict[str, Any]]]:
+    """The pipeline ``convert`` runs (pyxform's, with the ``xslt`` steps after merge) and the ``param`` values.
+
+    :param options: the convert options (:func:`convert_outputs`): ``xslt``, ``param``, ``allow_io``, ``format``.
+    :raises UsageError: options that do not go together, or a bad ``--param``.
+    """
+    from .pipeline import CONVERSION, Step
+
+    xslt, allow_io = list(options.get("xslt") or []), bool(options.get("allow_io"))
+    if xslt and options.get("format", "xml") not in ("xml", "json"):
+        raise UsageError("--xslt post-processes the XML output: it goes with --format xml or json")
+    if allow_io and not xslt:
+        raise UsageError("--allow-io is for your own stylesheets (--xslt); pyxform's always run without I/O")
+    user_steps = []
+    for path in xslt:
+        step = Step.xslt(path)
+        taken = set(CONVERSION.names) | {s.name for s in user_steps}
+        if step.name in taken:
+            n = 2
+            while f"{step.name}-{n}" in taken:
+                n += 1
+            step = Step.xslt(path, name=f"{step.name}-{n}")
+        user_steps.append(step)
+    chosen = CONVERSION.append(*user_steps)
+    if allow_io:
+        chosen = chosen.allowing_io()
+    return chosen, _parse_params(options.get("param") or [], chosen.names, [step.name for step in user_steps])
+
+
+def convert_outputs(page: Source, options: Mapping[str, Any], limits: Limits = DEFAULT_LIMITS
+                    ) -> tuple[list[tuple[str | None, bytes]], bytes | None, Any]:
+    """Convert one page as ``pyxform convert`` does, without writing anything (what its worker process runs).
+
+    :param page: the page (or a grid document).
+    :param options: ``table``, ``names``, ``method``, ``format`` (``xml``, ``pairs``, ``json``, ``csv``, ``xhtml``),
+        ``separator``, ``xslt`` (stylesheet paths), ``param`` (``[STEP.]NAME=VALUE`` strings), ``allow_io``,
+        ``keep_stages`` (a folder), ``schema`` (bool), ``target`` (the output path, ``None`` for standard output).
+    :returns: the outputs as ``(path or None for standard output, bytes)`` (one per table for csv), the XSD of the
+        output if ``schema``, and the :class:`~pyxform.convert.Conversion`.
+    :raises EmptyInput: the page has no bytes or only white space.
+    :raises UsageError: csv to standard output of a page with several tables, or options that do not go together.
+    :raises PyxformError: any error of the conversion.
+    """
     from .convert import convert, convert_grid
     from .header_detection import is_grid_document
 
-    page = read_source(name)
     if not page.data.strip():
-        raise EmptyInput("the input is empty", location=name)
+        raise EmptyInput("the input holds only white space" if page.data else "the input is empty",
+                         location=page.uri or None)
+    pipeline, params = conversion_pipeline(options)
+    keep_stages = options.get("keep_stages")
+    kwargs = {"table": options.get("table"), "names": options.get("names", "paper"),
+              "method": options.get("method", "auto"), "pipeline": pipeline, "params": params,
+              "keep_stages": Path(keep_stages) if keep_stages else None}
     if is_grid_document(page.data):
-        return convert_grid(page.data, table=args.table, names=args.names, method=args.method, source=page.uri)
-    return convert(page, table=args.table, names=args.names, method=args.method)
+        conversion = convert_grid(page.data, source=page.uri, **kwargs)
+    else:
+        conversion = convert(page, limits=limits, **kwargs)
+    target, output_format = options.get("target"), options.get("format", "xml")
+    separator = options.get("separator", DEFAULT_SEPARATOR)
+    if output_format == "csv":
+        tables = conversion.tables()
+        if target is None:
+            if len(tables) > 1:
+                raise UsageError(f"the page has {len(tables)} tables ({', '.join(str(t.index) for t in tables)}): "
+                                 "write them with -o OUT.csv (one file per table) or choose one with --table N")
+            outputs = [(None, table.to_csv(separator).encode("utf-8")) for table in tables]
+        else:
+            paths = csv_paths(str(target), [table.index for table in tables])
+            outputs = [(paths[table.index], table.to_csv(separator).encode("utf-8")) for table in tables]
+    else:
+        render = {"xml": conversion.to_bytes, "pairs": lambda: conversion.pairs_jsonl().encode("utf-8"),
+                  "json": lambda: conversion.to_json().encode("utf-8"),
+                  "xhtml": lambda: conversion.to_xhtml().encode("utf-8")}[output_format]
+        outputs = [(target, render())]
+    schema = conversion.schema().encode("utf-8") if options.get("schema") else None
+    return outputs, schema, conversion
 
 
 def _output_paths(inputs: Sequence[str], folder: Path, suffix: str) -> list[Path]:
@@ -190,7 +370,29 @@ def _output_paths(inputs: Sequence[str], folder: Path, suffix: str) -> list[Path
     return paths
 
 
+def _write(target: Path | None, data: bytes) -> None:
+    """Write an output atomically (or to standard output).
+
+    :raises OutputError: the file or standard output cannot be written (disk full, no permission, ...).
+    """
+    try:
+        if target is None:
+            sys.stdout.buffer.write(data)
+            sys.stdout.buffer.flush()
+        else:
+            atomic_write(target, data)
+    except BrokenPipeError:
+        raise
+    except OSError as error:
+        where = str(target) if target is not None else "standard output"
+        raise OutputError(f"cannot write the output: {error.strerror or error}"
+                          + (" (the old file is intact)" if target is not None and target.exists() else ""),
+                          location=where) from None
+
+
 def _run_convert(args: argparse.Namespace) -> int:
+    from .isolate import PageJob, Worker, run_job
+
     several = len(args.inputs) > 1
     if args.schema and args.format != "xml":
         args.parser.error("--schema goes with --format xml")
@@ -198,39 +400,107 @@ def _run_convert(args: argparse.Namespace) -> int:
         args.parser.error("--schema needs -o (the schema is written beside the output)")
     if several and (not args.output or args.output == "-"):
         args.parser.error("several inputs need -o FOLDER")
-    suffix = ".xml" if args.format == "xml" else ".jsonl"
+    options = {"table": args.table, "names": args.names, "method": args.method, "format": args.format,
+               "separator": args.separator, "xslt": [str(Path(path).resolve()) for path in args.xslt],
+               "param": list(args.param), "allow_io": args.allow_io, "schema": args.schema}
+    conversion_pipeline(options)  # usage errors before any page is read
     if several:
         folder = Path(args.output)
-        folder.mkdir(parents=True, exist_ok=True)
-        targets: list[Path | None] = list(_output_paths(args.inputs, folder, suffix))
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise OutputError(f"cannot create the output folder: {error.strerror or error}",
+                              location=str(folder)) from None
+        targets: list[Path | None] = list(_output_paths(args.inputs, folder, OUTPUT_SUFFIXES[args.format]))
     else:
         targets = [Path(args.output) if args.output and args.output != "-" else None]
-    failures: list[tuple[str, BaseException]] = []
-    for name, target in zip(args.inputs, targets):
-        try:
-            conversion = _convert_one(name, args)
-            payload = conversion.to_bytes() if args.format == "xml" else conversion.pairs_jsonl().encode("utf-8")
-            if target is None:
-                sys.stdout.buffer.write(payload)
-                sys.stdout.buffer.flush()
-            else:
-                atomic_write(target, payload)
-                if args.schema:
-                    atomic_write(target.with_suffix(".xsd"), conversion.schema().encode("utf-8"))
-            for message in conversion.messages:
-                print(f"pyxform: warning: {name}: {message}", file=sys.stderr)
-        except BrokenPipeError:
-            raise
-        except Exception as error:  # one bad input never stops the batch
-            failures.append((name, error))
-            _report_any(error, name)
-    if not failures:
+    stages: list[Path | None] = [None] * len(targets)
+    if args.keep_stages:
+        stages = ([Path(args.keep_stages).resolve() / path.name for path in _output_paths(args.inputs, Path(), "")]
+                  if several else [Path(args.keep_stages).resolve()])
+    limits = _limits(args)
+    isolated = limits.timeout > 0 or limits.max_memory > 0
+    report = _open_report(args.report)
+    records: list[dict[str, Any]] = []
+    worker = Worker(limits) if isolated else None
+    try:
+        for name, target, keep_stages in zip(args.inputs, targets, stages):
+            record: dict[str, Any] = {"input": name, "status": "failed", "output": None}
+            try:
+                page = read_source(name, limits=limits, allow_private=args.allow_private)
+                job = PageJob(page, options={**options, "target": str(target) if target is not None else None,
+                                             "keep_stages": str(keep_stages) if keep_stages is not None else None})
+                result = worker.run(job) if worker is not None else run_job(job, limits)
+                for path, payload in result.outputs:
+                    _write(Path(path) if path is not None else None, payload)
+                if result.schema is not None and target is not None:
+                    _write(target.with_suffix(".xsd"), result.schema)
+                for message in result.messages:
+                    print(f"pyxform: warning: {name}: {message}", file=sys.stderr)
+                written = [path or "-" for path, _ in result.outputs]
+                record.update(status="partial" if result.table_failures else "ok",
+                              output=written[0] if len(written) == 1 else written, tables=result.tables,
+                              table_failures=[{"index": f.index, "code": f.code, "message": f.message}
+                                              for f in result.table_failures],
+                              seconds=round(result.seconds, 3))
+            except (BrokenPipeError, UsageError):
+                raise
+            except Exception as error:  # one bad input never stops the batch
+                _report_any(error, name)
+                record.update(_failure_record(error))
+            records.append(record)
+            if report is not None:
+                report.write(json.dumps(record, ensure_ascii=False) + "\n")
+                report.flush()
+    finally:
+        if worker is not None:
+            worker.close()
+        if report is not None:
+            report.close()
+    failed = [record for record in records if record["status"] == "failed"]
+    if several:
+        _print_summary(records)
+    if not failed:
         return EXIT_OK
-    if not several:
-        return failures[0][1].exit_code if isinstance(failures[0][1], PyxformError) else EXIT_INTERNAL
-    print(f"pyxform: {len(failures)} of {len(args.inputs)} inputs failed: " + ", ".join(n for n, _ in failures),
-          file=sys.stderr)
-    return EXIT_PARTIAL_FAILURE
+    return EXIT_PARTIAL_FAILURE if several else int(failed[0]["exit_code"])
+
+
+def _open_report(path: str | None) -> Any:
+    if path is None:
+        return None
+    try:
+        return open(path, "w", encoding="utf-8")
+    except OSError as error:
+        raise OutputError(f"cannot write the report: {error.strerror or error}", location=path) from None
+
+
+def _failure_record(error: BaseException) -> dict[str, Any]:
+    if isinstance(error, PyxformError):
+        record: dict[str, Any] = {"code": error.code, "exit_code": error.exit_code, "message": error.message,
+                                  "location": error.location}
+        if isinstance(error, LimitExceeded):
+            record["limit"] = error.limit
+        return record
+    return {"code": "internal", "exit_code": EXIT_INTERNAL, "message": f"{type(error).__name__}: {error}",
+            "location": None}
+
+
+def _print_summary(records: Sequence[dict[str, Any]]) -> None:
+    """On stderr: ``pyxform: F of N inputs failed (CODE: n, ...): NAME, ...; C converted (P with failed tables)``."""
+    failed = [r for r in records if r["status"] == "failed"]
+    converted = len(records) - len(failed)
+    partial = sum(1 for r in records if r["status"] == "partial")
+    done = f"{converted} converted" + (f" ({partial} with failed tables)" if partial else "")
+    if not failed:
+        print(f"pyxform: {len(records)} inputs: {done}", file=sys.stderr)
+        return
+    reasons: dict[str, int] = {}
+    for record in failed:
+        reason = record["code"] + (f" {record['limit']}" if record.get("limit") else "")
+        reasons[reason] = reasons.get(reason, 0) + 1
+    print(f"pyxform: {len(failed)} of {len(records)} inputs failed ("
+          + ", ".join(f"{reason}: {count}" for reason, count in sorted(reasons.items())) + "): "
+          + ", ".join(r["input"] for r in failed) + f"; {done}", file=sys.stderr)
 
 
 def _report_any(error: BaseException, where: str) -> None:
@@ -242,6 +512,42 @@ def _report_any(error: BaseException, where: str) -> None:
     else:
         print(f"pyxform: internal error: {where}: {type(error).__name__}: {error} (please report this)",
               file=sys.stderr)
+
+
+# -- transform ----------------------------------------------------------------------------------------------------
+def _transform_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.description = (
+        "Run an XSLT 3.0 stylesheet with Saxon-HE on an XML document. The result is written as the stylesheet's "
+        "xsl:output says (XML, HTML, text, JSON); xsl:message output goes to standard error; an error shows the "
+        "stylesheet file, line and column, and Saxon's error code. The stylesheet may xsl:import pyxform's own "
+        "modules by their public URIs (https://pyxform.invalid/stylesheets/..., resolved offline by pyxform's XML "
+        "catalog). It reads no URI while it runs unless --allow-io is given.")
+    parser.add_argument("stylesheet", metavar="STYLESHEET", help="an XSLT 3.0 stylesheet file")
+    parser.add_argument("input", metavar="INPUT", help="an XML file, an http(s) URL, or - for standard input")
+    parser.add_argument("-o", "--output", metavar="OUT", help="output file (default: standard output)")
+    _pipeline_arguments(parser, steps="")
+    parser.set_defaults(parser=parser)
+
+
+def _run_transform(args: argparse.Namespace) -> int:
+    from .pipeline import Pipeline, Step
+
+    step = Step.xslt(args.stylesheet)
+    pipeline = Pipeline([step], allow_io=args.allow_io)
+    params = _parse_params(args.param, [], [step.name])
+    document = read_source(args.input)
+    messages: list[Any] = []
+    try:
+        result = pipeline.run(document.data, params=params, serialize=True, source=document.uri or args.input,
+                              messages=messages)
+    finally:
+        for message in messages:
+            print(message.text, file=sys.stderr)
+    if args.output and args.output != "-":
+        _write(Path(args.output), result.to_bytes())
+    else:
+        write_output(result.text)
+    return EXIT_OK
 
 
 # -- schema, validate ---------------------------------------------------------------------------------------------
@@ -264,7 +570,7 @@ def _run_schema(args: argparse.Namespace) -> int:
     if args.output == "-":
         write_output(xsd)
     else:
-        atomic_write(Path(args.output) if args.output else document.with_suffix(".xsd"), xsd.encode("utf-8"))
+        _write(Path(args.output) if args.output else document.with_suffix(".xsd"), xsd.encode("utf-8"))
     return EXIT_OK
 
 
@@ -331,12 +637,14 @@ COMMANDS: tuple[Command, ...] = (
             _run_grid),
     Command("headers", "find each table's header rows and columns (k, p) and the header cells of every data cell",
             _headers_arguments, _run_headers),
-    Command("convert", "convert the tables of pages into XML (or attribute-value pairs)", _convert_arguments,
+    Command("convert", "convert the tables of pages into XML (or pairs, JSON, CSV, XHTML)", _convert_arguments,
             _run_convert),
     Command("schema", "generate an XSD for a convert output", _schema_arguments, _run_schema),
     Command("validate", "validate an XML file against an XSD, with line-numbered errors", _validate_arguments,
             _run_validate),
     Command("query", "XPath 3.1 / XQuery 3.1 over output files", _query_arguments, _run_query),
+    Command("transform", "run any XSLT 3.0 stylesheet on an XML document (Saxon-HE)", _transform_arguments,
+            _run_transform),
 )
 
 
@@ -354,9 +662,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def report_error(error: PyxformError) -> None:
-    """Print ``pyxform: error [code]: location: message`` on standard error."""
+    """Print ``pyxform: error [code]: location: message`` on standard error (``[xslt XTDE0640]``: with Saxon's
+    error code for a stylesheet error)."""
     location = f"{error.location}: " if error.location else ""
-    print(f"pyxform: error [{error.code}]: {location}{error.message}", file=sys.stderr)
+    detail = getattr(error, "error_code", None)
+    code = f"{error.code} {detail}" if detail else error.code
+    print(f"pyxform: error [{code}]: {location}{error.message}", file=sys.stderr)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -364,6 +675,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return int(args.run(args))
+    except UsageError as error:
+        args.parser.error(str(error))
+        return EXIT_USAGE  # not reached: argparse exits
     except PyxformError as error:
         report_error(error)
         return error.exit_code

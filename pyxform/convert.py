@@ -1,7 +1,8 @@
 """Convert one page's tables into XML: clean -> normalize -> headers -> map -> merge (Zhang & Li 2007).
 
 :func:`convert` is a pure function of one page's bytes and its options, cheap to call many times in one process:
-every stylesheet is compiled once (:mod:`pyxform.pipeline`) and the documents pass between the stages in memory.
+it runs :data:`pyxform.pipeline.CONVERSION` (or a pipeline of the caller's built from it), every stylesheet compiled
+once per process, the documents passing between the stages in memory.
 :func:`convert_grid` starts from a header-annotated grid (``docs/formats.md`` sections 2 and 3) instead of a page.
 The result, a :class:`Conversion`, gives the output XML, the attribute-value pairs and an XSD for the output.
 """
@@ -9,19 +10,19 @@ The result, a :class:`Conversion`, gives the output XML, the attribute-value pai
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+import os
+from collections.abc import Iterator, Mapping
 from dataclasses import replace
-from functools import cached_property
 from typing import Any, Literal
 
 from lxml import etree
 
-from .clean import clean
-from .errors import NoTableError, TableError
 from .header_detection import METHODS
 from .limits import DEFAULT_LIMITS, Limits
-from .pipeline import Pipeline, pipeline
+from .pipeline import CONVERSION, Pipeline, PipelineResult, safe_xml_parser
+from .safexml import parse_untrusted, serialize_root
 from .source import Source
+from .tabular import TabularTable, read_tabular
 
 __all__ = ["Conversion", "Pair", "convert", "convert_grid", "NAME_STYLES", "HEADER_METHODS"]
 
@@ -35,35 +36,32 @@ Pair = dict[str, Any]
 _PX = "{urn:pyxform}"
 
 
-def _safe_parser() -> etree.XMLParser:
-    """An XML parser that resolves no entity, loads no DTD and uses no network (one per call: not thread-safe)."""
-    return etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, huge_tree=True)
-
-
 class Conversion:
     """The result of converting one page (or one annotated grid).
 
     :ivar source: the page's file name or URL as given (empty for bytes without a name).
     :ivar table: the index of the one table converted, or ``None`` for all tables.
     :ivar names: ``"paper"`` or ``"generic"``.
-    :ivar messages: the ``xsl:message`` texts the stages emitted (data problems repaired on the way).
+    :ivar messages: the warnings of clean (bytes replaced in decoding, an overruled charset, ...) and the
+        ``xsl:message`` texts the stages emitted (data problems repaired on the way).
+    :ivar result: the :class:`~pyxform.pipeline.PipelineResult` of the conversion pipeline.
     """
 
-    def __init__(self, *, output: Any, grid: Any, source: str, table: int | None, names: str,
-                 messages: list[str], runner: Pipeline) -> None:
-        self._output = output
+    def __init__(self, result: PipelineResult, *, grid: Any, table: int | None, names: str) -> None:
+        self.result = result
         self._grid = grid
-        self._pipeline = runner
-        self.source = source
+        self._runner = result.runner
+        self.source = result.source
         self.table = table
         self.names = names
-        self.messages = messages
+        self.messages = [message.text for message in result.messages]
 
-    @cached_property
+    @property
     def xml(self) -> str:
         """The output XML, indented, with an XML declaration: a ``<pyxform>`` document element holding each table's
-        element, or (with ``table``) that table's element alone. See the README, "How tables map to XML"."""
-        return self._pipeline.serialize(self._output)
+        element, or (with ``table``) that table's element alone. See the README, "How tables map to XML". (With a
+        pipeline whose last step is a stylesheet of yours, its output as that stylesheet serializes it.)"""
+        return self.result.text
 
     def to_bytes(self) -> bytes:
         """The output XML encoded as UTF-8."""
@@ -71,7 +69,19 @@ class Conversion:
 
     def tree(self) -> etree._ElementTree:
         """The output as an lxml tree (e.g. for :func:`pyxform.query.xpath`)."""
-        return etree.ElementTree(etree.fromstring(self.to_bytes(), _safe_parser()))
+        return self.result.tree()
+
+    @property
+    def grid(self) -> Any:
+        """The header-annotated grid (``docs/formats.md`` sections 2 and 3) as a document node of the pipeline's
+        runtime. :raises ValueError: if the conversion pipeline has no ``headers`` step."""
+        if self._grid is None:
+            raise ValueError("the conversion pipeline has no headers step, so there is no annotated grid")
+        return self._grid
+
+    def _from_grid(self, stage: str, params: Mapping[str, Any] | None = None) -> str:
+        return self._runner.run_to_string(stage, self.grid, {"table": -1 if self.table is None else self.table,
+                                                            **(params or {})}, location=self.source or None)
 
     def pairs(self) -> list[Pair]:
         """The attribute-value pairs of the data cells (Zhang & Li 2007, section 5), one dict per data slot::
@@ -88,9 +98,7 @@ class Conversion:
 
     def iter_pairs(self) -> Iterator[Pair]:
         """Like :meth:`pairs`, one pair at a time."""
-        params = {"table": -1 if self.table is None else self.table}
-        text = self._pipeline.run_to_string("pairs", self._grid, params, location=self.source or None)
-        root = etree.fromstring(text.encode("utf-8"), _safe_parser())
+        root = etree.fromstring(self._from_grid("pairs").encode("utf-8"), safe_xml_parser())
         for element in root.iterchildren(_PX + "pair"):
             pair: Pair = {
                 "table": int(element.get("table", "0")),
@@ -112,7 +120,27 @@ class Conversion:
     def schema(self) -> str:
         """An XSD 1.0 schema generated for this output (``stylesheets/schema.xsl``): the output validates against
         it. See :func:`pyxform.schema.generate_schema`."""
-        return self._pipeline.run_to_string("schema", self._output, location=self.source or None)
+        return self._runner.run_to_string("schema", self.result.node, location=self.source or None)
+
+    def to_json(self, *, indent: int | None = 2) -> str:
+        """The output as JSON nested like the XML (``stylesheets/json.xsl``; ``docs/formats.md`` section 5): an
+        object per element with children, arrays for elements that repeat, values as written.
+
+        :param indent: spaces per level (``None``: one line)."""
+        text = self._runner.run_to_string("json", self.result.node, location=self.source or None)
+        if indent is None:
+            return text
+        return json.dumps(json.loads(text), ensure_ascii=False, indent=indent) + "\n"
+
+    def to_xhtml(self) -> str:
+        """Each converted table rendered back as a clean, accessible XHTML table (``stylesheets/xhtml.xsl``:
+        caption, ``thead``, ``th`` with ``scope`` and ``id``, ``td`` with ``headers``), one XHTML page."""
+        return self._from_grid("xhtml")
+
+    def tables(self) -> list[TabularTable]:
+        """Each table as columns and records (``stylesheets/tabular.xsl``; see :mod:`pyxform.tabular`): header
+        paths, row header columns and one record per data row, for CSV files and DataFrames."""
+        return read_tabular(self._from_grid("tabular"))
 
 
 def _check_options(table: int | None, names: str, method: str) -> None:
@@ -126,7 +154,9 @@ def _check_options(table: int | None, names: str, method: str) -> None:
 
 def convert(data: bytes | str | Source, *, table: int | None = None, names: Literal["paper", "generic"] = "paper",
             method: Literal["auto", "markup", "format"] = "auto", source: str | None = None,
-            limits: Limits = DEFAULT_LIMITS) -> Conversion:
+            limits: Limits = DEFAULT_LIMITS, pipeline: Pipeline | None = None,
+            params: Mapping[str, Mapping[str, Any]] | None = None,
+            keep_stages: str | os.PathLike[str] | None = None) -> Conversion:
     """Convert the tables of one HTML page into XML.
 
     :param data: the page: bytes (any encoding; decoded by clean), its decoded HTML text (``str``), or a
@@ -141,73 +171,72 @@ def convert(data: bytes | str | Source, *, table: int | None = None, names: Lite
     :param source: the page's file name or URL, recorded as provenance and used to resolve links (default: the
         ``Source``'s URI, else empty).
     :param limits: resource limits (:class:`pyxform.limits.Limits`).
+    :param pipeline: the conversion pipeline (default :data:`~pyxform.pipeline.CONVERSION`: clean, normalize,
+        headers, map, merge), e.g. ``CONVERSION.append(Step.xslt("post.xsl"))``; it must start with ``clean``.
+    :param params: stylesheet parameters by step name, over those the options above set
+        (``{"headers": {"threshold": 4}, "post": {"prefix": "x"}}``).
+    :param keep_stages: a folder to write every step's result into (:meth:`~pyxform.pipeline.Pipeline.run`).
     :returns: a :class:`Conversion`.
     :raises NoTableError: the page has no table, or ``table`` names none.
-    :raises TableError: ``table`` names a table that normalize could not build.
+    :raises LimitExceeded: ``table`` names a table over ``max_slots`` or ``max_depth``.
+    :raises TableError: ``table`` names a table that normalize could not build for another reason.
     :raises LimitExceeded, InputError: from clean and normalize (page too large, undecodable, ...).
-    :raises StylesheetError: a stylesheet failed (a bug: please report it with the page).
+    :raises StylesheetError: a stylesheet failed (for pyxform's own, a bug: please report it with the page).
     :raises ValueError: for an option outside the values above.
     """
     _check_options(table, names, method)
-    runner = pipeline()
-    runner.require("normalize", "headers", "map", "merge")
+    chosen = CONVERSION if pipeline is None else pipeline
+    if not chosen.takes_page:
+        raise ValueError(f"a conversion pipeline starts with clean; this one starts with {chosen.names[0]!r}")
     if isinstance(data, Source):
         page_source = data if source is None else replace(data, uri=source)
     elif isinstance(data, str):
         page_source = Source(data.encode("utf-8", "surrogatepass"), source or "", "utf-8")
     else:
         page_source = Source(bytes(data), source or "", None)
-    source = page_source.uri
-    first_message = len(runner.runtime.messages)
-    try:
-        page = clean(page_source, limits=limits)
-        xhtml = runner.parse(page.to_bytes())
-        location = source or None
-        grid = runner.run("normalize", xhtml, {"max-slots": limits.max_slots, "max-depth": limits.max_depth},
-                          location=location)
-        annotated = runner.run("headers", grid, {"method": method}, location=location)
-        return _map_and_merge(runner, annotated, source=source, table=table, names=names,
-                              first_message=first_message)
-    finally:
-        del runner.runtime.messages[first_message:]
+    stage_params = {"normalize": {"max-slots": limits.max_slots, "max-depth": limits.max_depth},
+                    "headers": {"method": method}}
+    return _run(chosen, page_source, stage_params, table=table, names=names, params=params,
+                keep_stages=keep_stages, limits=limits, source=page_source.uri)
 
 
 def convert_grid(grid: bytes | str, *, table: int | None = None,
                  names: Literal["paper", "generic"] = "paper",
-                 method: Literal["auto", "markup", "format"] = "auto", source: str = "") -> Conversion:
+                 method: Literal["auto", "markup", "format"] = "auto", source: str = "",
+                 pipeline: Pipeline | None = None, params: Mapping[str, Mapping[str, Any]] | None = None,
+                 keep_stages: str | os.PathLike[str] | None = None) -> Conversion:
     """Convert a grid document (``docs/formats.md`` section 2, as ``pyxform grid`` writes it) or a header-annotated
     grid (section 3, as ``pyxform headers`` writes it) into XML: the headers stage when the grid has no header
-    annotations yet, then map and merge. Options as for :func:`convert`.
+    annotations yet, then map and merge (and the steps after them in ``pipeline``). Options as for
+    :func:`convert`.
 
-    :raises StylesheetError: if ``grid`` is not well-formed XML or not a grid document.
+    :raises BadXmlInput: if ``grid`` is not well-formed XML, or uses entities (none is expanded, no DTD is read).
+    :raises StylesheetError: if ``grid`` is not a grid document.
     :raises NoTableError: if the grid has no table, or ``table`` names none of its tables.
     """
     _check_options(table, names, method)
-    runner = pipeline()
-    first_message = len(runner.runtime.messages)
-    try:
-        node = runner.parse(grid)
-        if runner.has_tables_without_headers(node):
-            node = runner.run("headers", node, {"method": method}, location=source or None)
-        return _map_and_merge(runner, node, source=source, table=table, names=names, first_message=first_message)
-    finally:
-        del runner.runtime.messages[first_message:]
+    chosen = CONVERSION if pipeline is None else pipeline
+    run_on = chosen.runner()
+    node = run_on.parse(serialize_root(parse_untrusted(grid, what="grid document", location=source or None)),
+                        location=source or None)
+    annotated = not run_on.has_tables_without_headers(node)
+    rest = chosen.starting_at("map" if annotated else "headers")
+    return _run(rest, node, {"headers": {"method": method}}, table=table, names=names, params=params,
+                keep_stages=keep_stages, limits=DEFAULT_LIMITS, source=source, grid=node if annotated else None)
 
 
-def _map_and_merge(runner: Pipeline, annotated: Any, *, source: str, table: int | None,
-                   names: str, first_message: int) -> Conversion:
-    location = source or None
-    indexes = runner.table_indexes(annotated)
-    if table is None and not indexes and not runner.table_indexes(annotated, failures=True):
-        raise NoTableError("the page has no table", location=location)
-    if table is not None and table not in indexes:
-        if table in runner.table_indexes(annotated, failures=True):
-            raise TableError(f"table {table} could not be normalized (`pyxform grid` says why)", location=location)
-        raise NoTableError(f"the page has no table {table} (it has {len(indexes)} table(s)"
-                           + (f", indexes {min(indexes)} to {max(indexes)})" if indexes else ")"), location=location)
-    params = {"table": -1 if table is None else table, "names": names}
-    mapped = runner.run("map", annotated, params, location=location)
-    output = runner.run("merge", mapped, location=location)
-    messages = [message.text for message in runner.runtime.messages[first_message:]]
-    return Conversion(output=output, grid=annotated, source=source, table=table, names=names, messages=messages,
-                      runner=runner)
+def _run(chosen: Pipeline, document: Any, stage_params: dict[str, dict[str, Any]], *, table: int | None,
+         names: str, params: Mapping[str, Mapping[str, Any]] | None, keep_stages: str | os.PathLike[str] | None,
+         limits: Limits, source: str, grid: Any = None) -> Conversion:
+    """Run a conversion pipeline with the stage parameters of :func:`convert`'s options (and ``params`` over them);
+    ``grid``: the annotated grid when it is the input (the pipeline then has no headers step)."""
+    stage_params["map"] = {"table": -1 if table is None else table, "names": names}
+    for step, values in (params or {}).items():
+        stage_params[step] = {**stage_params.get(step, {}), **values}
+    present = {name: values for name, values in stage_params.items() if name in chosen.names}
+    result = chosen.run(document, params=present, keep=[name for name in ("headers",) if name in chosen.names],
+                        keep_stages=keep_stages, serialize=bool(chosen.steps) and chosen.steps[-1].kind == "xslt"
+                        and not chosen.steps[-1].builtin, source=source, limits=limits)
+    if "headers" in chosen.names:
+        grid = result.stage("headers")
+    return Conversion(result, grid=grid, table=table, names=names)

@@ -8,14 +8,18 @@ problem is: a file name, a URL, a table index and locator, a line) and an ``exit
     │   ├── InputNotFound             not-found       3
     │   ├── EmptyInput                empty           4
     │   ├── UndecodableInput          undecodable     5
-    │   └── FetchError                fetch           8
-    │       └── ForbiddenAddress      forbidden-address 8
+    │   ├── FetchError                fetch           8
+    │   │   └── ForbiddenAddress      forbidden-address 8
+    │   └── BadXmlInput               bad-xml         14  (an XML input that is not well-formed, or uses a DTD's
+    │                                                      entities, which pyxform never expands)
     ├── NoTableError                  no-table        6
-    ├── LimitExceeded                 limit           7
+    ├── LimitExceeded                 limit           7   (page bytes, slots, nesting, tables, time, memory)
     ├── TableError                    table           9   (one table failed; the others go on)
     ├── StylesheetError               xslt            10  (compile or run time error of an XSLT stylesheet)
     ├── ValidationError               invalid         11  (an XML document does not validate against its schema)
-    └── QueryError                    query           12  (an XPath / XQuery expression failed)
+    ├── QueryError                    query           12  (an XPath / XQuery expression failed)
+    ├── OutputError                   output          15  (an output file could not be written: disk full, ...)
+    └── WorkerCrash                   crash           1   (the process converting a page died: a bug)
 
 Exit code 1 is an unexpected internal error (a bug: please report it), 2 is a usage error (argparse), and 13 means a
 batch finished but some of its inputs failed (each is reported with its reason).
@@ -31,12 +35,15 @@ __all__ = [
     "UndecodableInput",
     "FetchError",
     "ForbiddenAddress",
+    "BadXmlInput",
     "NoTableError",
     "LimitExceeded",
     "TableError",
     "StylesheetError",
     "ValidationError",
     "QueryError",
+    "OutputError",
+    "WorkerCrash",
     "EXIT_PARTIAL_FAILURE",
 ]
 
@@ -164,3 +171,25 @@ class QueryError(PyxformError):
 
     code = "query"
     exit_code = 12
+
+
+class BadXmlInput(InputError):
+    """An XML input (a grid document, an output file given to ``schema``) is not well-formed, or declares or uses
+    entities: pyxform never expands an entity nor reads a DTD, so such a document is refused rather than misread."""
+
+    code = "bad-xml"
+    exit_code = 14
+
+
+class OutputError(PyxformError):
+    """An output file could not be written (disk full, no permission, no such folder); the old file is intact."""
+
+    code = "output"
+    exit_code = 15
+
+
+class WorkerCrash(PyxformError):
+    """The worker process that converted a page died without an answer (a crash of Saxon or Python: a bug)."""
+
+    code = "crash"
+    exit_code = 1

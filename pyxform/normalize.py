@@ -2,7 +2,8 @@
 
 The table model itself (WHATWG HTML "forming a table", 4.9.12.1, with spans cut at the end of their row group as
 browsers draw them) lives in ``stylesheets/normalize.xsl``; this module runs it and reads its output
-(``docs/formats.md`` section 2, ``schemas/grid.xsd``) into frozen dataclasses:
+(``docs/formats.md`` section 2, ``schemas/grid.xsd``) into frozen dataclasses, on first use (writing the grid XML
+needs no model):
 
     GridDocument                 one page
     ├── tables: TableGrid ...    one per table that could be normalized, in document order (nested ones included)
@@ -58,6 +59,9 @@ PIPELINE_STYLESHEETS: tuple[tuple[str, str], ...] = (
     ("merge", "merge.xsl"),
     ("pairs", "pairs.xsl"),
     ("schema", "schema.xsl"),
+    ("tabular", "tabular.xsl"),
+    ("json", "json.xsl"),
+    ("xhtml", "xhtml.xsl"),
 )
 
 # Optional px:cell attributes, as written in the grid, in the order of docs/formats.md section 2.
@@ -209,16 +213,68 @@ class TableFailure:
     message: str
 
 
-@dataclass(frozen=True)
 class GridDocument:
-    """The grids of one page, and the grid XML they were read from (``xml``, ``docs/formats.md`` section 2)."""
+    """The grids of one page, and the grid XML they were read from (``xml``, ``docs/formats.md`` section 2).
 
-    tables: tuple[TableGrid, ...]
-    failures: tuple[TableFailure, ...] = ()
-    source: str = ""
-    title: str | None = None
-    encoding: str | None = None
-    xml: str = ""
+    :ivar tables: the tables that could be normalized (:class:`TableGrid`), in index order.
+    :ivar failures: the tables that could not (:class:`TableFailure`).
+    :ivar source, title, encoding: the page's, from the grid's ``px:grids`` element.
+    :ivar xml: the grid document as text.
+
+    A document made by :meth:`from_xml` (what :func:`grid` and :meth:`Normalizer.normalize` return) reads ``xml``
+    into the model only when one of the other attributes is first used: writing the grid XML costs no model.
+    """
+
+    __slots__ = ("xml", "_model")
+
+    def __init__(self, tables: tuple[TableGrid, ...] = (), failures: tuple[TableFailure, ...] = (), source: str = "",
+                 title: str | None = None, encoding: str | None = None, xml: str = "") -> None:
+        self.xml = xml
+        self._model: tuple[tuple[TableGrid, ...], tuple[TableFailure, ...], str, str | None, str | None] | None = (
+            tuple(tables), tuple(failures), source, title, encoding)
+
+    @classmethod
+    def from_xml(cls, xml: str) -> GridDocument:
+        """A document over well-formed grid XML (a stylesheet's result), read on first use of the model.
+
+        :raises lxml.etree.XMLSyntaxError: on that first use, if ``xml`` is not well-formed.
+        """
+        document = cls(xml=xml)
+        document._model = None
+        return document
+
+    def _loaded(self) -> tuple[tuple[TableGrid, ...], tuple[TableFailure, ...], str, str | None, str | None]:
+        model = self._model
+        if model is None:
+            read = read_grid_xml(self.xml)
+            model = self._model = (read.tables, read.failures, read.source, read.title, read.encoding)
+        return model
+
+    @property
+    def tables(self) -> tuple[TableGrid, ...]:
+        return self._loaded()[0]
+
+    @property
+    def failures(self) -> tuple[TableFailure, ...]:
+        return self._loaded()[1]
+
+    @property
+    def source(self) -> str:
+        return self._loaded()[2]
+
+    @property
+    def title(self) -> str | None:
+        return self._loaded()[3]
+
+    @property
+    def encoding(self) -> str | None:
+        return self._loaded()[4]
+
+    def __repr__(self) -> str:
+        if self._model is None:
+            return f"GridDocument(<{len(self.xml)} characters of grid XML, not read yet>)"
+        return (f"GridDocument(tables={len(self.tables)}, failures={len(self.failures)}, source={self.source!r}, "
+                f"title={self.title!r})")
 
     def __iter__(self) -> Iterator[TableGrid]:
         return iter(self.tables)
@@ -382,13 +438,13 @@ class Normalizer:
         """Annotated XHTML (``docs/formats.md`` section 1) -> :class:`GridDocument`.
 
         :param table: normalize only the table with this index (the others are not listed).
-        :raises pyxform.errors.StylesheetError: if the input is not well-formed XML.
+        :raises pyxform.errors.BadXmlInput: if the input is not well-formed XML or declares a document type.
         """
         node = self.runtime.parse(xhtml)
         logged = len(self.runtime.messages)
         xml = self.runtime.transform_to_string("normalize", node, self.params(table))
         del self.runtime.messages[logged:]  # failures are in the result; keep the shared log from growing
-        return read_grid_xml(xml)
+        return GridDocument.from_xml(xml)
 
 
 def grid(page: Source | bytes | str | os.PathLike[str], *, table: int | None = None, source: str | None = None,
@@ -416,8 +472,8 @@ def grid(page: Source | bytes | str | os.PathLike[str], *, table: int | None = N
     normalizer = normalizer or Normalizer(limits=limits)
     cleaned = clean(page, limits=limits)
     cleaned.tree.getroot().set("{urn:pyxform}source", name)
-    document = normalizer.normalize(cleaned.to_bytes(), table=table)
-    if not document.tables and not document.failures:
+    document = normalizer.normalize(cleaned.tables_to_bytes(), table=table)
+    if "<px:table" not in document.xml:  # neither a px:table nor a px:table-failure (the model is not read)
         if table is None:
             raise NoTableError("the page has no table element", location=name or None)
         raise NoTableError(f"the page has no table with index {table}", location=name or None)

@@ -1,49 +1,102 @@
-"""The conversion pipeline's stages on the process-wide Saxon runtime: compiled once, locked, documents in memory.
+"""Pipelines of XSLT 3.0 steps (and Python steps) run by one Saxon processor, stylesheets compiled once.
 
-``clean`` (Python) feeds ``normalize.xsl`` -> ``headers.xsl`` -> ``map.xsl`` -> ``merge.xsl``; ``pairs.xsl`` and
-``schema.xsl`` read the annotated grid and the output. All of them are compiled into the one runtime of
-:func:`pyxform.normalize.shared_runtime` (its ``PIPELINE_STYLESHEETS``), after which the runtime is locked (no
-stylesheet can reach a URI). :class:`Pipeline` runs the stages on it under one lock and turns a stylesheet's coded
-``xsl:message`` into the matching pyxform error. A stage whose stylesheet is not installed is reported by
-:meth:`Pipeline.require` with a clear error.
+    Step            one step: a built-in stylesheet (``Step.stage("map")``), the user's stylesheet
+                    (``Step.xslt("post.xsl", params={...})``), a Python callable on an lxml or XDM tree
+                    (``Step.python("fix", function)``), or clean (``Step.clean()``: HTML page -> annotated XHTML)
+    Pipeline        an ordered, immutable list of steps with unique names; ``append``, ``insert``, ``replace``,
+                    ``remove``, ``until``, ``starting_at`` give new pipelines; ``run`` runs it
+    CONVERSION      pyxform's own conversion: clean -> normalize -> headers -> map -> merge
+    PipelineResult  the output of a run: the last step's result (``.text``, ``.node``, ``.tree()``), the results of
+                    the steps asked for (``.stage(name)``), the ``xsl:message`` texts
+    Runner          a compiled runtime with the lock and the error translation (internal; ``runner()``)
+
+**Runtimes and security.** The built-in stylesheets are compiled into one process-wide runtime
+(:func:`pyxform.normalize.shared_runtime`), which is then locked: Saxon's ``allowedProtocols`` is empty, so no
+stylesheet can read a URI (``doc()``, ``document()``, ``unparsed-text()``, ``collection()``). A locked processor cannot
+compile more stylesheets and a document node cannot move between processors, so a pipeline with stylesheets of the
+user's gets a runtime of its own: every built-in stylesheet and every user stylesheet of the pipeline compiled into a
+new processor, then locked. Such runtimes are cached per process (at most :data:`MAX_RUNTIMES`, least recently used
+dropped) by the set of user stylesheet files (path, modification time and size), so a pipeline compiles once however
+often it runs, and an edited stylesheet is compiled anew. ``Pipeline(..., allow_io=True)`` leaves that runtime
+unlocked, so the user's stylesheets may read URIs; it is an explicit opt-in, refused for a pipeline without user
+stylesheets (pyxform's built-in stylesheets read no URI and never run unlocked in the shared runtime).
+
+**Errors.** A stylesheet that stops on bad input says why in ``xsl:message terminate="yes"`` with text
+``px:CODE: description``; :class:`Runner` turns the codes of :data:`INPUT_ERRORS` into pyxform's errors (``px:no-table``
+is :class:`~pyxform.errors.NoTableError`). Every other failure is a :class:`~pyxform.errors.StylesheetError` with
+Saxon's error code and the stylesheet module, line and column.
 """
 
 from __future__ import annotations
 
+import os
 import re
 import threading
-from collections.abc import Mapping
-from typing import Any
+from collections import OrderedDict
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from functools import cached_property
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any, Literal
 
-from .errors import NoTableError, PyxformError, StylesheetError
+from lxml import etree
+
+from .errors import InputNotFound, LimitExceeded, NoTableError, PyxformError, StylesheetError, TableError
+from .limits import DEFAULT_LIMITS, LIMIT_OPTIONS, Limits
 from .normalize import PIPELINE_STYLESHEETS, shared_runtime
-from .saxon import SaxonRuntime
+from .safexml import parse_untrusted, serialize_root
+from .saxon import SaxonRuntime, XsltMessage, builtin_stylesheet
+from .source import Source
 
-__all__ = ["Pipeline", "pipeline", "STAGES"]
+__all__ = [
+    "Step",
+    "Pipeline",
+    "PipelineResult",
+    "CONVERSION",
+    "BUILTIN_STAGES",
+    "Runner",
+    "runner",
+    "INPUT_ERRORS",
+    "MAX_RUNTIMES",
+    "safe_xml_parser",
+]
 
-#: Stage name -> stylesheet file (in ``stylesheets/``), in pipeline order.
-STAGES: dict[str, str] = dict(PIPELINE_STYLESHEETS)
+#: Built-in stylesheets by stage name (``stylesheets/``): the conversion stages and the output stages.
+BUILTIN_STAGES: Mapping[str, str] = MappingProxyType(dict(PIPELINE_STYLESHEETS))
 
-# xsl:message error codes (in the pyxform namespace) that are errors of the input, not of a stylesheet.
-# A stylesheet that stops on bad input says why in an xsl:message whose text starts with "px:CODE: ".
-_INPUT_ERRORS: dict[str, type[PyxformError]] = {
+#: ``xsl:message`` error codes (``px:CODE: ...``) that are errors of the input, not of a stylesheet.
+INPUT_ERRORS: Mapping[str, type[PyxformError]] = MappingProxyType({
     "no-table": NoTableError,
-}
-_CODED_MESSAGE = re.compile(r"\s*px:([\w-]+):\s*(.*)", re.DOTALL)
+    "table-failed": TableError,
+})
+_CODED_MESSAGE = re.compile(r"\s*\[?px:([\w-]+)\]?:?\s*(.*)", re.DOTALL)
+
+#: Most user runtimes kept compiled in one process.
+MAX_RUNTIMES = 8
+
+StepKind = Literal["clean", "xslt", "python"]
+Params = Mapping[str, Any]
 
 
-class Pipeline:
-    """The stages of the pipeline on one locked :class:`SaxonRuntime` (default: the shared one).
+def safe_xml_parser() -> etree.XMLParser:
+    """An lxml parser that resolves no entity, loads no DTD and uses no network (one per call: not thread-safe)."""
+    return etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, huge_tree=True)
 
-    Safe to share between threads: :meth:`run` holds a lock, because a Saxon executable is not re-entrant.
+
+# -- the runner: one compiled runtime, its lock, its errors --------------------------------------------------------
+class Runner:
+    """Runs compiled stylesheets of one :class:`~pyxform.saxon.SaxonRuntime` and translates their failures.
+
+    Safe to share between threads: each call holds the runtime's lock (a Saxon executable is not re-entrant).
     """
 
     def __init__(self, runtime: SaxonRuntime | None = None) -> None:
         self.runtime = runtime or shared_runtime()
-        self.lock = threading.RLock()
+        self.lock = self.runtime.lock
 
     def has(self, stage: str) -> bool:
-        """Whether the stylesheet of ``stage`` is installed and compiled."""
+        """Whether the stylesheet ``stage`` (a built-in stage name, or a user stylesheet's path) is compiled."""
         return self.runtime.has(stage)
 
     def require(self, *stages: str) -> None:
@@ -51,46 +104,51 @@ class Pipeline:
         missing = [stage for stage in stages if not self.has(stage)]
         if missing:
             raise StylesheetError(f"this installation of pyxform has no stylesheet for: {', '.join(missing)}",
-                                  location=", ".join(STAGES[stage] for stage in missing))
+                                  location=", ".join(BUILTIN_STAGES.get(stage, stage) for stage in missing))
 
-    def parse(self, xml: str | bytes) -> Any:
-        """Parse XML text into a document node of this runtime (no DTD or entity can reach a URI).
+    def parse(self, xml: str | bytes, *, location: str | None = None) -> Any:
+        """Parse XML text into a document node of this runtime (no DTD is read, no entity expanded, no URI reached).
 
-        :raises StylesheetError: if the text is not well-formed.
+        :raises BadXmlInput: if the text is not well-formed or declares a document type.
         """
         with self.lock:
-            return self.runtime.parse(xml)
+            return self.runtime.parse(xml, location=location)
 
-    def run(self, stage: str, node: Any, params: Mapping[str, Any] | None = None, *,
-            location: str | None = None) -> Any:
-        """Run one stage on a document node and return the result document node.
+    def run(self, stage: str, node: Any, params: Params | None = None, *, location: str | None = None,
+            messages: list[XsltMessage] | None = None, to_string: bool = False) -> Any:
+        """Run one compiled stylesheet on a document node; return the result document node (or, ``to_string``, its
+        serialization by the stylesheet's ``xsl:output``).
 
-        :raises NoTableError: if the stylesheet stopped with ``px:no-table`` (``--table N`` names no table).
+        :param messages: receives this call's ``xsl:message`` texts (they leave the runtime's shared log).
+        :raises NoTableError, TableError: if the stylesheet stopped with a code of :data:`INPUT_ERRORS`.
         :raises StylesheetError: for any other failure of the stylesheet.
         """
         self.require(stage)
         with self.lock:
+            first = len(self.runtime.messages)
             try:
+                if to_string:
+                    return self.runtime.transform_to_string(stage, node, params)
                 return self.runtime.transform(stage, node, params)
             except StylesheetError as error:
-                raise self._failure(stage, error, location) from None
+                raise self._failure(stage, error, location, self.runtime.messages[first:]) from None
+            finally:
+                if messages is not None:
+                    messages.extend(self.runtime.messages[first:])
+                del self.runtime.messages[first:]
 
-    def run_to_string(self, stage: str, node: Any, params: Mapping[str, Any] | None = None, *,
+    def run_to_string(self, stage: str, node: Any, params: Params | None = None, *,
                       location: str | None = None) -> str:
         """Like :meth:`run`, serialized with the stylesheet's ``xsl:output`` settings."""
-        self.require(stage)
-        with self.lock:
-            try:
-                return self.runtime.transform_to_string(stage, node, params)
-            except StylesheetError as error:
-                raise self._failure(stage, error, location) from None
+        return str(self.run(stage, node, params, location=location, to_string=True))
 
     def serialize(self, node: Any) -> str:
         """Serialize a document node as indented XML, with an XML declaration (UTF-8)."""
         with self.lock:
             text = node.to_string()
+        if text.startswith("<?xml"):
+            return text if text.endswith("\n") else text + "\n"
         return '<?xml version="1.0" encoding="UTF-8"?>\n' + text + ("" if text.endswith("\n") else "\n")
-
 
     def table_indexes(self, grid: Any, *, failures: bool = False) -> list[int]:
         """The ``px:index`` of every table of a grid document (``docs/formats.md`` section 2), in document order
@@ -111,32 +169,442 @@ class Pipeline:
             xpath.set_context(xdm_item=grid)
             return bool(xpath.effective_boolean_value("exists(/px:grids/px:table[not(@header-rows)])"))
 
-    def _failure(self, stage: str, error: StylesheetError, location: str | None) -> PyxformError:
+    @staticmethod
+    def _failure(stage: str, error: StylesheetError, location: str | None,
+                 messages: Sequence[XsltMessage]) -> PyxformError:
         """Turn a stylesheet's ``xsl:message terminate="yes"`` (text ``px:CODE: description``) into the error of
         that code; any other failure stays a :class:`StylesheetError`."""
-        if "terminated by xsl:message" in error.message:
-            stage_messages = [m.text for m in self.runtime.messages if m.stylesheet == stage]
-            match = _CODED_MESSAGE.match(stage_messages[-1]) if stage_messages else None
+        if "terminated by xsl:message" in error.message and messages:
+            match = _CODED_MESSAGE.match(messages[-1].text)
             if match:
                 code, text = match.group(1), " ".join(match.group(2).split())
-                kind = _INPUT_ERRORS.get(code, StylesheetError)
-                if kind is StylesheetError:
-                    return StylesheetError(text, error_code="px:" + code, location=location or STAGES[stage])
+                kind = INPUT_ERRORS.get(code)
+                if kind is None:
+                    return StylesheetError(text, error_code="px:" + code,
+                                           location=location or BUILTIN_STAGES.get(stage, stage))
+                limit = next((name for name in ("max_slots", "max_depth") if f"than {name} =" in text), None)
+                if code == "table-failed" and limit is not None:  # the table asked for is over a resource limit
+                    return LimitExceeded(f"{text} (raise it with {LIMIT_OPTIONS[limit]})", limit=limit,
+                                         location=location)
                 return kind(text, location=location)
+            error.message = f"{error.message}: {messages[-1].text}"
+            error.args = (error.message,)
         if location and not error.location:
             error.location = location
         return error
 
 
-_pipeline: Pipeline | None = None
-_pipeline_lock = threading.Lock()
+_runner: Runner | None = None
+_runner_lock = threading.Lock()
 
 
-def pipeline() -> Pipeline:
-    """The process-wide :class:`Pipeline` (created, and its stylesheets compiled, on first use)."""
-    global _pipeline
-    if _pipeline is None:
-        with _pipeline_lock:
-            if _pipeline is None:
-                _pipeline = Pipeline()
-    return _pipeline
+def runner() -> Runner:
+    """The process-wide :class:`Runner` of the built-in stylesheets (compiled on first use, then locked)."""
+    global _runner
+    if _runner is None:
+        with _runner_lock:
+            if _runner is None:
+                _runner = Runner()
+    return _runner
+
+
+# -- steps ---------------------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Step:
+    """One step of a :class:`Pipeline`. Make steps with :meth:`stage`, :meth:`xslt`, :meth:`python`, :meth:`clean`.
+
+    :ivar name: unique within a pipeline: the key of ``params`` in :meth:`Pipeline.run`, the file name of
+        ``keep_stages``, the argument of ``replace``/``insert``/``remove``.
+    :ivar kind: ``xslt`` (a stylesheet), ``python`` (a callable) or ``clean`` (HTML page -> annotated XHTML).
+    :ivar stylesheet: for ``xslt``: the built-in stage name (``map``) or the absolute path of the user's stylesheet.
+    :ivar builtin: whether the stylesheet is one of pyxform's (:data:`BUILTIN_STAGES`).
+    :ivar params: stylesheet parameters by name (``Q{uri}local`` for a parameter in a namespace).
+    :ivar function: for ``python``: the callable.
+    :ivar tree: for ``python``: ``lxml`` (the callable gets and returns an ``lxml.etree._ElementTree``; it may
+        return ``None`` after changing the tree in place) or ``xdm`` (a Saxon ``PyXdmNode`` of the pipeline's
+        runtime, returned as one).
+    """
+
+    name: str
+    kind: StepKind
+    stylesheet: str | None = None
+    builtin: bool = False
+    params: Params = field(default_factory=dict)
+    function: Callable[[Any], Any] | None = None
+    tree: Literal["lxml", "xdm"] = "lxml"
+
+    @classmethod
+    def stage(cls, stage: str, params: Params | None = None, *, name: str | None = None) -> Step:
+        """A built-in stylesheet: ``Step.stage("xhtml")``. Stage names: :data:`BUILTIN_STAGES`.
+
+        :raises ValueError: if pyxform has no stage of that name.
+        """
+        if stage not in BUILTIN_STAGES:
+            raise ValueError(f"pyxform has no built-in stage {stage!r} (stages: {', '.join(BUILTIN_STAGES)})")
+        return cls(name or stage, "xslt", stage, True, dict(params or {}))
+
+    @classmethod
+    def xslt(cls, path: str | os.PathLike[str], params: Params | None = None, *, name: str | None = None) -> Step:
+        """The user's XSLT 3.0 stylesheet (a file): ``Step.xslt("post.xsl", {"prefix": "x"})``.
+
+        :param name: the step's name (default: the file name without suffix, ``post``).
+        :raises InputNotFound: if the file does not exist.
+        """
+        file = Path(path).resolve()
+        if not file.is_file():
+            raise InputNotFound("no such stylesheet", location=str(path))
+        return cls(name or file.stem, "xslt", str(file), False, dict(params or {}))
+
+    @classmethod
+    def python(cls, name: str, function: Callable[[Any], Any], *, tree: Literal["lxml", "xdm"] = "lxml") -> Step:
+        """A Python callable on the document: ``function(tree) -> tree | None`` (see :attr:`tree`)."""
+        if tree not in ("lxml", "xdm"):
+            raise ValueError(f"tree must be 'lxml' or 'xdm', not {tree!r}")
+        return cls(name, "python", function=function, tree=tree)
+
+    @classmethod
+    def clean(cls) -> Step:
+        """Stage 1 (:func:`pyxform.clean.clean`): the HTML page (bytes, text or :class:`~pyxform.source.Source`) ->
+        annotated XHTML. Only as a pipeline's first step."""
+        return cls("clean", "clean")
+
+    def with_params(self, **params: Any) -> Step:
+        """This step with more (or other) parameters."""
+        return replace(self, params={**self.params, **params})
+
+
+def _builtin(*stages: str) -> tuple[Step, ...]:
+    return tuple(Step.stage(stage) for stage in stages)
+
+
+# -- pipelines -----------------------------------------------------------------------------------------------------
+class Pipeline:
+    """An ordered list of steps, run on one compiled runtime (see the module docstring).
+
+    :param steps: the steps, names unique; a ``clean`` step only first.
+    :param allow_io: let the user's stylesheets read URIs (``doc()``, ``unparsed-text()``...): an explicit opt-in,
+        only for a pipeline with stylesheets of the user's.
+    :raises ValueError: for repeated names, a misplaced ``clean`` step, or ``allow_io`` without user stylesheets.
+    """
+
+    def __init__(self, steps: Iterable[Step], *, allow_io: bool = False) -> None:
+        self.steps: tuple[Step, ...] = tuple(steps)
+        self.allow_io = allow_io
+        names = [step.name for step in self.steps]
+        repeated = sorted({name for name in names if names.count(name) > 1})
+        if repeated:
+            raise ValueError(f"step names must be unique; repeated: {', '.join(repeated)}")
+        if any(step.kind == "clean" for step in self.steps[1:]):
+            raise ValueError("a clean step can only be a pipeline's first step")
+        if allow_io and not self.user_stylesheets:
+            raise ValueError("allow_io is for pipelines with stylesheets of your own; pyxform's run locked")
+
+    # -- the list ---------------------------------------------------------------------------------------------------
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The step names, in order."""
+        return tuple(step.name for step in self.steps)
+
+    @property
+    def user_stylesheets(self) -> tuple[Path, ...]:
+        """The user's stylesheet files used by the steps, each once, in order."""
+        paths = [Path(step.stylesheet) for step in self.steps if step.kind == "xslt" and not step.builtin
+                 and step.stylesheet]
+        return tuple(dict.fromkeys(paths))
+
+    @property
+    def takes_page(self) -> bool:
+        """Whether the input is an HTML page (the first step is ``clean``) rather than an XML document."""
+        return bool(self.steps) and self.steps[0].kind == "clean"
+
+    def __iter__(self) -> Iterator[Step]:
+        return iter(self.steps)
+
+    def __len__(self) -> int:
+        return len(self.steps)
+
+    def __getitem__(self, name: str) -> Step:
+        for step in self.steps:
+            if step.name == name:
+                return step
+        raise KeyError(f"the pipeline has no step {name!r} (steps: {', '.join(self.names)})")
+
+    def __repr__(self) -> str:
+        return f"Pipeline([{', '.join(self.names)}]{', allow_io=True' if self.allow_io else ''})"
+
+    def _position(self, name: str) -> int:
+        self[name]  # raises KeyError naming the steps
+        return self.names.index(name)
+
+    def _with(self, steps: Iterable[Step]) -> Pipeline:
+        return Pipeline(steps, allow_io=self.allow_io)
+
+    def append(self, *steps: Step) -> Pipeline:
+        """A new pipeline with ``steps`` after the last step."""
+        return self._with(self.steps + steps)
+
+    def insert(self, before: str, *steps: Step) -> Pipeline:
+        """A new pipeline with ``steps`` before the step named ``before``. :raises KeyError: no such step."""
+        at = self._position(before)
+        return self._with(self.steps[:at] + steps + self.steps[at:])
+
+    def insert_after(self, after: str, *steps: Step) -> Pipeline:
+        """A new pipeline with ``steps`` after the step named ``after``. :raises KeyError: no such step."""
+        at = self._position(after) + 1
+        return self._with(self.steps[:at] + steps + self.steps[at:])
+
+    def replace(self, name: str, step: Step) -> Pipeline:
+        """A new pipeline with ``step`` in place of the step named ``name``. :raises KeyError: no such step."""
+        at = self._position(name)
+        return self._with(self.steps[:at] + (step,) + self.steps[at + 1:])
+
+    def remove(self, name: str) -> Pipeline:
+        """A new pipeline without the step named ``name``. :raises KeyError: no such step."""
+        at = self._position(name)
+        return self._with(self.steps[:at] + self.steps[at + 1:])
+
+    def until(self, name: str) -> Pipeline:
+        """A new pipeline of the steps up to and including ``name``. :raises KeyError: no such step."""
+        return self._with(self.steps[:self._position(name) + 1])
+
+    def starting_at(self, name: str) -> Pipeline:
+        """A new pipeline of the steps from ``name`` on. :raises KeyError: no such step."""
+        return self._with(self.steps[self._position(name):])
+
+    def allowing_io(self) -> Pipeline:
+        """This pipeline with ``allow_io`` (see the class docstring)."""
+        return Pipeline(self.steps, allow_io=True)
+
+    # -- running ----------------------------------------------------------------------------------------------------
+    def runner(self) -> Runner:
+        """The compiled runtime this pipeline runs on: the shared one, or one of its own (compiled on first use and
+        cached per process, see the module docstring).
+
+        :raises StylesheetError: if a user stylesheet does not compile (Saxon's code, file and line).
+        """
+        if not self.user_stylesheets:
+            return runner()
+        return _user_runner(self.user_stylesheets, self.allow_io)
+
+    def run(self, document: Any, *, params: Mapping[str, Params] | None = None, keep: Iterable[str] = (),
+            keep_stages: str | os.PathLike[str] | None = None, serialize: bool = False, source: str | None = None,
+            limits: Limits = DEFAULT_LIMITS, messages: list[XsltMessage] | None = None) -> PipelineResult:
+        """Run the steps in order on ``document``.
+
+        :param document: for a pipeline starting with ``clean``, the HTML page: bytes, text (``str``), a path
+            (``os.PathLike``) or a :class:`~pyxform.source.Source`. Otherwise an XML document: bytes or text, a path (``os.PathLike``), an
+            lxml tree or element, or a ``PyXdmNode`` of :meth:`runner`'s runtime.
+        :param params: per-run stylesheet parameters by step name, over the steps' own:
+            ``{"headers": {"method": "format"}, "post": {"prefix": "x"}}``.
+        :param keep: names of the steps whose result :meth:`PipelineResult.stage` should return.
+        :param keep_stages: a folder to write every step's result into, as ``NN-NAME.xml`` (``00-clean.xhtml`` for
+            clean; the last step's as serialized), for debugging a pipeline. Created if missing.
+        :param serialize: serialize the last step's result with its stylesheet's ``xsl:output`` (method ``json``,
+            ``text``, ``html`` ...): :attr:`PipelineResult.text`. Otherwise the result stays a document node and is
+            serialized as XML when asked.
+        :param source: the input's name, for error locations (default: the ``Source``'s URI or the path).
+        :param limits: resource limits for clean (:class:`~pyxform.limits.Limits`).
+        :param messages: a list that receives each step's ``xsl:message`` texts when the step ends, also when it
+            fails (the result's :attr:`~PipelineResult.messages` has them too).
+        :returns: a :class:`PipelineResult`.
+        :raises KeyError: if ``params`` or ``keep`` names a step the pipeline does not have.
+        :raises StylesheetError: a stylesheet failed (Saxon's code, module and line) or the input is not XML.
+        :raises NoTableError, TableError: a built-in stylesheet stopped on the input (``px:no-table`` ...).
+        :raises InputError, LimitExceeded: from clean.
+        """
+        if not self.steps:
+            raise ValueError("the pipeline has no step")
+        keep = frozenset(keep)
+        for name in [*(params or {}), *keep]:
+            self[name]
+        run_on = self.runner()
+        location = source
+        if location is None and isinstance(document, Source):
+            location = document.uri or None
+        elif location is None and isinstance(document, os.PathLike):
+            location = str(document)
+        dump = _StageDump(Path(keep_stages)) if keep_stages is not None else None
+        messages = [] if messages is None else messages
+        first_message = len(messages)
+        kept: dict[str, Any] = {}
+        node: Any = None
+        text: str | None = None
+        last = len(self.steps) - 1
+        for position, step in enumerate(self.steps):
+            step_params = {**step.params, **(params or {}).get(step.name, {})}
+            if step.kind == "clean":
+                # The built-in normalize reads only the tables: when it comes next (and no stage is written out),
+                # Saxon gets the tables alone, which give the same grid at half the parsing cost.
+                following = self.steps[position + 1] if position < last else None
+                tables_only = (dump is None and step.name not in keep and following is not None
+                               and following.builtin and following.stylesheet == "normalize")
+                cleaned, warnings = _clean(document, limits, tables_only=tables_only)
+                messages.extend(XsltMessage("clean", warning) for warning in warnings)
+                node = run_on.parse(cleaned)
+            else:
+                if node is None:
+                    node = _xml_input(run_on, document, location)
+                if step.kind == "xslt":
+                    assert step.stylesheet is not None
+                    result = run_on.run(step.stylesheet, node, step_params, location=location, messages=messages,
+                                        to_string=serialize and position == last)
+                    if isinstance(result, str):
+                        text = result
+                    else:
+                        node = result
+                else:
+                    node = _run_python(run_on, step, node)
+            if step.name in keep:
+                kept[step.name] = node
+            if dump is not None:
+                dump.write(position, step, run_on, node if text is None else text)
+        return PipelineResult(run_on, node=None if text is not None else node, text=text, kept=kept,
+                              messages=messages[first_message:], source=location or "")
+
+
+@dataclass
+class _StageDump:
+    """Writes each step's result into a folder (``--keep-stages``)."""
+
+    folder: Path
+
+    def write(self, position: int, step: Step, run_on: Runner, result: Any) -> None:
+        from .files import atomic_write
+
+        self.folder.mkdir(parents=True, exist_ok=True)
+        text = result if isinstance(result, str) else run_on.serialize(result)
+        suffix = ".xhtml" if step.kind == "clean" else ".xml" if text.lstrip().startswith("<") else ".txt"
+        atomic_write(self.folder / f"{position:02d}-{step.name}{suffix}", text.encode("utf-8"))
+
+
+def _clean(document: Any, limits: Limits, *, tables_only: bool = False) -> tuple[bytes, list[str]]:
+    """The annotated XHTML of a page (its tables alone with ``tables_only``) and clean's warnings."""
+    from .clean import clean
+
+    if isinstance(document, os.PathLike):
+        from .source import read_source
+
+        document = read_source(document, limits=limits)
+    elif isinstance(document, str):
+        document = Source(document.encode("utf-8", "surrogatepass"), "", "utf-8")
+    elif isinstance(document, (bytes, bytearray, memoryview)):
+        document = Source(bytes(document), "", None)
+    elif not isinstance(document, Source):
+        raise TypeError(f"a pipeline starting with clean takes a page (bytes, str, a path or a Source), not "
+                        f"{type(document).__name__}")
+    page = clean(document, limits=limits)
+    return (page.tables_to_bytes() if tables_only else page.to_bytes()), page.warnings
+
+
+def _xml_input(run_on: Runner, document: Any, location: str | None) -> Any:
+    """A document node of ``run_on``'s runtime for an XML input of :meth:`Pipeline.run`."""
+    if isinstance(document, os.PathLike):
+        try:
+            document = Path(document).read_bytes()
+        except OSError as error:
+            raise InputNotFound(f"cannot read the document: {error.strerror or error}", location=location) from None
+    elif isinstance(document, etree._ElementTree | etree._Element):
+        document = etree.tostring(document, encoding="utf-8")
+    elif isinstance(document, Source):
+        document = document.data
+    if isinstance(document, bytes | str):  # from outside: lxml without DTD, entities or network first
+        return run_on.parse(serialize_root(parse_untrusted(document, location=location)), location=location)
+    return document  # a PyXdmNode
+
+
+def _run_python(run_on: Runner, step: Step, node: Any) -> Any:
+    assert step.function is not None
+    if step.tree == "xdm":
+        return step.function(node)
+    tree = etree.ElementTree(etree.fromstring(run_on.serialize(node).encode("utf-8"), safe_xml_parser()))
+    returned = step.function(tree)
+    result = tree if returned is None else returned
+    return run_on.parse(etree.tostring(result, encoding="utf-8"))
+
+
+class PipelineResult:
+    """The result of :meth:`Pipeline.run`.
+
+    :ivar source: the input's name (empty if unknown).
+    :ivar messages: the ``xsl:message`` texts the steps emitted, as :class:`~pyxform.saxon.XsltMessage` (``stylesheet``
+        is the built-in stage name or the user stylesheet's path).
+    """
+
+    def __init__(self, run_on: Runner, *, node: Any, text: str | None, kept: dict[str, Any],
+                 messages: list[XsltMessage], source: str) -> None:
+        self.runner = run_on
+        self._node = node
+        self._text = text
+        self._kept = kept
+        self.messages = messages
+        self.source = source
+
+    @cached_property
+    def text(self) -> str:
+        """The last step's result as text: as its stylesheet serialized it (``serialize=True``), else indented XML
+        with an XML declaration."""
+        return self._text if self._text is not None else self.runner.serialize(self._node)
+
+    @cached_property
+    def node(self) -> Any:
+        """The last step's result as a document node of the pipeline's runtime (``PyXdmNode``).
+
+        :raises StylesheetError: if the result is not XML (a stylesheet with ``method="text"`` or ``"json"``).
+        """
+        return self._node if self._node is not None else self.runner.parse(self.text)
+
+    def to_bytes(self) -> bytes:
+        """:attr:`text` encoded as UTF-8."""
+        return self.text.encode("utf-8")
+
+    def tree(self) -> etree._ElementTree:
+        """The last step's result as an lxml tree."""
+        data = self.to_bytes() if self._text is not None else self.runner.serialize(self._node).encode("utf-8")
+        return etree.ElementTree(etree.fromstring(data, safe_xml_parser()))
+
+    def stage(self, name: str) -> Any:
+        """The result of the step ``name`` (``PyXdmNode``), if it was named in ``keep``. :raises KeyError:."""
+        try:
+            return self._kept[name]
+        except KeyError:
+            raise KeyError(f"the result of step {name!r} was not kept (run(..., keep=[{name!r}]))") from None
+
+
+#: pyxform's own conversion (:func:`pyxform.convert`): clean -> normalize -> headers -> map -> merge.
+CONVERSION = Pipeline((Step.clean(), *_builtin("normalize", "headers", "map", "merge")))
+
+# -- runtimes of user pipelines ------------------------------------------------------------------------------------
+_user_runners: OrderedDict[tuple[Any, ...], Runner] = OrderedDict()
+_user_runners_lock = threading.Lock()
+
+
+def _user_runner(stylesheets: Sequence[Path], allow_io: bool) -> Runner:
+    """A runner with every built-in stylesheet and ``stylesheets`` compiled, locked unless ``allow_io``; one per
+    distinct set of files (path, modification time, size) and ``allow_io``, at most :data:`MAX_RUNTIMES` kept."""
+    identity = []
+    for path in sorted(set(stylesheets)):
+        try:
+            status = path.stat()
+        except OSError:
+            raise InputNotFound("no such stylesheet", location=str(path)) from None
+        identity.append((str(path), status.st_mtime_ns, status.st_size))
+    key = (tuple(identity), allow_io)
+    with _user_runners_lock:
+        found = _user_runners.get(key)
+        if found is not None:
+            _user_runners.move_to_end(key)
+            return found
+        runtime = SaxonRuntime(allow_io=allow_io)
+        compile_list: dict[str, Path | str] = {}
+        for name, file_name in PIPELINE_STYLESHEETS:
+            try:
+                compile_list[name] = builtin_stylesheet(file_name)
+            except FileNotFoundError:
+                continue
+        compile_list.update((str(path), path) for path in stylesheets)
+        runtime.compile_all(compile_list)
+        made = Runner(runtime)
+        _user_runners[key] = made
+        while len(_user_runners) > MAX_RUNTIMES:
+            _user_runners.popitem(last=False)
+        return made

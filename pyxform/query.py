@@ -24,7 +24,8 @@ from typing import Any
 
 from lxml import etree
 
-from .errors import InputNotFound, QueryError
+from .errors import BadXmlInput, InputNotFound, QueryError
+from .safexml import SAXON_PARSER_LIMITS, parse_untrusted, serialize_root
 from .saxon import _ALLOWED_PROTOCOLS
 
 __all__ = ["QueryItem", "QueryResult", "query", "xpath", "documents_of", "DEFAULT_NAMESPACES"]
@@ -83,6 +84,8 @@ class _QueryProcessor:
         from saxonche import PySaxonProcessor
 
         self.processor = PySaxonProcessor(license=False)
+        for name, value in SAXON_PARSER_LIMITS.items():
+            self.processor.set_configuration_property(name, value)
         self.processor.set_configuration_property(_ALLOWED_PROTOCOLS, "")
         self.lock = threading.Lock()
 
@@ -124,13 +127,16 @@ def documents_of(target: str | os.PathLike[str] | Sequence[str | os.PathLike[str
 
 
 def _load(processor: Any, path: Path) -> Any:
-    """Parse one file with lxml (no DTD, no entities, no network) and give it to Saxon with its URI as base URI."""
+    """Parse one file with lxml (no DTD, no entities, no network: :func:`pyxform.safexml.parse_untrusted`) and give
+    its root element (without DTD) to Saxon with the file's URI as base URI."""
     try:
-        tree = etree.parse(str(path), etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False,
-                                                       huge_tree=True))
-    except (OSError, etree.XMLSyntaxError) as error:
-        raise QueryError(f"cannot read the document: {error}", location=str(path)) from None
-    text = etree.tostring(tree, encoding="unicode")
+        data = path.read_bytes()
+    except OSError as error:
+        raise InputNotFound(f"cannot read the document: {error.strerror or error}", location=str(path)) from None
+    try:
+        text = serialize_root(parse_untrusted(data, location=str(path)))
+    except BadXmlInput as error:
+        raise QueryError(f"cannot read the document: {error.message}", location=str(path)) from None
     builder = processor.new_document_builder()
     builder.set_base_uri(path.resolve().as_uri())
     try:

@@ -13,8 +13,9 @@ from pathlib import Path
 
 from lxml import etree
 
-from .errors import InputNotFound, StylesheetError, ValidationError
-from .pipeline import pipeline
+from .errors import InputNotFound, ValidationError
+from .pipeline import runner
+from .safexml import parse_untrusted, serialize_root
 
 __all__ = ["generate_schema", "validate", "MAX_REPORTED_ERRORS"]
 
@@ -61,15 +62,14 @@ def generate_schema(document: XmlInput) -> str:
     :param document: the output XML as bytes or text, or a path to it.
     :returns: the XSD, UTF-8 text with an XML declaration. The document validates against it.
     :raises InputNotFound: a path that cannot be read.
-    :raises StylesheetError: the document is not well-formed, or its document element is in a namespace.
+    :raises BadXmlInput: the document is not well-formed, or uses entities (none is expanded, no DTD is read).
+    :raises StylesheetError: the document element is in a namespace.
     """
     data, location = _read(document, "document")
-    runner = pipeline()
-    try:
-        node = runner.parse(data)
-    except StylesheetError as error:
-        raise StylesheetError(error.message, location=location) from None
-    return runner.run_to_string("schema", node, location=location)
+    root = parse_untrusted(data, location=location)
+    run_on = runner()
+    node = run_on.parse(serialize_root(root), location=location)
+    return run_on.run_to_string("schema", node, location=location)
 
 
 def validate(document: XmlInput, schema: XmlInput | None = None) -> None:

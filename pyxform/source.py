@@ -13,9 +13,8 @@ import sys
 from dataclasses import dataclass
 from typing import BinaryIO, Final
 
-from .errors import InputNotFound, LimitExceeded
-from .fetch import fetch
-from .limits import DEFAULT_LIMITS, Limits
+from .errors import InputNotFound
+from .limits import DEFAULT_LIMITS, Limits, limit_exceeded
 
 __all__ = ["Source", "read_source"]
 
@@ -38,8 +37,8 @@ class Source:
 
 def _check_size(size: int, limits: Limits, location: str) -> None:
     if size > limits.max_page_bytes:
-        raise LimitExceeded(f"the page has more than {limits.max_page_bytes} bytes", limit="max_page_bytes",
-                            location=location)
+        raise limit_exceeded("max_page_bytes", f"the page has more than {limits.max_page_bytes} bytes",
+                             limits=limits, location=location)
 
 
 def _read_stream(stream: BinaryIO, limits: Limits, location: str) -> bytes:
@@ -74,6 +73,8 @@ def read_source(spec: str | bytes | os.PathLike[str] | Source, *, limits: Limits
         if spec == "-":
             return Source(_read_stream(sys.stdin.buffer, limits, "-"), "-", None)
         if _URL.match(spec):
+            from .fetch import fetch  # httpx is imported only when a URL is read (it costs 40 ms of start-up)
+
             body, final_url, charset = fetch(spec, limits=limits, allow_private=allow_private)
             _check_size(len(body), limits, final_url)
             return Source(body, final_url, charset)

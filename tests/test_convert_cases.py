@@ -14,7 +14,7 @@ import xmlschema
 from lxml import etree
 
 from pyxform.convert import convert
-from pyxform.pipeline import pipeline
+from pyxform.pipeline import runner
 from pyxform.schema import validate
 
 from .xmlcompare import canonical
@@ -23,7 +23,7 @@ CASES = Path(__file__).parent / "data" / "cases"
 CASE_NAMES = sorted(p.name for p in CASES.iterdir() if (p / "input.html").is_file())
 
 needs_pipeline = pytest.mark.skipif(
-    not (pipeline().has("normalize") and pipeline().has("headers")),
+    not (runner().has("normalize") and runner().has("headers")),
     reason="stylesheets/normalize.xsl and headers.xsl are not installed")
 
 

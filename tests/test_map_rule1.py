@@ -10,7 +10,7 @@ from lxml import etree
 
 from pyxform.convert import convert_grid
 from pyxform.errors import NoTableError, StylesheetError
-from pyxform.pipeline import pipeline
+from pyxform.pipeline import runner
 
 from .annotated_grids import T, grid_xml, td, th
 from .xmlcompare import canonical
@@ -234,13 +234,13 @@ def test_missing_table_index_is_a_no_table_error() -> None:
 
 def test_grid_without_header_annotations_is_a_table_failure_in_map() -> None:
     grid = grid_xml(PAPER, PAPER).replace(' header-rows="2" header-cols="1"', "", 1)
-    runner = pipeline()
-    mapped = runner.run("map", runner.parse(grid), {"table": -1, "names": "paper"})
-    root = etree.fromstring(runner.serialize(mapped).encode())
+    run_on = runner()
+    mapped = run_on.run("map", run_on.parse(grid), {"table": -1, "names": "paper"})
+    root = etree.fromstring(run_on.serialize(mapped).encode())
     assert [e.tag for e in root] == ["population-statistics", PX + "table-failure"]
     assert (root[1].get("index"), root[1].get("code")) == ("0", "no-header-annotations")
     with pytest.raises(StylesheetError, match="no header annotations"):
-        runner.run("map", runner.parse(grid), {"table": 0, "names": "paper"})
+        run_on.run("map", run_on.parse(grid), {"table": 0, "names": "paper"})
 
 
 def test_grid_without_header_annotations_goes_through_the_headers_stage() -> None:

@@ -8,14 +8,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from lxml import etree
 
-from pyxform.pipeline import pipeline
+from pyxform.pipeline import runner
 
 from .xmlcompare import canonical
 
 
 def merge(xml: str) -> str:
-    runner = pipeline()
-    return runner.serialize(runner.run("merge", runner.parse(xml)))
+    run_on = runner()
+    return run_on.serialize(run_on.run("merge", run_on.parse(xml)))
 
 
 def same(xml: str, expected: str) -> bool:

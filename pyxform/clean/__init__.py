@@ -11,13 +11,13 @@ transport charset. Reading files, standard input and URLs is :func:`pyxform.sour
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Final
 
 from lxml import etree
 
-from ..errors import LimitExceeded
-from ..limits import DEFAULT_LIMITS, Limits
+from ..limits import DEFAULT_LIMITS, Limits, limit_exceeded
 from ..source import Source
 from .decode import Decoded, decode_html
 from .features import annotate_tables, collapse
@@ -29,6 +29,7 @@ __all__ = ["CleanedPage", "clean", "PX_NS", "locator"]
 _PX: Final = "{" + PX_NS + "}"
 _X: Final = "{" + XHTML_NS + "}"
 _SKELETON: Final = frozenset({_X + "html", _X + "head", _X + "body"})
+_CELLS: Final = frozenset({_X + "td", _X + "th"})
 
 
 @dataclass
@@ -52,6 +53,21 @@ class CleanedPage:
         """Serialize as UTF-8 XML (no XML declaration, no DTD)."""
         return etree.tostring(self.tree, encoding="utf-8")
 
+    def tables_to_bytes(self) -> bytes:
+        """The part of the annotated XHTML that the normalize stage reads, serialized as :meth:`to_bytes` does: the
+        ``html`` element with all its attributes (``px:source``, ``px:title`` ...) holding every top-level table
+        (``px:depth`` 0, nested tables inside) in document order, and nothing else. Every table keeps its ``px:``
+        annotations (index, locator, heading, hidden ...), so normalizing this gives the same grid as the whole page
+        at about half the parsing cost (``bench/check_outputs.py`` compares the two on the corpus)."""
+        root = self.tree.getroot()
+        wrapper = etree.tostring(etree.Element(root.tag, attrib=dict(root.attrib), nsmap=root.nsmap),
+                                 encoding="utf-8")
+        parts = [wrapper[:-2] + b">"]  # "<html .../>" -> "<html ...>"
+        parts += [etree.tostring(table, encoding="utf-8", with_tail=False) for table in root.iter(_X + "table")
+                  if not any(True for _ in table.iterancestors(_X + "table"))]
+        parts.append(b"</" + etree.QName(root).localname.encode() + b">")  # unprefixed: XHTML is the default
+        return b"".join(parts)
+
 
 def locator(element: etree._Element) -> str:
     """An XPath 1.0 path to ``element`` with unprefixed HTML names: ``/html/body/div[2]/table[1]``."""
@@ -69,16 +85,49 @@ def locator(element: etree._Element) -> str:
     return "/" + "/".join(reversed(steps))
 
 
+_SPAN: Final = re.compile(r"[ \t\n\x0c\r]*\+?([0-9]+)")
+
+
+def _colspan(cell: etree._Element) -> int:
+    """The colspan the WHATWG table model uses: an invalid value or 0 is 1, at most 1000 (HTML 4.9.12.1)."""
+    match = _SPAN.match(cell.get("colspan") or "")
+    if not match:
+        return 1
+    digits = match.group(1).lstrip("0")
+    return 1000 if len(digits) > 4 else min(max(int(digits or "0"), 1), 1000)  # no int() of a 5,000-digit value
+
+
+def _slots_at_least(table: etree._Element) -> int:
+    """A lower bound of the table's slots, without the table model: its rows (every ``tr`` is one) times the widest
+    row's colspans (a row is at least as wide as its own cells). Exact for tables without rowspan."""
+    rows = [row for child in table for row in ([child] if child.tag == _X + "tr" else child.iterchildren(_X + "tr"))]
+    widest = max((sum(_colspan(cell) for cell in row if cell.tag in _CELLS) for row in rows), default=0)
+    return len(rows) * widest
+
+
 def _number_tables(root: etree._Element, limits: Limits, location: str) -> None:
-    """``px:index`` (document order among all tables), ``px:locator`` and ``px:depth`` on every table."""
+    """``px:index`` (document order among all tables), ``px:locator`` and ``px:depth`` on every table.
+
+    :raises LimitExceeded: more than ``max_tables`` tables, a table nested deeper than ``max_depth``, or tables whose
+        slots add up to more than ``max_page_slots`` (counted from below, so a page under the limit always passes;
+        a table over ``max_slots`` is not counted: it fails alone in normalize, before any of its slots exist).
+    """
+    page_slots = 0
     for index, table in enumerate(root.iter(_X + "table")):
         if index >= limits.max_tables:
-            raise LimitExceeded(f"the page has more than {limits.max_tables} tables", limit="max_tables",
-                                location=location)
+            raise limit_exceeded("max_tables", f"the page has more than {limits.max_tables} tables",
+                                 limits=limits, location=location)
         depth = sum(1 for _ in table.iterancestors(_X + "table"))
         if depth > limits.max_depth:
-            raise LimitExceeded(f"table {index} is nested {depth} tables deep (more than {limits.max_depth})",
-                                limit="max_depth", location=location)
+            raise limit_exceeded("max_depth", f"table {index} is nested {depth} tables deep", limits=limits,
+                                 location=location)
+        slots = _slots_at_least(table)
+        if slots <= limits.max_slots:  # a larger table fails alone in normalize, before any of its slots exist
+            page_slots += slots
+        if page_slots > limits.max_page_slots:
+            raise limit_exceeded("max_page_slots", f"the tables of the page have more than {limits.max_page_slots} "
+                                 f"slots in all (at least {page_slots} up to table {index})", limits=limits,
+                                 location=location)
         table.set(_PX + "index", str(index))
         table.set(_PX + "locator", locator(table))
         table.set(_PX + "depth", str(depth))
@@ -103,11 +152,11 @@ def clean(source: Source | bytes | str, *, limits: Limits = DEFAULT_LIMITS) -> C
 
     :param source: a :class:`~pyxform.source.Source` (bytes, URI, transport charset), page bytes, or the page's
         decoded HTML text (``str``).
-    :param limits: ``max_page_bytes``, ``max_tables`` and ``max_depth`` apply here.
+    :param limits: ``max_page_bytes``, ``max_tables``, ``max_depth`` and ``max_page_slots`` apply here.
     :returns: the :class:`CleanedPage`.
     :raises EmptyInput: no bytes, or only whitespace.
     :raises UndecodableInput: binary data.
-    :raises LimitExceeded: the page is too large, has too many tables, or tables nested too deep.
+    :raises LimitExceeded: the page is too large, has too many tables, tables nested too deep, or too many slots.
     """
     if isinstance(source, str):
         text = source
@@ -168,5 +217,5 @@ def _mark_hidden_tables(root: etree._Element) -> None:
 
 def _check_size(size: int, limits: Limits, location: str) -> None:
     if size > limits.max_page_bytes:
-        raise LimitExceeded(f"the page has more than {limits.max_page_bytes} bytes", limit="max_page_bytes",
-                            location=location)
+        raise limit_exceeded("max_page_bytes", f"the page has more than {limits.max_page_bytes} bytes",
+                             limits=limits, location=location)

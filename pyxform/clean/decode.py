@@ -28,6 +28,7 @@ raises :class:`~pyxform.errors.UndecodableInput`.
 from __future__ import annotations
 
 import codecs
+import re
 from dataclasses import dataclass
 from typing import Final
 
@@ -46,6 +47,8 @@ _PYTHON_CODEC: Final = {"gbk": "gb18030", "utf-16be": "utf-16-be", "utf-16le": "
 _CONTROL_BYTES: Final = bytes([*range(0x00, 0x09), 0x0B, *range(0x0E, 0x1B), *range(0x1C, 0x20)])
 _BINARY_SAMPLE: Final = 65536
 _BINARY_CONTROL_SHARE: Final = 0.03
+# A few control bytes in a short page (a stray NUL) make it no binary file: at least this many are needed.
+_BINARY_MIN_CONTROLS: Final = 8
 _BINARY_SIGNATURES: Final = (
     b"\x89PNG\r\n\x1a\n", b"GIF87a", b"GIF89a", b"\xff\xd8\xff", b"%PDF-", b"PK\x03\x04", b"\x1f\x8b",
     b"\x7fELF", b"BZh", b"\xfd7zXZ\x00", b"Rar!\x1a\x07", b"7z\xbc\xaf\x27\x1c", b"\x00\x00\x01\x00", b"OggS",
@@ -53,6 +56,7 @@ _BINARY_SIGNATURES: Final = (
 )
 _ASCII_WHITESPACE: Final = b"\t\n\x0c\r "
 _HTML_WHITESPACE: Final = " \t\n\x0c\r"
+_XML_CONTROLS: Final = re.compile("[\x01-\x08\x0b\x0e-\x1f]")
 
 
 def _c1_for_unassigned(error: UnicodeError) -> tuple[str, int]:
@@ -154,7 +158,7 @@ def _looks_binary(data: bytes) -> str | None:
             return f"binary data (file signature {signature[:4]!r})"
     sample = data[:_BINARY_SAMPLE]
     controls = len(sample) - len(sample.translate(None, _CONTROL_BYTES))
-    if controls > max(1, _BINARY_CONTROL_SHARE * len(sample)):
+    if controls > max(_BINARY_MIN_CONTROLS, _BINARY_CONTROL_SHARE * len(sample)):
         return f"binary data ({controls} control bytes in the first {len(sample)} bytes)"
     return None
 
@@ -404,8 +408,13 @@ def decode_html(data: bytes, *, charset: str | None = None, location: str | None
         raise EmptyInput("the page holds only whitespace", location=location)
     nuls = text.count("\x00")
     if nuls:
-        decoded = Decoded(
-            text.replace("\x00", "\ufffd"), decoded.encoding, decoded.source,
-            (*decoded.warnings, f"{nuls} NUL character(s) replaced by U+FFFD"),
-        )
+        text = text.replace("\x00", "\ufffd")
+        decoded = Decoded(text, decoded.encoding, decoded.source,
+                          (*decoded.warnings, f"{nuls} NUL character(s) replaced by U+FFFD"))
+    controls = len(_XML_CONTROLS.findall(text))
+    if controls:  # replaced by U+FFFD when parsed (pyxform.clean.parse): XML 1.0 cannot hold them
+        decoded = Decoded(text, decoded.encoding, decoded.source,
+                          (*decoded.warnings, f"{controls} control character(s) that XML cannot hold "
+                                              "(U+0001 to U+001F but tab, line feed, form feed and carriage return) "
+                                              "replaced by U+FFFD"))
     return decoded

@@ -13,9 +13,9 @@ Per table: ``px:font-size`` (its own computed size) and ``px:heading`` (the near
 from __future__ import annotations
 
 import re
-from collections import Counter
-from collections.abc import Iterator
-from typing import Final
+from collections.abc import Hashable, Iterable, Iterator
+from operator import itemgetter
+from typing import Final, TypeVar
 
 from lxml import etree
 
@@ -33,6 +33,7 @@ _ROW_GROUPS: Final = frozenset({_X + "thead", _X + "tbody", _X + "tfoot"})
 _HEADINGS: Final = frozenset(_X + f"h{n}" for n in range(1, 7))
 _ASCII_WHITESPACE: Final = re.compile("[\t\n\x0c\r ]+")
 _NBSP: Final = "\u00a0"
+_T = TypeVar("_T", bound=Hashable)
 
 
 def collapse(text: str) -> str:
@@ -90,12 +91,19 @@ def _indent(cell: etree._Element, cascade: Cascade, first: etree._Element | None
     return total + innermost_block.text_indent + nbsp * 0.25 * cascade.style(first).font_size
 
 
+def _majority(weighted: Iterable[tuple[_T, int]]) -> _T:
+    """The value with the largest total weight; among equal totals, the one seen first."""
+    totals: dict[_T, int] = {}
+    for value, weight in weighted:
+        totals[value] = totals.get(value, 0) + weight
+    return max(totals.items(), key=itemgetter(1))[0]
+
+
 def cell_features(cell: etree._Element, cascade: Cascade) -> dict[str, str]:
     """The ``px:`` feature attributes of one cell (names without prefix), as ``docs/formats.md`` defines them."""
-    sizes: Counter[float] = Counter()
-    faces: Counter[str | None] = Counter()
-    colors: Counter[str | None] = Counter()
-    bold = italic = total = 0
+    # characters per computed style (cells share Style objects: usually one or two per cell), in order of first use
+    weights: dict[int, list] = {}
+    total = 0
     first: etree._Element | None = None
     leading_nbsp = 0
     for text, owner in _text_runs(cell):
@@ -109,19 +117,27 @@ def cell_features(cell: etree._Element, cascade: Cascade) -> dict[str, str]:
             continue
         style = cascade.style(owner)
         total += characters
-        sizes[round(style.font_size, 2)] += characters
-        faces[style.face] += characters
-        colors[style.color] += characters
-        bold += characters if style.weight >= 600 else 0
-        italic += characters if style.italic else 0
+        entry = weights.get(id(style))
+        if entry is None:
+            weights[id(style)] = [style, characters]
+        else:
+            entry[1] += characters
     own = cascade.style(cell)
     features: dict[str, str] = {}
-    if total:
-        features["font-size"] = _number(sizes.most_common(1)[0][0])
+    if len(weights) == 1:
+        (only, _count), = weights.values()
+        features["font-size"] = _number(round(only.font_size, 2))
+        features["bold"] = "true" if only.weight >= 600 else "false"
+        features["italic"] = "true" if only.italic else "false"
+        face, color = only.face, only.color
+    elif total:
+        features["font-size"] = _number(_majority((round(style.font_size, 2), n) for style, n in weights.values()))
+        bold = sum(n for style, n in weights.values() if style.weight >= 600)
+        italic = sum(n for style, n in weights.values() if style.italic)
         features["bold"] = "true" if 2 * bold >= total else "false"
         features["italic"] = "true" if 2 * italic >= total else "false"
-        face = faces.most_common(1)[0][0]
-        color = colors.most_common(1)[0][0]
+        face = _majority((style.face, n) for style, n in weights.values())
+        color = _majority((style.color, n) for style, n in weights.values())
     else:
         features["font-size"] = _number(own.font_size)
         features["bold"] = "true" if own.weight >= 600 else "false"

@@ -51,8 +51,14 @@ _PROLOG: Final = re.compile(r"(?:<!DOCTYPE[^>]*>|<!--.*?-->|<\?.*?\?>|\s)*(?=<ht
 # turbohtml writes xmlns="" on an HTML element inside SVG/MathML; "<" only starts markup in its XML output.
 _EMPTY_DEFAULT_NS: Final = re.compile(r'(<[A-Za-z][^\s/>]*) xmlns=""')
 _FOREIGN_PREFIXES: Final = ("xlink:", "xml:", "xmlns:")
-_PROBLEM_ATTRIBUTES: Final = '//*[@*[starts-with(name(), "xmlns") or contains(name(), ":")]]'
 _NAME_CHARACTERS: Final = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-"
+# Attributes XML cannot hold as they are: xmlns and prefixed names, and names with other characters than ASCII
+# letters, digits, "._-" or starting with a digit, "." or "-" (HTML allows "1a", "c\ufffdharset", "x\U00010000"; the
+# JDK's XML parser that Saxon uses refuses some non-ASCII name characters that libxml2 accepts).
+_PROBLEM_ATTRIBUTES: Final = (
+    '//*[@*[starts-with(name(), "xmlns") or contains(name(), ":") '
+    f'or translate(name(), "{_NAME_CHARACTERS}", "") != "" '
+    'or contains("0123456789.-", substring(name(), 1, 1))]]')
 # Element names that are not XML names without a colon (HTML allows "fb:like", "b<table", "x=y" ...).
 _PROBLEM_ELEMENTS: Final = f'//*[translate(name(), "{_NAME_CHARACTERS}", "") != ""]'
 _NOT_NAME_CHARACTER: Final = re.compile(r"[^A-Za-z0-9._-]")
@@ -120,9 +126,10 @@ def _prepare(document: turbohtml.Document, drop: tuple[str, ...]) -> None:
         foreign = str(element.namespace) != "Namespace.HTML"
         attributes = element.attrs
         for name in list(attributes):
-            if name == "xmlns" or name.startswith("xmlns:"):
+            prefix, _, local = name.rpartition(":")
+            if name == "xmlns" or name.startswith("xmlns:") or not _XML_NAME.match(local):
                 del attributes[name]
-            elif ":" in name and not (foreign and name.startswith(_FOREIGN_PREFIXES)) and not name.startswith("xml:"):
+            elif prefix and not (foreign and name.startswith(_FOREIGN_PREFIXES)) and not name.startswith("xml:"):
                 del attributes[name]
     for element in document.xpath(_PROBLEM_ELEMENTS):
         element.tag = _NOT_NAME_CHARACTER.sub("_", element.tag)

@@ -19,6 +19,7 @@ rules only against the elements of tables and their ancestors, found through an 
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
@@ -58,6 +59,11 @@ _ALIGN_VALUES: Final = {"left": "left", "right": "right", "center": "center", "m
                         "justify": "justify", "start": "left", "end": "right", "-webkit-center": "center",
                         "-moz-center": "center", "-webkit-left": "left", "-webkit-right": "right"}
 _HEADINGS: Final = ("h1", "h2", "h3", "h4", "h5", "h6")
+_X_LENGTH: Final = len(_X)
+_TH: Final = _X + "th"
+# Elements whose attributes give presentational hints (see Cascade._hints).
+_HINTED: Final = frozenset({"font", "body", "td", "th", "tr", "thead", "tbody", "tfoot", "table", "caption", "div",
+                            "p", *_HEADINGS})
 
 #: User-agent style sheet (HTML Living Standard, 15 "Rendering"), only the properties pyxform reads.
 UA_RULES: Final[dict[str, dict[str, str]]] = {
@@ -216,6 +222,19 @@ def parse_declarations(css: str, into: Declarations | None = None) -> tuple[Decl
     return normal, important
 
 
+@functools.lru_cache(maxsize=4096)
+def _inline_declarations(css: str) -> tuple[Declarations, Declarations]:
+    """:func:`parse_declarations` of a ``style`` attribute, cached across pages (the result is shared: read only)."""
+    return parse_declarations(css)
+
+
+def _may_hide(css: str) -> bool:
+    """False when a declaration list cannot set ``display`` or ``visibility``: neither name appears in it, in any
+    letter case, and it has no escape (through which a property name could be spelled otherwise)."""
+    lower = css.lower()
+    return "display" in lower or "visibility" in lower or "\\" in css
+
+
 def _media_applies(query_text: str) -> bool:
     """Whether a media query list holds for a 1280 px wide colour screen (widths and types only; others fail)."""
     query_text = query_text.strip().lower()
@@ -285,6 +304,88 @@ class _Rule:
     order: int
     normal: Declarations
     important: Declarations
+
+
+@dataclass(frozen=True, eq=False)
+class _CompiledSelector:
+    xpath: etree.XPath
+    specificity: tuple[int, int, int]
+    key: tuple[str, str]  # see _subject_key
+
+
+@dataclass(frozen=True, eq=False)
+class _SheetRule:
+    """A style rule of a sheet, compiled: its position among the sheet's qualified rules (1-based; the cascade's
+    source order), its declarations (shared: read only) and its selectors."""
+
+    position: int
+    normal: Declarations
+    important: Declarations
+    hides: bool
+    selectors: tuple[_CompiledSelector, ...]
+
+
+#: Compiled style sheets by CSS text (pages of a site share their sheets): at most _SHEET_CACHE_SIZE, then emptied.
+_SHEET_CACHE: dict[str, tuple[int, tuple[_SheetRule, ...]]] = {}
+_SHEET_CACHE_SIZE: Final = 256
+
+
+def _compiled_sheet(css: str) -> tuple[int, tuple[_SheetRule, ...]]:
+    """``(number of qualified rules, the rules that declare something pyxform reads)`` of one style sheet, with
+    ``@media`` (for a 1280 px screen) and ``@supports`` blocks flattened in source order."""
+    cached = _SHEET_CACHE.get(css)
+    if cached is not None:
+        return cached
+    rules: list[_SheetRule] = []
+    position = 0
+    for rule in _qualified_rules(tinycss2.parse_stylesheet(css, skip_comments=True, skip_whitespace=True)):
+        position += 1
+        compiled = _compile_rule(rule, position)
+        if compiled is not None:
+            rules.append(compiled)
+    result = (position, tuple(rules))
+    if len(_SHEET_CACHE) >= _SHEET_CACHE_SIZE:
+        _SHEET_CACHE.clear()
+    _SHEET_CACHE[css] = result
+    return result
+
+
+def _qualified_rules(rules: list) -> Iterator:
+    for rule in rules:
+        if rule.type == "qualified-rule":
+            yield rule
+        elif rule.type == "at-rule" and rule.lower_at_keyword in ("media", "supports") and rule.content:
+            if rule.lower_at_keyword == "media" and not _media_applies(tinycss2.serialize(rule.prelude)):
+                continue
+            yield from _qualified_rules(tinycss2.parse_rule_list(rule.content, skip_comments=True,
+                                                                 skip_whitespace=True))
+
+
+def _compile_rule(rule: object, position: int) -> _SheetRule | None:
+    normal, important = parse_declarations(tinycss2.serialize(rule.content))  # type: ignore[attr-defined]
+    if not normal and not important:
+        return None
+    selector_text = tinycss2.serialize(rule.prelude).strip()  # type: ignore[attr-defined]
+    if _STATEFUL_PSEUDO.search(selector_text):
+        parts = [part for part in selector_text.split(",") if not _STATEFUL_PSEUDO.search(part)]
+        selector_text = ",".join(parts)
+        if not selector_text.strip():
+            return None
+    try:
+        selectors = cssselect.parse(selector_text)
+    except Exception:  # cssselect.SelectorError and friends: a selector it cannot read never matches
+        return None
+    hides = any(name in ("display", "visibility") for name in (*normal, *important))
+    compiled = []
+    for selector in selectors:
+        if selector.pseudo_element:
+            continue
+        try:
+            xpath = etree.XPath(_TRANSLATOR.selector_to_xpath(selector), namespaces=_NAMESPACES)
+        except Exception:  # an unsupported pseudo-class (cssselect.ExpressionError) or an XPath it cannot build
+            continue
+        compiled.append(_CompiledSelector(xpath, selector.specificity(), _subject_key(selector.parsed_tree)))
+    return _SheetRule(position, normal, important, hides, tuple(compiled))
 
 
 @dataclass
@@ -385,54 +486,26 @@ class Cascade:
         self.quirks = quirks
         self._index: dict[tuple[str, str], list[_Rule]] = defaultdict(list)
         self._hiding_rules: list[_Rule] = []
-        self._inline_cache: dict[str, tuple[Declarations, Declarations]] = {}
         self._computed: dict[etree._Element, Style] = {}
+        # Memos: elements with the same name, matched rules and style-bearing attributes have the same specified
+        # values, and with the same parent style the same computed style (most cells and their content do).
+        self._specified_memo: dict[tuple, dict[str, str]] = {}
+        self._computed_memo: dict[tuple[int, int, bool], tuple[Style | None, Style]] = {}
         self._match_sets: dict[_Rule, set[etree._Element]] = {}
         self.warnings: list[str] = []
         order = 0
         for css, media in style_sheets:
             if not _media_applies(media):
                 continue
-            for rule in self._rules(tinycss2.parse_stylesheet(css, skip_comments=True, skip_whitespace=True)):
-                order += 1
-                self._add_rule(rule, order)
-
-    def _rules(self, rules: list) -> Iterator:
-        for rule in rules:
-            if rule.type == "qualified-rule":
-                yield rule
-            elif rule.type == "at-rule" and rule.lower_at_keyword in ("media", "supports") and rule.content:
-                if rule.lower_at_keyword == "media" and not _media_applies(tinycss2.serialize(rule.prelude)):
-                    continue
-                yield from self._rules(tinycss2.parse_rule_list(rule.content, skip_comments=True,
-                                                                skip_whitespace=True))
-
-    def _add_rule(self, rule: object, order: int) -> None:
-        normal, important = parse_declarations(tinycss2.serialize(rule.content))  # type: ignore[attr-defined]
-        if not normal and not important:
-            return
-        selector_text = tinycss2.serialize(rule.prelude).strip()  # type: ignore[attr-defined]
-        if _STATEFUL_PSEUDO.search(selector_text):
-            parts = [part for part in selector_text.split(",") if not _STATEFUL_PSEUDO.search(part)]
-            selector_text = ",".join(parts)
-            if not selector_text.strip():
-                return
-        try:
-            selectors = cssselect.parse(selector_text)
-        except Exception:  # cssselect.SelectorError and friends: a selector it cannot read never matches
-            return
-        hides = any(name in ("display", "visibility") for name in (*normal, *important))
-        for selector in selectors:
-            if selector.pseudo_element:
-                continue
-            try:
-                xpath = etree.XPath(_TRANSLATOR.selector_to_xpath(selector), namespaces=_NAMESPACES)
-            except Exception:  # an unsupported pseudo-class (cssselect.ExpressionError) or an XPath it cannot build
-                continue
-            compiled = _Rule(xpath, selector.specificity(), order, normal, important)
-            self._index[_subject_key(selector.parsed_tree)].append(compiled)
-            if hides:
-                self._hiding_rules.append(compiled)
+            rule_count, sheet_rules = _compiled_sheet(css)
+            for sheet_rule in sheet_rules:
+                for selector in sheet_rule.selectors:
+                    compiled = _Rule(selector.xpath, selector.specificity, order + sheet_rule.position,
+                                     sheet_rule.normal, sheet_rule.important)
+                    self._index[selector.key].append(compiled)
+                    if sheet_rule.hides:
+                        self._hiding_rules.append(compiled)
+            order += rule_count
 
     # --- matching ---------------------------------------------------------------------------------------------
 
@@ -465,11 +538,7 @@ class Cascade:
         css = element.get("style")
         if not css:
             return {}, {}
-        cached = self._inline_cache.get(css)
-        if cached is None:
-            cached = parse_declarations(css)
-            self._inline_cache[css] = cached
-        return cached
+        return _inline_declarations(css)
 
     def _hints(self, element: etree._Element, name: str) -> Declarations:
         """Presentational hints of HTML attributes (HTML 15.3), as declarations."""
@@ -503,8 +572,25 @@ class Cascade:
         return hints
 
     def specified(self, element: etree._Element) -> dict[str, str]:
-        """The cascaded (specified) value of each property pyxform reads, for ``element`` alone."""
-        name = etree.QName(element).localname if element.tag.startswith(_X) else ""
+        """The cascaded (specified) value of each property pyxform reads, for ``element`` alone.
+
+        The dict is shared by every element with the same name, matched rules and style-bearing attributes: read it,
+        never change it.
+        """
+        tag = element.tag
+        name = tag[_X_LENGTH:] if tag.startswith(_X) else ""
+        rules = self._matching_rules(element)
+        get = element.get
+        key = (name, tuple(rules), get("style"), get("hidden"),
+               (get("size"), get("face"), get("color"), get("text"), get("bgcolor"), get("align"))
+               if name in _HINTED else None)
+        values = self._specified_memo.get(key)
+        if values is None:
+            values = self._specified(element, name, rules)
+            self._specified_memo[key] = values
+        return values
+
+    def _specified(self, element: etree._Element, name: str, rules: list[_Rule]) -> dict[str, str]:
         layers: list[tuple[tuple, Declarations]] = []
         if name in UA_RULES:
             layers.append(((_LEVEL_UA, (0, 0, 0), 0), {k: (v, False) for k, v in UA_RULES[name].items()}))
@@ -513,7 +599,7 @@ class Cascade:
         hints = self._hints(element, name)
         if hints:
             layers.append(((_LEVEL_HINT, (0, 0, 0), 0), hints))
-        for rule in self._matching_rules(element):
+        for rule in rules:
             layers.append(((_LEVEL_AUTHOR, rule.specificity, rule.order), rule.normal))
             if rule.important:
                 layers.append(((_LEVEL_AUTHOR_IMPORTANT, rule.specificity, rule.order), rule.important))
@@ -550,6 +636,17 @@ class Cascade:
 
     def _compute(self, element: etree._Element, parent: Style | None) -> Style:
         specified = self.specified(element)
+        tag = element.tag
+        is_th = tag == _TH or tag == "th" or tag.endswith("}th")  # the local name, as the UA rule reads it
+        key = (id(parent), id(specified), is_th)
+        memo = self._computed_memo.get(key)
+        if memo is not None and memo[0] is parent:
+            return memo[1]
+        style = self._compute_new(specified, is_th, parent)
+        self._computed_memo[key] = (parent, style)  # parent kept alive, so its id is never reused
+        return style
+
+    def _compute_new(self, specified: dict[str, str], is_th: bool, parent: Style | None) -> Style:
         inherited = parent or Style()
         style = Style(
             font_size=inherited.font_size, weight=inherited.weight, italic=inherited.italic, face=inherited.face,
@@ -571,7 +668,7 @@ class Cascade:
                 self._initial(style, prop)
                 continue
             self._apply(style, prop, raw, inherited, parent)
-        if "text-align" not in specified and etree.QName(element).localname == "th" and (
+        if "text-align" not in specified and is_th and (
                 parent is None or parent.align is None):
             style.align = "center"
         return style
@@ -632,8 +729,8 @@ class Cascade:
         (CSS lets such a descendant show).
         """
         candidates: list[etree._Element] = list(self.root.iterfind(".//*[@hidden]"))
-        candidates += [e for e in self.root.iterfind(".//*[@style]")
-                       if any(p in ("display", "visibility") for d in self._inline(e) for p in d)]
+        candidates += [e for e in self.root.iterfind(".//*[@style]") if _may_hide(e.get("style") or "")
+                       and any(p in ("display", "visibility") for d in self._inline(e) for p in d)]
         for rule in self._hiding_rules:
             candidates += self._matches(rule)
         hidden: list[etree._Element] = []

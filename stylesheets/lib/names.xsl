@@ -88,10 +88,21 @@
   </xsl:function>
 
   <!-- Footnote markers: a bracketed number, letter, roman numeral, "note N", "nb N" or a "... needed" tag. -->
+  <xsl:variable name="fp:footnote" as="xs:string"
+                select="'\[\s*([0-9]{1,4}|[a-z]|[ivx]{1,5}|(note|nb|n)\s*[0-9a-z]{1,3}|[a-z ]{1,20} needed)\s*\]'"/>
+
+  <!-- fp:strip-footnotes($text): $text (lower-cased) without its footnote markers. -->
   <xsl:function name="fp:strip-footnotes" as="xs:string">
     <xsl:param name="text" as="xs:string"/>
-    <xsl:sequence select="replace($text,
-        '\[\s*([0-9]{1,4}|[a-z]|[ivx]{1,5}|(note|nb|n)\s*[0-9a-z]{1,3}|[a-z ]{1,20} needed)\s*\]', ' ')"/>
+    <xsl:sequence select="replace($text, $fp:footnote, ' ')"/>
+  </xsl:function>
+
+  <!-- f:label($text): a header's text as a one-line label (a CSV column name): footnote markers removed as in
+       rule 1 (any case: "US[18]" gives "US"), white space, line feeds included, collapsed to single spaces; the case
+       and every other character kept. -->
+  <xsl:function name="f:label" as="xs:string">
+    <xsl:param name="text" as="xs:string"/>
+    <xsl:sequence select="normalize-space(replace($text, $fp:footnote, ' ', 'i'))"/>
   </xsl:function>
 
   <xsl:function name="fp:spell-symbols" as="xs:string">

@@ -6,7 +6,8 @@
   element of every top-level table in index order (a nested table appears inside the data cell that holds it; one
   nested in a header or section cell is listed here, at the top level, with px:parent-table), then a
   px:table-failure for every table that normalize could not process or that map failed on. With table = N: table N's
-  element alone (nested or not); an index that names no table stops with error px:no-table.
+  element alone (nested or not); an index that names no table stops with error px:no-table, one that names a table
+  normalize could not process with px:table-failed.
 -->
 <xsl:stylesheet version="3.0"
                 xmlns:xsl="http://www.w3.org/1999/XSL/Transform"
@@ -23,12 +24,17 @@
 
   <xsl:template match="px:grids[$table ge 0]" mode="m:document" as="element()">
     <xsl:variable name="chosen" as="element(px:table)?" select="px:table[xs:integer(@index) eq $table]"/>
+    <xsl:variable name="failure" as="element(px:table-failure)?"
+                  select="px:table-failure[xs:integer(@index) eq $table][1]"/>
+    <xsl:if test="exists($failure)">
+      <xsl:message terminate="yes" error-code="px:table-failed"
+        >px:table-failed: table {$table} could not be normalized: {$failure/@message}</xsl:message>
+    </xsl:if>
     <xsl:if test="empty($chosen)">
       <xsl:message terminate="yes" error-code="px:no-table"
-        >px:no-table: the page has no table {$table} (it has {count(px:table)
-        } table(s){if (px:table-failure[xs:integer(@index) eq $table]) then '; table ' || $table
-        || ' could not be normalized: ' || px:table-failure[xs:integer(@index) eq $table][1]/@message
-        else ''})</xsl:message>
+        >px:no-table: the page has no table {$table} (it has {count(px:table)} table(s){
+        if (exists(px:table)) then ', indexes ' || min(px:table/@index ! xs:integer(.)) || ' to '
+        || max(px:table/@index ! xs:integer(.)) else ''})</xsl:message>
     </xsl:if>
     <xsl:apply-templates select="$chosen" mode="m:table"/>
   </xsl:template>

@@ -18,27 +18,21 @@
 
   <xsl:mode name="m:cell" on-no-match="fail" on-multiple-match="fail"/>
 
-  <!-- The formatting features of a cell that clean computes (docs/formats.md section 1), in output order. -->
-  <xsl:variable name="f:cell-features" as="xs:string+"
-      select="'font-size', 'bold', 'italic', 'align', 'face', 'color', 'background', 'indent'"/>
-
   <xsl:template match="td | th" mode="m:cell" as="element(px:cell)">
     <xsl:param name="placement" as="map(*)" required="yes"/>
     <xsl:param name="table" as="element(table)" tunnel="yes" required="yes"/>
     <xsl:param name="table-indexes" as="map(xs:string, xs:integer)" tunnel="yes" required="yes"/>
-    <xsl:variable name="cell" as="element()" select="."/>
     <!-- links, images and tables of this cell: those inside a nested table belong to that table's cells -->
-    <xsl:variable name="found" as="element()*" select=".//(a[@href] | img | table)"/>
+    <xsl:variable name="found" as="element()*" select="if (empty(*)) then () else descendant::*[self::a[@href] or self::img or self::table]"/>
     <xsl:variable name="content" as="element()*"
         select="if (exists($found[self::table])) then $found[ancestor::table[1] is $table] else $found"/>
     <px:cell id="{$placement?id}" row="{$placement?row}" col="{$placement?col}" rowspan="{$placement?rowspan}"
              colspan="{$placement?colspan}" tag="{local-name()}" group="{$placement?group}"
              group-kind="{$placement?group-kind}">
-      <xsl:for-each select="$f:cell-features">
-        <xsl:variable name="feature" as="attribute()?" select="$cell/@px:*[local-name() eq current()]"/>
-        <xsl:if test="exists($feature)">
-          <xsl:attribute name="{.}" select="$feature"/>
-        </xsl:if>
+      <!-- the formatting features of docs/formats.md section 1, without prefix, in that order -->
+      <xsl:for-each select="@px:font-size, @px:bold, @px:italic, @px:align, @px:face, @px:color, @px:background,
+                            @px:indent">
+        <xsl:attribute name="{local-name()}" select="."/>
       </xsl:for-each>
       <xsl:copy-of select="@scope, @headers, @abbr, @class"/>
       <xsl:if test="exists(@id)">

@@ -67,7 +67,9 @@
   <!--
     f:table-rows($table): the rows of $table in table order, one map per tr:
       map { 'tr': element(tr), 'y': row index, 'group': row group index, 'group-kind': 'thead'|'tbody'|'tfoot'|'none',
-            'left': rows from this one to the end of its row group (1 for the group's last row) }
+            'left': rows from this one to the end of its row group (1 for the group's last row),
+            'first-cell': the number, in tree order, of the row's first cell (the cells of the rows before it in tree
+            order) }
     Row groups in tree order, except that every tfoot comes after all the others, in tree order (forming a table,
     steps "rows" to "end"). tr children of the table that follow one another (with no thead, tbody or tfoot between)
     form one group of kind 'none'. A row group without rows is not a row group (its index is not used).
@@ -81,14 +83,33 @@
                               else map { 'kind': local-name(), 'rows': tr }"/>
       </xsl:for-each-group>
     </xsl:variable>
-    <xsl:variable name="ordered" as="map(*)*"
-        select="($groups[?kind ne 'tfoot'], $groups[?kind eq 'tfoot'])[exists(?rows)]"/>
+    <!-- the groups in tree order, each with the number of cells before its first row and before each of its rows -->
+    <xsl:variable name="counted" as="map(*)*">
+      <xsl:iterate select="$groups[exists(?rows)]">
+        <xsl:param name="cells-before" as="xs:integer" select="0"/>
+        <xsl:variable name="first-cells" as="xs:integer*">
+          <xsl:iterate select="?rows">
+            <xsl:param name="before" as="xs:integer" select="$cells-before"/>
+            <xsl:sequence select="$before"/>
+            <xsl:next-iteration>
+              <xsl:with-param name="before" select="$before + count(td | th)"/>
+            </xsl:next-iteration>
+          </xsl:iterate>
+        </xsl:variable>
+        <xsl:sequence select="map:put(., 'first-cells', $first-cells)"/>
+        <xsl:next-iteration>
+          <xsl:with-param name="cells-before" select="$first-cells[last()] + count(?rows[last()]/(td | th))"/>
+        </xsl:next-iteration>
+      </xsl:iterate>
+    </xsl:variable>
+    <xsl:variable name="ordered" as="map(*)*" select="$counted[?kind ne 'tfoot'], $counted[?kind eq 'tfoot']"/>
     <xsl:variable name="rows" as="map(*)*"
         select="for $g in 1 to count($ordered)
-                return $ordered[$g] ! (let $group-rows := ?rows, $kind := ?kind
+                return $ordered[$g] ! (let $group-rows := ?rows, $kind := ?kind, $first-cells := ?first-cells
                                        return for $r in 1 to count($group-rows)
                                               return map { 'tr': $group-rows[$r], 'group': $g - 1, 'group-kind': $kind,
-                                                           'left': count($group-rows) - $r + 1 })"/>
+                                                           'left': count($group-rows) - $r + 1,
+                                                           'first-cell': $first-cells[$r] })"/>
     <xsl:sequence select="for $y in 1 to count($rows) return map:put($rows[$y], 'y', $y - 1)"/>
   </xsl:function>
 
@@ -99,13 +120,11 @@
       map { 'n': cell number in tree order, 'cell': element(td|th), 'row', 'col': anchor slot, 'rowspan', 'colspan':
             effective spans, 'group', 'group-kind', 'errors': element(px:error)* }
       map { 'cols': the table's width (x_width) }
-    $cell-numbers maps generate-id() of each cell to its number in tree order.
     Raises px:limit when rows x columns would exceed $max-slots (checked as the width grows, before any slot exists).
   -->
   <xsl:function name="f:place-cells" as="map(*)*">
     <xsl:param name="table-index" as="xs:integer"/>
     <xsl:param name="rows" as="map(*)*"/>
-    <xsl:param name="cell-numbers" as="map(xs:string, xs:integer)"/>
     <xsl:param name="initial-width" as="xs:integer"/>
     <xsl:param name="max-slots" as="xs:integer"/>
     <xsl:variable name="row-count" as="xs:integer" select="count($rows)"/>
@@ -118,7 +137,7 @@
       </xsl:on-completion>
       <xsl:variable name="row" as="map(*)" select="."/>
       <xsl:variable name="placed" as="map(*)*"
-          select="fp:place-row-cells($table-index, $row, $cell-numbers, $width, $covered-until, $row-count, $max-slots)"/>
+          select="fp:place-row-cells($table-index, $row, $width, $covered-until, $row-count, $max-slots)"/>
       <xsl:variable name="state" as="map(*)" select="$placed[last()]"/>
       <xsl:sequence select="$placed[position() lt last()]"/>
       <xsl:next-iteration>
@@ -132,38 +151,44 @@
   <xsl:function name="fp:place-row-cells" as="map(*)+">
     <xsl:param name="table-index" as="xs:integer"/>
     <xsl:param name="row" as="map(*)"/>
-    <xsl:param name="cell-numbers" as="map(xs:string, xs:integer)"/>
     <xsl:param name="width" as="xs:integer"/>
     <xsl:param name="covered-until" as="map(xs:integer, xs:integer)"/>
     <xsl:param name="row-count" as="xs:integer"/>
     <xsl:param name="max-slots" as="xs:integer"/>
     <xsl:variable name="y" as="xs:integer" select="$row?y"/>
+    <xsl:variable name="left" as="xs:integer" select="$row?left"/>
+    <xsl:variable name="group" as="xs:integer" select="$row?group"/>
+    <xsl:variable name="group-kind" as="xs:string" select="$row?group-kind"/>
     <xsl:iterate select="$row?tr/(td | th)">
+      <xsl:param name="n" as="xs:integer" select="$row?first-cell"/>
       <xsl:param name="x" as="xs:integer" select="0"/>
       <xsl:param name="width" as="xs:integer" select="$width"/>
       <xsl:param name="covered-until" as="map(xs:integer, xs:integer)" select="$covered-until"/>
       <xsl:on-completion>
         <xsl:sequence select="map { 'width': $width, 'covered-until': $covered-until }"/>
       </xsl:on-completion>
-      <xsl:variable name="n" as="xs:integer" select="$cell-numbers(generate-id(.))"/>
       <xsl:variable name="id" as="xs:string" select="f:cell-id($table-index, $n)"/>
       <!-- "Cells": skip the slots that cells of earlier rows already cover. -->
       <xsl:variable name="anchor-x" as="xs:integer" select="fp:first-free-column($covered-until, $x, $width, $y)"/>
-      <xsl:variable name="colspan" as="map(*)" select="fp:colspan(., $id)"/>
-      <xsl:variable name="rowspan" as="map(*)" select="fp:rowspan(., $id, $row?left)"/>
+      <!-- the spans, and their errors; an absent attribute is a span of 1 without error (no map made) -->
+      <xsl:variable name="colspan" as="map(*)?" select="if (exists(@colspan)) then fp:colspan(., $id) else ()"/>
+      <xsl:variable name="rowspan" as="map(*)?" select="if (exists(@rowspan)) then fp:rowspan(., $id, $left) else ()"/>
+      <xsl:variable name="columns-spanned" as="xs:integer" select="if (exists($colspan)) then $colspan?value else 1"/>
+      <xsl:variable name="rows-spanned" as="xs:integer" select="if (exists($rowspan)) then $rowspan?value else 1"/>
       <xsl:variable name="new-width" as="xs:integer"
-          select="fp:checked-width($row-count, max(($width, $anchor-x + $colspan?value)), $max-slots)"/>
+          select="fp:checked-width($row-count, max(($width, $anchor-x + $columns-spanned)), $max-slots)"/>
       <xsl:sequence select="map {
           'n': $n, 'id': $id, 'cell': ., 'row': $y, 'col': $anchor-x,
-          'rowspan': $rowspan?value, 'colspan': $colspan?value,
-          'group': $row?group, 'group-kind': $row?group-kind,
+          'rowspan': $rows-spanned, 'colspan': $columns-spanned,
+          'group': $group, 'group-kind': $group-kind,
           'errors': ($colspan?errors, $rowspan?errors) }"/>
       <xsl:next-iteration>
-        <xsl:with-param name="x" select="$anchor-x + $colspan?value"/>
+        <xsl:with-param name="n" select="$n + 1"/>
+        <xsl:with-param name="x" select="$anchor-x + $columns-spanned"/>
         <xsl:with-param name="width" select="$new-width"/>
         <xsl:with-param name="covered-until" select="
-            if ($rowspan?value eq 1) then $covered-until
-            else fp:cover-columns($covered-until, $anchor-x, $colspan?value, $y + $rowspan?value)"/>
+            if ($rows-spanned eq 1) then $covered-until
+            else fp:cover-columns($covered-until, $anchor-x, $columns-spanned, $y + $rows-spanned)"/>
       </xsl:next-iteration>
     </xsl:iterate>
   </xsl:function>

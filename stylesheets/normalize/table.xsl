@@ -46,14 +46,17 @@
     <xsl:param name="table-indexes" as="map(xs:string, xs:integer)" tunnel="yes" required="yes"/>
     <xsl:variable name="table" as="element(table)" select="fp:checked-depth(.)"/>
     <xsl:variable name="rows" as="map(*)*" select="f:table-rows($table)"/>
-    <xsl:variable name="cells" as="element()*" select="f:table-cells(.)"/>
-    <xsl:variable name="cell-numbers" as="map(xs:string, xs:integer)"
-        select="map:merge(for $n in 1 to count($cells) return map { generate-id($cells[$n]): $n - 1 })"/>
     <xsl:variable name="placed" as="map(*)+"
-        select="f:place-cells($index, $rows, $cell-numbers, f:column-group-width(.), $max-slots)"/>
+        select="f:place-cells($index, $rows, f:column-group-width(.), $max-slots)"/>
     <xsl:variable name="cols" as="xs:integer" select="$placed[last()]?cols"/>
+    <!-- placed in table order (tfoot rows last): back to tree order, when a tfoot with rows comes before other rows -->
+    <xsl:variable name="in-tree-order" as="xs:boolean"
+        select="empty(tfoot[tr][following-sibling::*[self::thead or self::tbody or self::tr][
+                                  self::tr or exists(tr)]])"/>
     <xsl:variable name="placements" as="map(*)*"
-        select="fp:checked-area(sort($placed[position() lt last()], (), function ($cell) { $cell?n }), $max-slots)"/>
+        select="fp:checked-area(if ($in-tree-order) then $placed[position() lt last()]
+                                else sort($placed[position() lt last()], (), function ($cell) { $cell?n }),
+                                $max-slots)"/>
     <xsl:variable name="parent" as="element(table)?" select="ancestor::table[1]"/>
     <xsl:variable name="parent-cell" as="element()?"
         select="(ancestor::td | ancestor::th)[last()][ancestor::table[1] is $parent]

@@ -24,10 +24,18 @@
   -->
   <xsl:function name="f:visible-text" as="xs:string">
     <xsl:param name="container" as="element()"/>
-    <xsl:variable name="pieces" as="xs:string*">
-      <xsl:apply-templates select="$container/node()" mode="m:visible-text"/>
-    </xsl:variable>
-    <xsl:sequence select="f:normalize-visible-text(string-join($pieces))"/>
+    <xsl:choose>
+      <!-- only text (most cells): its whitespace collapsed and trimmed, no line break; the same as the general way -->
+      <xsl:when test="empty($container/*)">
+        <xsl:sequence select="normalize-space($container)"/>
+      </xsl:when>
+      <xsl:otherwise>
+        <xsl:variable name="pieces" as="xs:string*">
+          <xsl:apply-templates select="$container/node()" mode="m:visible-text"/>
+        </xsl:variable>
+        <xsl:sequence select="f:normalize-visible-text(string-join($pieces))"/>
+      </xsl:otherwise>
+    </xsl:choose>
   </xsl:function>
 
   <xsl:template match="text()" mode="m:visible-text" as="xs:string">

@@ -1,0 +1,241 @@
+"""Span bombs, deep nesting, huge pages, slow and memory-hungry pages (issue 7): every one stops at a named limit,
+with a clear error (exit code 7) or a table failure, never an unbounded allocation or a hang; options raise each
+limit. ``bench/hostile.py`` runs the full-size bombs (a million cells, 50 MB) with the default limits."""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from pyxform.clean import clean
+from pyxform.cli import main
+from pyxform.convert import convert
+from pyxform.errors import LimitExceeded, WorkerCrash
+from pyxform.isolate import PageJob, Worker
+from pyxform.limits import DEFAULT_LIMITS, Limits
+from pyxform.normalize import Normalizer
+from pyxform.source import Source, read_source
+
+OK_PAGE = b"<table><tr><th>A</th><th>B</th></tr><tr><td>1</td><td>2</td></tr></table>"
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def square_table(n: int) -> bytes:
+    head = "<tr>" + "".join(f"<th>h{j}</th>" for j in range(n)) + "</tr>"
+    body = "".join("<tr>" + "".join(f"<td>{i * j}</td>" for j in range(n)) + "</tr>" for i in range(n))
+    return f"<table>{head}{body}</table>".encode()
+
+
+def records(path: Path) -> list[dict[str, object]]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+# -- span bombs: the slot limit is checked before any slot exists ----------------------------------------------------
+SPAN_BOMBS = {
+    # one cell of 1000 x 65534 slots over 300 rows: 300,000 slots
+    "one-cell": "<table><tr><td colspan=1000 rowspan=65534>x</td></tr>" + "<tr><td>y</td></tr>" * 299 + "</table>",
+    # a thousand such cells in one row, four rows: 4,000,000 slots
+    "many-cells": "<table><tr>" + "<td colspan=1000 rowspan=65534>x</td>" * 1000 + "</tr>" + "<tr></tr>" * 3
+                  + "</table>",
+}
+
+
+@pytest.mark.parametrize("name", sorted(SPAN_BOMBS))
+def test_a_span_bomb_fails_alone_at_the_slot_limit(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                   name: str) -> None:
+    page = tmp_path / f"{name}.html"
+    page.write_text(SPAN_BOMBS[name] + OK_PAGE.decode())
+    report = tmp_path / "report.jsonl"
+    started = time.monotonic()
+    status, out, err = run(capsys, "convert", str(page), "--report", str(report))
+    assert time.monotonic() - started < 30
+    assert status == 0  # the page's other table is converted
+    assert "<a>1</a>" in out.replace(" ", "").replace("\n", "") or "<a px:label" in out
+    (record,) = records(report)
+    assert record["status"] == "partial" and record["tables"] == 1
+    (failure,) = record["table_failures"]  # type: ignore[misc]
+    assert failure["index"] == 0 and failure["code"] == "limit"
+    assert f"more than max_slots = {DEFAULT_LIMITS.max_slots}" in failure["message"]
+    assert "pyxform: warning" in err and "max_slots" in err
+
+
+def test_a_table_of_a_million_cells_stops_at_the_slot_limit_before_its_slots_exist() -> None:
+    rows = "".join("<tr>" + "<td>1</td>" * 1000 + "</tr>" for _ in range(1000))
+    xhtml = ('<html xmlns="http://www.w3.org/1999/xhtml" xmlns:px="urn:pyxform"><body>'
+             f"<table px:index='0' px:locator='/html/body/table[1]' px:depth='0'>{rows}</table></body></html>")
+    started = time.monotonic()
+    document = Normalizer().normalize(xhtml)
+    assert time.monotonic() - started < 60
+    assert document.tables == ()
+    (failure,) = document.failures
+    assert failure.code == "limit" and "max_slots = 250000" in failure.message
+
+
+def test_many_tables_of_span_bombs_stop_at_the_page_slot_limit(tmp_path: Path,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    # 2,000 tables of 4 x 1000 slots each: every table is under max_slots, the page has 8,000,000 slots in all.
+    one = "<table><tr><td colspan=1000 rowspan=65534>x</td></tr>" + "<tr><td>y</td></tr>" * 3 + "</table>"
+    page = tmp_path / "bombs.html"
+    page.write_text(one * 2000)
+    started = time.monotonic()
+    status, out, err = run(capsys, "convert", str(page))
+    assert time.monotonic() - started < 30
+    assert (status, out) == (7, "")
+    assert err == (f"pyxform: error [limit]: {page}: the tables of the page have more than 1000000 slots in all "
+                   "(at least 1004000 up to table 250) (limit max_page_slots = 1000000; raise it with "
+                   "--max-page-slots)\n")
+    small = one.replace("1000", "10") * 3  # 3 tables of 4 x 10 slots: 120
+    assert table_indexes(small, Limits(max_page_slots=120)) == [0, 1, 2]
+    with pytest.raises(LimitExceeded) as caught:
+        clean(small.encode(), limits=Limits(max_page_slots=119))
+    assert caught.value.limit == "max_page_slots"
+    # a table over max_slots is not counted: it fails alone, before its slots exist
+    assert table_indexes(small + SPAN_BOMBS["one-cell"], Limits(max_page_slots=120)) == [0, 1, 2, 3]
+
+
+def table_indexes(page: str, limits: Limits) -> list[int]:
+    """The px:index of every table clean numbered."""
+    root = clean(page.encode(), limits=limits).tree.getroot()
+    return [int(t.get("{urn:pyxform}index", "-1")) for t in root.iter("{http://www.w3.org/1999/xhtml}table")]
+
+
+def test_max_slots_option_raises_and_lowers_the_limit(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    page = tmp_path / "t.html"
+    page.write_bytes(square_table(10))  # 11 x 10 = 110 slots
+    status, out, err = run(capsys, "convert", str(page), "--max-slots", "100", "--table", "0")
+    assert status == 7 and "max_slots = 100" in err
+    status, out, err = run(capsys, "convert", str(page), "--max-slots", "110", "--table", "0", "--format", "pairs")
+    assert status == 0 and len(out.splitlines()) == 100
+
+
+# -- nesting ---------------------------------------------------------------------------------------------------------
+def nested(depth: int) -> bytes:
+    return ("<table><tr><th>k</th></tr><tr><td>" * depth + "x" + "</td></tr></table>" * depth).encode()
+
+
+def test_thousands_of_nested_tables_stop_at_the_depth_limit(tmp_path: Path,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    page = tmp_path / "deep.html"
+    page.write_bytes(nested(5000))
+    started = time.monotonic()
+    status, out, err = run(capsys, "convert", str(page))
+    assert time.monotonic() - started < 60
+    assert (status, out) == (7, "")
+    assert err == (f"pyxform: error [limit]: {page}: table 65 is nested 65 tables deep "
+                   "(limit max_depth = 64; raise it with --max-depth)\n")
+    with pytest.raises(LimitExceeded) as caught:
+        convert(nested(5000))
+    assert caught.value.limit == "max_depth"
+
+
+def test_max_depth_option(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    page = tmp_path / "deep.html"
+    page.write_bytes(nested(70))
+    assert run(capsys, "convert", str(page))[0] == 7
+    status, out, _ = run(capsys, "convert", str(page), "--max-depth", "70", "--format", "pairs")
+    assert status == 0
+    innermost = [json.loads(line) for line in out.splitlines() if json.loads(line)["table"] == 69]
+    assert innermost == [{"table": 69, "row": 1, "col": 0, "row_headers": [], "col_headers": ["k"], "value": "x"}]
+
+
+def test_deep_element_nesting_is_no_error() -> None:
+    # JDK 24's XML parser refuses elements deeper than 100 by default; pyxform lifts that limit for its own XHTML.
+    deep = b"<table><tr><th>h</th></tr><tr><td>" + b"<span>" * 3000 + b"deep</td></tr></table>"
+    assert [p["value"] for p in convert(deep).pairs()] == ["deep"]
+    many = b"<table><tr><th>h</th></tr><tr><td " + b" ".join(b"a%d=1" % i for i in range(300)) + b">v</td></tr></table>"
+    assert [p["value"] for p in convert(many).pairs()] == ["v"]
+
+
+# -- page bytes --------------------------------------------------------------------------------------------------------
+def test_a_50_mb_page_is_refused_before_it_is_read(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    page = tmp_path / "big.html"
+    with page.open("wb") as stream:
+        stream.write(OK_PAGE)
+        stream.truncate(50 * 1024 * 1024)  # a sparse file: 50 MB without writing them
+    status, out, err = run(capsys, "convert", str(page))
+    assert (status, out) == (7, "")
+    assert err == (f"pyxform: error [limit]: {page}: the page has more than 16777216 bytes "
+                   "(limit max_page_bytes = 16777216; raise it with --max-page-bytes)\n")
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b" " * (17 * 1024 * 1024))))
+    assert run(capsys, "convert", "-")[0] == 7
+    with pytest.raises(LimitExceeded) as caught:
+        convert(b" " * (17 * 1024 * 1024))
+    assert caught.value.limit == "max_page_bytes"
+
+
+def test_max_page_bytes_and_max_tables_options(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    page = tmp_path / "p.html"
+    page.write_bytes(OK_PAGE * 3)
+    status, _, err = run(capsys, "convert", str(page), "--max-page-bytes", "100")
+    assert status == 7 and "max_page_bytes = 100" in err
+    status, _, err = run(capsys, "convert", str(page), "--max-tables", "2")
+    assert status == 7 and "the page has more than 2 tables (limit max_tables = 2; raise it with --max-tables)" in err
+    assert run(capsys, "convert", str(page), "--max-tables", "3")[0] == 0
+    with pytest.raises(LimitExceeded):
+        clean(OK_PAGE * 3, limits=Limits(max_tables=2))
+
+
+# -- time and memory: the worker process is stopped -------------------------------------------------------------------
+def test_a_slow_page_is_stopped_at_the_timeout_and_the_batch_goes_on(tmp_path: Path,
+                                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    slow, fine = tmp_path / "slow.html", tmp_path / "fine.html"
+    slow.write_bytes(square_table(250))  # many seconds of work (clean alone takes seconds)
+    fine.write_bytes(OK_PAGE)
+    report = tmp_path / "report.jsonl"
+    started = time.monotonic()
+    status, _, err = run(capsys, "convert", str(slow), str(fine), "-o", str(tmp_path / "out"), "--timeout", "0.5",
+                         "--report", str(report))
+    assert time.monotonic() - started < 20
+    assert status == 13
+    slow_record, fine_record = records(report)
+    assert slow_record == {"input": str(slow), "status": "failed", "output": None, "code": "limit", "exit_code": 7,
+                           "message": "the page took longer than 0.5 s (limit timeout = 0.5; raise it with --timeout)",
+                           "location": str(slow), "limit": "timeout"}
+    assert fine_record["status"] == "ok" and (tmp_path / "out" / "fine.xml").is_file()
+    assert "(limit timeout: 1): " in err
+
+
+def test_a_page_over_the_memory_limit_fails_and_the_next_page_gets_a_new_worker(tmp_path: Path) -> None:
+    limits = Limits(max_memory=250 * 2**20)
+    with Worker(limits) as worker:
+        with pytest.raises(LimitExceeded) as caught:
+            worker.run(PageJob(Source(square_table(300), "big.html")))
+        assert caught.value.limit == "max_memory" and caught.value.location == "big.html"
+        assert "the page needed more than 262144000 bytes of memory" in caught.value.message
+        result = worker.run(PageJob(Source(OK_PAGE, "ok.html")))
+    assert result.tables == 1 and b"<a px:label" in result.payload
+
+
+def test_a_worker_that_dies_costs_one_page() -> None:
+    with Worker(Limits(timeout=60)) as worker:
+        worker.run(PageJob(Source(OK_PAGE)))  # started
+        pid = worker.pid
+        assert pid is not None
+        killer = threading.Timer(0.5, lambda: __import__("os").kill(pid, 9))
+        killer.start()
+        with pytest.raises(WorkerCrash) as caught:
+            worker.run(PageJob(Source(square_table(250), "slow.html")))
+        killer.join()
+        assert "killed by signal SIGKILL" in caught.value.message and caught.value.location == "slow.html"
+        assert worker.run(PageJob(read_source(OK_PAGE))).tables == 1
+        assert worker.pid != pid
+
+
+def test_without_time_and_memory_limits_pages_convert_in_process(tmp_path: Path,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    page = tmp_path / "p.html"
+    page.write_bytes(OK_PAGE)
+    status, out, _ = run(capsys, "convert", str(page), "--timeout", "0", "--max-memory", "0", "--format", "pairs")
+    assert status == 0 and [json.loads(line)["value"] for line in out.splitlines()] == ["1", "2"]
