@@ -56,7 +56,8 @@ class PageJob:
     :ivar format: ``"xml"`` (the output document), ``"pairs"`` (JSON Lines), ``"json"``, ``"csv"``, ``"xhtml"``.
     :ivar schema: also generate the XSD of the output (``format="xml"`` only).
     :ivar options: every option of ``pyxform convert`` (:func:`pyxform.cli.convert_outputs`: ``separator``,
-        ``xslt``, ``param``, ``allow_io``, ``keep_stages``, ``target`` ...), over the fields above. JSON values only.
+        ``xslt``, ``param``, ``allow_io``, ``keep_stages``, ``target`` ...), over the fields above; ``command``
+        (``convert``, the default, ``grid`` or ``headers``) chooses the command run. JSON values only.
     """
 
     source: Source
@@ -109,15 +110,23 @@ class PageResult:
 
 
 def run_job(job: PageJob, limits: Limits = DEFAULT_LIMITS) -> PageResult:
-    """Convert one page in this process (what a worker runs), as ``pyxform convert`` does.
+    """Convert one page in this process (what a worker runs), as ``pyxform convert`` does (as ``pyxform grid`` or
+    ``pyxform headers`` with ``options["command"]`` ``"grid"`` or ``"headers"``: one output, for standard output, and
+    the warning lines as ``messages``).
 
     :raises EmptyInput: the page has no bytes or only white space.
     :raises PyxformError: any error of :func:`pyxform.convert.convert` / :func:`pyxform.convert.convert_grid`.
     """
-    from .cli import convert_outputs
+    from .cli import convert_outputs, grid_output, headers_output
 
     started = time.monotonic()
-    outputs, schema, conversion = convert_outputs(job.source, job.all_options(), limits)
+    options = job.all_options()
+    command = options.get("command", "convert")
+    if command in ("grid", "headers"):
+        payload, warnings = (grid_output if command == "grid" else headers_output)(job.source, options, limits)
+        return PageResult(outputs=((None, payload),), messages=tuple(warnings),
+                          seconds=time.monotonic() - started)
+    outputs, schema, conversion = convert_outputs(job.source, options, limits)
     tables, failures = _tables_of(conversion)
     return PageResult(outputs=tuple(outputs), schema=schema, messages=tuple(conversion.messages), tables=tables,
                       table_failures=failures, seconds=time.monotonic() - started)

@@ -239,3 +239,44 @@ def test_without_time_and_memory_limits_pages_convert_in_process(tmp_path: Path,
     page.write_bytes(OK_PAGE)
     status, out, _ = run(capsys, "convert", str(page), "--timeout", "0", "--max-memory", "0", "--format", "pairs")
     assert status == 0 and [json.loads(line)["value"] for line in out.splitlines()] == ["1", "2"]
+
+
+@pytest.mark.parametrize("command", ["grid", "headers"])
+def test_grid_and_headers_stop_a_slow_page_at_the_timeout(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                          command: str) -> None:
+    slow = tmp_path / "slow.html"
+    slow.write_bytes(square_table(250))  # clean alone takes seconds
+    started = time.monotonic()
+    status, out, err = run(capsys, command, str(slow), "--timeout", "0.5")
+    assert time.monotonic() - started < 20
+    assert status == 7 and out == ""
+    assert f"pyxform: error [limit]: {slow}: the page took longer than 0.5 s" in err
+
+
+@pytest.mark.parametrize("command", ["grid", "headers"])
+def test_grid_and_headers_stop_a_page_at_the_memory_limit(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                          command: str) -> None:
+    big = tmp_path / "big.html"
+    big.write_bytes(square_table(300))
+    status, out, err = run(capsys, command, str(big), "--max-memory", "250")
+    assert status == 7 and out == ""
+    assert "the page needed more than 262144000 bytes of memory" in err
+
+
+@pytest.mark.parametrize("command", ["grid", "headers"])
+@pytest.mark.parametrize("output_format", ["xml", "json"])
+def test_grid_and_headers_write_the_same_in_the_worker_and_in_process(tmp_path: Path,
+                                                                      capsys: pytest.CaptureFixture[str],
+                                                                      command: str, output_format: str) -> None:
+    page = tmp_path / "p.html"
+    # table 1 is over --max-slots 4: a warning on standard error, in both ways
+    page.write_bytes(OK_PAGE + b"<table><tr><td colspan=3>x</td></tr><tr><td>y</td></tr></table>")
+    argv = [command, str(page), "--format", output_format, "--max-slots", "4"]
+    in_worker = run(capsys, *argv)
+    in_process = run(capsys, *argv, "--timeout", "0", "--max-memory", "0")
+    assert in_worker == in_process
+    status, out, err = in_worker
+    assert status == 0 and out.endswith("\n")
+    assert f"pyxform: warning [limit]: {page}: table 1 " in err
+    if output_format == "json":
+        assert [table["index"] for table in json.loads(out)["tables"]] == [0]
