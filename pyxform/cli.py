@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import signal
 import sys
+import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -710,9 +712,34 @@ def report_error(error: PyxformError) -> None:
     print(f"pyxform: error [{code}]: {location}{error.message}", file=sys.stderr)
 
 
+def _exit_on_sigterm() -> bool:
+    """Turn SIGTERM into ``SystemExit(143)`` so that ``finally`` blocks run (an output being written removes its
+    temporary file, the worker process is ended); only where SIGTERM has its default action, in the main thread.
+    Returns whether the handler was installed (:func:`main` puts the default back when it returns)."""
+    if threading.current_thread() is not threading.main_thread():
+        return False
+    if signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL:
+        return False
+    signal.signal(signal.SIGTERM, _raise_exit)
+    return True
+
+
+def _raise_exit(signum: int, frame: object) -> None:
+    raise SystemExit(128 + signum)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code (the ``pyxform`` script passes it to ``sys.exit``)."""
     args = build_parser().parse_args(argv)
+    sigterm_handled = _exit_on_sigterm()
+    try:
+        return _run(args)
+    finally:
+        if sigterm_handled:
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+def _run(args: argparse.Namespace) -> int:
     try:
         return int(args.run(args))
     except UsageError as error:
