@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import json
+import subprocess
 import sys
 import threading
 import time
@@ -280,3 +281,49 @@ def test_grid_and_headers_write_the_same_in_the_worker_and_in_process(tmp_path: 
     assert f"pyxform: warning [limit]: {page}: table 1 " in err
     if output_format == "json":
         assert [table["index"] for table in json.loads(out)["tables"]] == [0]
+
+
+_FORKED_WORKER_SCRIPT = """
+import json, os, sys, threading
+sys.path.insert(0, {tests!r})
+from test_limits import OK_PAGE, square_table
+from pyxform.errors import PyxformError
+from pyxform.isolate import PageJob, Worker, _ForkedChild, _can_fork
+from pyxform.limits import Limits
+from pyxform.source import Source
+
+def attempt(worker, page, name):
+    try:
+        return {{"tables": worker.run(PageJob(Source(page, name))).tables}}
+    except PyxformError as error:
+        return {{"code": error.code, "limit": getattr(error, "limit", None), "message": error.message}}
+
+out = {{"can_fork": _can_fork()}}
+with Worker(Limits(timeout=0.5, max_memory=250 * 2**20)) as worker:
+    out["ok"] = attempt(worker, OK_PAGE, "ok.html")
+    out["forked"] = isinstance(worker._process, _ForkedChild)
+    out["slow"] = attempt(worker, square_table(250), "slow.html")
+    out["ok_after_timeout"] = attempt(worker, OK_PAGE, "ok.html")
+with Worker(Limits(timeout=60, max_memory=250 * 2**20)) as worker:
+    out["big"] = attempt(worker, square_table(300), "big.html")
+    out["ok_after_memory"] = attempt(worker, OK_PAGE, "ok.html")
+    pid = worker.pid
+    threading.Timer(0.5, lambda: os.kill(pid, 9)).start()
+    out["killed"] = attempt(worker, square_table(250), "slow.html")
+    out["ok_after_crash"] = attempt(worker, OK_PAGE, "ok.html")
+print(json.dumps(out))
+"""
+
+
+def test_a_worker_forked_from_the_command_keeps_every_limit() -> None:
+    # The command's process has not loaded Saxon, so its worker is forked (no new interpreter); this test's process
+    # has, so the script runs in a fresh one.
+    script = _FORKED_WORKER_SCRIPT.format(tests=str(Path(__file__).resolve().parent))
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    assert out["can_fork"] is True and out["forked"] is True
+    assert out["ok"] == out["ok_after_timeout"] == out["ok_after_memory"] == out["ok_after_crash"] == {"tables": 1}
+    assert out["slow"]["limit"] == "timeout" and out["slow"]["message"].startswith("the page took longer than 0.5 s")
+    assert out["big"]["limit"] == "max_memory"
+    assert out["killed"]["code"] == "crash" and "killed by signal SIGKILL" in out["killed"]["message"]
