@@ -21,7 +21,7 @@ from typing import Final
 __all__ = ["atomic_write", "remove_stale_temporaries", "TEMPORARY_PATTERN"]
 
 #: The names of pyxform's temporary files: ``.NAME.pyxform-PID-RANDOM.tmp`` (group 1: the process id).
-TEMPORARY_PATTERN: Final = re.compile(r"^\..*\.pyxform-([0-9]+)-[^.]+\.tmp$", re.S)
+TEMPORARY_PATTERN: Final = re.compile(r"^\..*\.pyxform-([0-9]+)-[^.]+\.tmp$", re.DOTALL)
 _NAME_IN_TEMPORARY: Final = 100
 _cleaned_folders: set[str] = set()
 
