@@ -429,6 +429,8 @@ def _fork_child(limits: Limits, stderr_fd: int) -> tuple[_ForkedChild, Connectio
             os.close(from_child_write)
             _serve(limits)
             code = 0
+        except MemoryError:  # as an uncaught one in a new interpreter: the parent reads it as max_memory
+            os.write(2, b"\nMemoryError\n")  # no allocation (a traceback may need memory there is none of)
         except BaseException:
             try:
                 import traceback
@@ -436,7 +438,7 @@ def _fork_child(limits: Limits, stderr_fd: int) -> tuple[_ForkedChild, Connectio
                 traceback.print_exc()
                 sys.stderr.flush()
             except BaseException:
-                pass
+                os.write(2, b"\npyxform worker: an error it could not print\n")
         finally:
             os._exit(code)
     os.close(to_child_read)
