@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
-from .pairs_wikitables import DEFAULT_CORPUS, ROOT, Table, _clean, own_cell_scopes, page_tables
+from .pairs_wikitables import DEFAULT_CORPUS, ROOT, Table, clean_headers, own_cell_scopes, page_tables
 
 
 def annotated_grid(name: str, records: list[dict[str, Any]], scopes: dict[int, list[str]]) -> tuple[str, int]:
@@ -53,8 +53,10 @@ def annotated_grid(name: str, records: list[dict[str, Any]], scopes: dict[int, l
                 if cell is None:
                     out.append(f'<px:slot col="{x}"/>')
                 elif cell.tag == "td" and cell.text:
-                    rows = " ".join(f"t{index}.c{c.index}" for c in _clean(table.scan(cell, x, y, -1, 0), cell)[::-1])
-                    cols = " ".join(f"t{index}.c{c.index}" for c in _clean(table.scan(cell, x, y, 0, -1), cell)[::-1])
+                    rows = " ".join(f"t{index}.c{c.index}"
+                                    for c in clean_headers(table.scan(cell, x, y, -1, 0), cell)[::-1])
+                    cols = " ".join(f"t{index}.c{c.index}"
+                                    for c in clean_headers(table.scan(cell, x, y, 0, -1), cell)[::-1])
                     out.append(f'<px:slot col="{x}" cell="t{index}.c{cell.index}" row-headers="{rows}"'
                                f' column-headers="{cols}"/>')
                     slots += 1

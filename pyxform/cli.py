@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import signal
 import sys
+import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -27,7 +29,8 @@ from .limits import DEFAULT_LIMITS, LIMIT_OPTIONS, Limits
 from .source import Source, read_source
 from .tabular import DEFAULT_SEPARATOR, csv_paths
 
-__all__ = ["main", "build_parser", "Command", "COMMANDS", "write_output", "report_error"]
+__all__ = ["main", "build_parser", "Command", "COMMANDS", "write_output", "report_error", "convert_outputs",
+           "grid_output", "headers_output"]
 
 EXIT_OK = 0
 EXIT_INTERNAL = 1
@@ -133,28 +136,60 @@ def _grid_arguments(parser: argparse.ArgumentParser) -> None:
                              '{"tables": [{"index", "rows", "cols", "grid": [[{"text", "tag", "origin"}]]}]}')
     parser.add_argument("--table", type=_non_negative, metavar="N",
                         help="only the table with index N (0-based, document order, nested tables included)")
-    _limit_arguments(parser)
+    _limit_arguments(parser, worker=True)
 
 
-def _run_grid(args: argparse.Namespace) -> int:
+def _text_output(text: str) -> bytes:
+    """``text`` as UTF-8 ending with a line feed (what :func:`write_output` writes)."""
+    return (text if text.endswith("\n") else text + "\n").encode("utf-8")
+
+
+def grid_output(page: Source, options: Mapping[str, Any], limits: Limits = DEFAULT_LIMITS
+                ) -> tuple[bytes, list[str]]:
+    """Run ``pyxform grid`` on one page without writing anything (what its worker process runs).
+
+    :param options: ``table`` (an index or ``None``), ``format`` (``xml`` or ``json``).
+    :returns: the bytes for standard output and the warning lines for standard error (tables that failed).
+    :raises LimitExceeded, TableError: the one table asked for (``table``) could not be normalized.
+    :raises PyxformError: any error of :func:`pyxform.normalize.grid`.
+    """
     from .normalize import grid
 
-    page = read_source(args.input, limits=_limits(args), allow_private=args.allow_private)
-    source = page.uri
-    document = grid(page, table=args.table, limits=_limits(args))
-    if args.table is not None and not document.tables:
+    source, table = page.uri, options.get("table")
+    document = grid(page, table=table, limits=limits)
+    if table is not None and not document.tables:
         failure = document.failures[0]
         location = f"{source}: table {failure.index} ({failure.locator})"
         if failure.code == "limit":
             raise LimitExceeded(failure.message, limit="max_slots", location=location)
         raise TableError(failure.message, location=location)
-    if args.format == "json":
-        write_output(json.dumps(document.to_json(), ensure_ascii=False))
+    text = json.dumps(document.to_json(), ensure_ascii=False) if options.get("format") == "json" else document.xml
+    warnings = [f"pyxform: warning [{failure.code}]: {source}: table {failure.index} ({failure.locator}): "
+                f"{failure.message}" for failure in document.failures]  # the other tables were written
+    return _text_output(text), warnings
+
+
+def _run_grid(args: argparse.Namespace) -> int:
+    return _run_page_command("grid", args)
+
+
+def _run_page_command(command: str, args: argparse.Namespace) -> int:
+    """Run ``grid`` or ``headers`` on one input, in a worker process under --timeout and --max-memory as
+    ``convert`` does (in this process with both 0)."""
+    from .isolate import PageJob, Worker, run_job
+
+    limits = _limits(args)
+    page = read_source(args.input, limits=limits, allow_private=args.allow_private)
+    job = PageJob(page, table=args.table, method=getattr(args, "method", "auto"), format=args.format,
+                  options={"command": command})
+    if limits.timeout > 0 or limits.max_memory > 0:
+        with Worker(limits) as worker:
+            result = worker.run(job)
     else:
-        write_output(document.xml)
-    for failure in document.failures:  # the other tables were written; say which ones are missing and why
-        print(f"pyxform: warning [{failure.code}]: {source}: table {failure.index} ({failure.locator}): "
-              f"{failure.message}", file=sys.stderr)
+        result = run_job(job, limits)
+    _write(None, result.payload)
+    for warning in result.messages:
+        print(warning, file=sys.stderr)
     return EXIT_OK
 
 
@@ -172,25 +207,32 @@ def _headers_arguments(parser: argparse.ArgumentParser) -> None:
                         help="auto (default): the markup (th, thead, scope, headers) where it marks something useful, "
                              "else formatting and content; markup: the markup only; format: formatting and content "
                              "only, as if the author had marked nothing")
-    _limit_arguments(parser)
+    _limit_arguments(parser, worker=True)
+
+
+def headers_output(page: Source, options: Mapping[str, Any], limits: Limits = DEFAULT_LIMITS
+                   ) -> tuple[bytes, list[str]]:
+    """Run ``pyxform headers`` on one page without writing anything (what its worker process runs).
+
+    :param options: ``table`` (an index or ``None``), ``method`` (``auto``, ``markup``, ``format``), ``format``
+        (``xml`` or ``json``).
+    :returns: the bytes for standard output and the warning lines for standard error.
+    :raises PyxformError: any error of :func:`pyxform.header_detection.headers`.
+    """
+    from .header_detection import headers
+
+    source = page.uri
+    result = headers(page, method=options.get("method", "auto"), table=options.get("table"), limits=limits)
+    text = (json.dumps(result.to_json(), ensure_ascii=False) if options.get("format") == "json"
+            else result.to_xml().decode("utf-8"))
+    warnings = [f"pyxform: warning [{failure.code}]: {source}: table {failure.index} ({failure.locator}): "
+                f"{failure.message}" for failure in result.failures]  # tables normalize could not build
+    warnings += [f"pyxform: warning: {source}: {warning}" for warning in result.warnings]
+    return _text_output(text), warnings
 
 
 def _run_headers(args: argparse.Namespace) -> int:
-    from .header_detection import headers
-
-    page = read_source(args.input, limits=_limits(args), allow_private=args.allow_private)
-    source = page.uri
-    result = headers(page, method=args.method, table=args.table, limits=_limits(args))
-    if args.format == "json":
-        write_output(json.dumps(result.to_json(), ensure_ascii=False))
-    else:
-        write_output(result.to_xml().decode("utf-8"))
-    for failure in result.failures:  # tables normalize could not build have no header annotations
-        print(f"pyxform: warning [{failure.code}]: {source}: table {failure.index} ({failure.locator}): "
-              f"{failure.message}", file=sys.stderr)
-    for warning in result.warnings:
-        print(f"pyxform: warning: {source}: {warning}", file=sys.stderr)
-    return EXIT_OK
+    return _run_page_command("headers", args)
 
 
 # -- convert ------------------------------------------------------------------------------------------------------
@@ -670,9 +712,34 @@ def report_error(error: PyxformError) -> None:
     print(f"pyxform: error [{code}]: {location}{error.message}", file=sys.stderr)
 
 
+def _exit_on_sigterm() -> bool:
+    """Turn SIGTERM into ``SystemExit(143)`` so that ``finally`` blocks run (an output being written removes its
+    temporary file, the worker process is ended); only where SIGTERM has its default action, in the main thread.
+    Returns whether the handler was installed (:func:`main` puts the default back when it returns)."""
+    if threading.current_thread() is not threading.main_thread():
+        return False
+    if signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL:
+        return False
+    signal.signal(signal.SIGTERM, _raise_exit)
+    return True
+
+
+def _raise_exit(signum: int, frame: object) -> None:
+    raise SystemExit(128 + signum)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code (the ``pyxform`` script passes it to ``sys.exit``)."""
     args = build_parser().parse_args(argv)
+    sigterm_handled = _exit_on_sigterm()
+    try:
+        return _run(args)
+    finally:
+        if sigterm_handled:
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+def _run(args: argparse.Namespace) -> int:
     try:
         return int(args.run(args))
     except UsageError as error:

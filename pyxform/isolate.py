@@ -3,8 +3,9 @@
 Why a process. Saxon runs inside saxonche as a GraalVM native image: a Python thread cannot stop a transformation
 that is running, and Python handles signals only between bytecodes, that is after Saxon returns. A cooperative check
 between the stages would not stop one stage that runs for minutes (the normalize of a span bomb, the headers of a
-huge table). So :class:`Worker` runs the pages in a child process (``python -m pyxform.isolate``) that has the
-pipeline compiled once and converts one page after another; the parent waits for each answer at most
+huge table). So :class:`Worker` runs the pages in a child process that has the pipeline compiled once and
+converts one page after another (a fork of this process while Saxon is not loaded in it, as in the ``pyxform``
+command, which saves a new interpreter's start and imports; else ``python -m pyxform.isolate``); the parent waits for each answer at most
 ``limits.timeout`` seconds and kills the child when the time is up. The same process boundary gives:
 
 - a memory cap: the child runs under ``RLIMIT_DATA = limits.max_memory`` (Linux; ``RLIMIT_AS`` cannot be used, the
@@ -14,7 +15,7 @@ pipeline compiled once and converts one page after another; the parent waits for
   :class:`~pyxform.errors.WorkerCrash`, and the next page gets a new child;
 - quiet: what Saxon prints on its standard error goes to a temporary file, read only to classify a crash.
 
-The cost is one process start and one compilation per :class:`Worker` (not per page), and the copying of each page's
+The cost is one process start (a fork: a few milliseconds) and one compilation per :class:`Worker` (not per page), and the copying of each page's
 bytes and output through a pipe. The messages are a JSON header and raw byte blobs (``multiprocessing.connection``
 framing on the child's standard input and output); nothing is unpickled.
 
@@ -29,6 +30,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from dataclasses import asdict, dataclass, field
 from multiprocessing.connection import Connection
@@ -56,7 +58,8 @@ class PageJob:
     :ivar format: ``"xml"`` (the output document), ``"pairs"`` (JSON Lines), ``"json"``, ``"csv"``, ``"xhtml"``.
     :ivar schema: also generate the XSD of the output (``format="xml"`` only).
     :ivar options: every option of ``pyxform convert`` (:func:`pyxform.cli.convert_outputs`: ``separator``,
-        ``xslt``, ``param``, ``allow_io``, ``keep_stages``, ``target`` ...), over the fields above. JSON values only.
+        ``xslt``, ``param``, ``allow_io``, ``keep_stages``, ``target`` ...), over the fields above; ``command``
+        (``convert``, the default, ``grid`` or ``headers``) chooses the command run. JSON values only.
     """
 
     source: Source
@@ -109,15 +112,23 @@ class PageResult:
 
 
 def run_job(job: PageJob, limits: Limits = DEFAULT_LIMITS) -> PageResult:
-    """Convert one page in this process (what a worker runs), as ``pyxform convert`` does.
+    """Convert one page in this process (what a worker runs), as ``pyxform convert`` does (as ``pyxform grid`` or
+    ``pyxform headers`` with ``options["command"]`` ``"grid"`` or ``"headers"``: one output, for standard output, and
+    the warning lines as ``messages``).
 
     :raises EmptyInput: the page has no bytes or only white space.
     :raises PyxformError: any error of :func:`pyxform.convert.convert` / :func:`pyxform.convert.convert_grid`.
     """
-    from .cli import convert_outputs
+    from .cli import convert_outputs, grid_output, headers_output
 
     started = time.monotonic()
-    outputs, schema, conversion = convert_outputs(job.source, job.all_options(), limits)
+    options = job.all_options()
+    command = options.get("command", "convert")
+    if command in ("grid", "headers"):
+        payload, warnings = (grid_output if command == "grid" else headers_output)(job.source, options, limits)
+        return PageResult(outputs=((None, payload),), messages=tuple(warnings),
+                          seconds=time.monotonic() - started)
+    outputs, schema, conversion = convert_outputs(job.source, options, limits)
     tables, failures = _tables_of(conversion)
     return PageResult(outputs=tuple(outputs), schema=schema, messages=tuple(conversion.messages), tables=tables,
                       table_failures=failures, seconds=time.monotonic() - started)
@@ -210,7 +221,7 @@ class Worker:
 
     def __init__(self, limits: Limits = DEFAULT_LIMITS) -> None:
         self.limits = limits
-        self._process: subprocess.Popen[bytes] | None = None
+        self._process: subprocess.Popen[bytes] | _ForkedChild | None = None
         self._send: Connection | None = None
         self._receive: Connection | None = None
         self._stderr: Any = None
@@ -229,16 +240,20 @@ class Worker:
     # -- process ---------------------------------------------------------------------------------------------
     def _start(self) -> None:
         self._stderr = tempfile.TemporaryFile()
-        command = [sys.executable, "-m", "pyxform.isolate", json.dumps(asdict(self.limits))]
-        package_root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # this pyxform, installed or not
-        path = os.pathsep.join(p for p in (package_root, os.environ.get("PYTHONPATH", "")) if p)
-        self._process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                         stderr=self._stderr, env={**os.environ, "PYTHONPATH": path})
-        assert self._process.stdin is not None and self._process.stdout is not None
-        self._send = Connection(os.dup(self._process.stdin.fileno()), readable=False)
-        self._receive = Connection(os.dup(self._process.stdout.fileno()), writable=False)
-        self._process.stdin.close()
-        self._process.stdout.close()
+        if _can_fork():
+            self._process, self._send, self._receive = _fork_child(self.limits, self._stderr.fileno())
+        else:
+            command = [sys.executable, "-m", "pyxform.isolate", json.dumps(asdict(self.limits))]
+            package_root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # this pyxform, installed or not
+            path = os.pathsep.join(p for p in (package_root, os.environ.get("PYTHONPATH", "")) if p)
+            process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                       stderr=self._stderr, env={**os.environ, "PYTHONPATH": path})
+            assert process.stdin is not None and process.stdout is not None
+            self._send = Connection(os.dup(process.stdin.fileno()), readable=False)
+            self._receive = Connection(os.dup(process.stdout.fileno()), writable=False)
+            process.stdin.close()
+            process.stdout.close()
+            self._process = process
         if not self._receive.poll(STARTUP_TIMEOUT):
             self.close()
             raise WorkerCrash(f"the worker process did not start within {STARTUP_TIMEOUT:g} s")
@@ -347,6 +362,89 @@ def convert_isolated(data: bytes | Source, *, table: int | None = None,
     source = data if isinstance(data, Source) else Source(bytes(data), "", None)
     with Worker(limits) as worker:
         return worker.run(PageJob(source, table=table, names=names, method=method, format=format, schema=schema))
+
+
+# -- starting the child by fork -----------------------------------------------------------------------------------
+class _ForkedChild:
+    """The parts of ``subprocess.Popen`` :class:`Worker` uses, for a child made by ``os.fork``."""
+
+    def __init__(self, pid: int) -> None:
+        self.pid = pid
+        self.returncode: int | None = None
+
+    def _reap(self, flags: int) -> int | None:
+        if self.returncode is None:
+            pid, status = os.waitpid(self.pid, flags)
+            if pid == self.pid:
+                self.returncode = os.waitstatus_to_exitcode(status)  # -N: killed by signal N, as Popen
+        return self.returncode
+
+    def poll(self) -> int | None:
+        return self._reap(os.WNOHANG)
+
+    def wait(self) -> int:
+        code = self._reap(0)
+        assert code is not None
+        return code
+
+    def kill(self) -> None:
+        if self.returncode is None:
+            try:
+                os.kill(self.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+
+
+def _can_fork() -> bool:
+    """Whether the worker may be started by forking this process rather than by starting a new Python.
+
+    Forking saves the child's interpreter start and imports (about 0.2 s, most of a single page's worker cost). It is
+    safe only while Saxon's native image is not loaded here (its threads and isolate do not survive a fork) and no
+    other thread runs (one holding a lock would leave it locked in the child): true in the ``pyxform`` command,
+    whose own process never runs Saxon when pages go to workers. ``PYXFORM_WORKER_FORK=0`` turns it off.
+    """
+    return (hasattr(os, "fork") and sys.platform != "darwin" and "saxonche" not in sys.modules
+            and threading.active_count() == 1 and os.environ.get("PYXFORM_WORKER_FORK", "1") != "0")
+
+
+def _fork_child(limits: Limits, stderr_fd: int) -> tuple[_ForkedChild, Connection, Connection]:
+    """Fork a child that runs :func:`_serve`; returns it and the parent's ends of the two pipes."""
+    to_child_read, to_child_write = os.pipe()
+    from_child_read, from_child_write = os.pipe()
+    for stream in (sys.stdout, sys.stderr):  # else the child could write the parent's buffered output again
+        try:
+            stream.flush()
+        except (OSError, ValueError, AttributeError):
+            pass
+    pid = os.fork()
+    if pid == 0:  # the child: never returns into the parent's code
+        code = 70
+        try:
+            os.close(to_child_write)
+            os.close(from_child_read)
+            os.dup2(to_child_read, 0)
+            os.dup2(from_child_write, 1)
+            os.dup2(stderr_fd, 2)
+            os.close(to_child_read)
+            os.close(from_child_write)
+            _serve(limits)
+            code = 0
+        except MemoryError:  # as an uncaught one in a new interpreter: the parent reads it as max_memory
+            os.write(2, b"\nMemoryError\n")  # no allocation (a traceback may need memory there is none of)
+        except BaseException:
+            try:
+                import traceback
+
+                traceback.print_exc()
+                sys.stderr.flush()
+            except BaseException:
+                os.write(2, b"\npyxform worker: an error it could not print\n")
+        finally:
+            os._exit(code)
+    os.close(to_child_read)
+    os.close(from_child_write)
+    return (_ForkedChild(pid), Connection(to_child_write, readable=False),
+            Connection(from_child_read, writable=False))
 
 
 # -- the child side -----------------------------------------------------------------------------------------------

@@ -184,3 +184,80 @@ def test_th_title_row_is_extended_by_a_formatted_label_row() -> None:
 def test_markup_method_alone_reports_none_for_a_table_without_th() -> None:
     rows = [[cell("td", "Name", bold=True), cell("td", "Age", bold=True)], ["td:Ann", "td:31"], ["td:Bob", "td:42"]]
     assert kp(detect(rows, method="markup")) == (0, 0, "none")
+
+
+def test_note_row_starting_in_a_header_column_is_data_and_keeps_the_row_headers() -> None:
+    """A climate box: th labels in column 0 and a "Source" note spanning the table at the bottom. The note is data
+    (its first slot lies in the header column, which does not make it a header), and the one td it puts in column 0
+    does not stop the th above it from heading their rows (WHATWG's auto state would: no td in the th's columns)."""
+    rows = [["th:Month", "th:Jan", "th:Feb"],
+            ["th:Record high", "td:10", "td:12"],
+            ["th:Average low", "td:1", "td:2"],
+            [cell("td", "Source: NOAA", colspan=3)]]
+    result = detect(rows)
+    assert kp(result) == (1, 1, "markup")
+    assert cell_roles(result)["Source: NOAA"] == "data"
+    assert slot_headers(result, 1, 1) == (["Record high"], ["Jan"])
+    assert slot_headers(result, 2, 2) == (["Average low"], ["Feb"])
+    assert slot_headers(result, 3, 0) == ([], ["Month"])
+
+
+def test_th_in_a_data_row_heads_its_row_even_in_a_column_of_td() -> None:
+    """A "Career Totals" th under td years heads the numbers of its row (role rowheader, as accessibility APIs map a
+    th in a row of td); WHATWG's auto state would make it head nothing, since its column holds td."""
+    rows = [["th:Year", "th:GP", "th:Yds"],
+            ["td:1981", "td:14", "td:525"],
+            ["td:1982", "td:9", "td:430"],
+            ["th:Career Totals", "td:23", "td:955"]]
+    result = detect(rows)
+    assert kp(result) == (1, 0, "markup")
+    assert slot_headers(result, 3, 2) == (["Career Totals"], ["Yds"])
+    assert slot_headers(result, 1, 1) == ([], ["GP"])
+
+
+def test_total_row_under_a_td_spanning_down_is_a_summary_row_and_blocks_nothing() -> None:
+    """A club's name in td spans its seasons and its th Total row: the row's own cells are all th and hold numbers,
+    so it is a summary (data) row, not a row of header cells that would hide "Apps" from every row below."""
+    rows = [[cell("th", "Club", rowspan=2), cell("th", "Season", rowspan=2), cell("th", "League", colspan=2)],
+            ["th:Apps", "th:Goals"],
+            [cell("td", "Anzhi", rowspan=3), "td:1999", "td:40", "td:2"],
+            ["td:2000", "td:30", "td:3"],
+            ["th:Total", "th:70", "th:5"],
+            ["td:CSKA", "td:2001", "td:12", "td:1"]]
+    result = detect(rows)
+    assert kp(result) == (2, 0, "markup")
+    assert [e.get("kind") for e in evidence(result).iter(f"{PX}row-kind")] == ["summary"]
+    roles = cell_roles(result)
+    assert roles["Total"] == roles["70"] == "data"
+    assert slot_headers(result, 4, 2) == ([], ["League", "Apps"])
+    assert slot_headers(result, 5, 2) == ([], ["League", "Apps"])
+
+
+def test_stacked_sub_tables_each_title_heads_only_its_own_rows() -> None:
+    """Sub-tables stacked in one table, each a wide title over the same labels: the top title is the first section,
+    so it heads the rows of its own sub-table (as a section, like the later titles) and not those below."""
+    rows = [[cell("th", "First incarnation", colspan=3)],
+            ["th:Member", "th:Party", "th:Term"],
+            ["td:John Ryan", "td:None", "td:1859"],
+            [cell("th", "Second incarnation", colspan=3)],
+            ["th:Member", "th:Party", "th:Term"],
+            ["td:James Carroll", "td:Labor", "td:1894"]]
+    result = detect(rows)
+    assert kp(result) == (2, 0, "markup")
+    assert cell_roles(result)["First incarnation"] == "section"
+    assert slot_headers(result, 2, 0) == (["First incarnation"], ["Member"])
+    assert slot_headers(result, 5, 1) == (["Second incarnation"], ["Party"])
+
+
+def test_title_over_a_section_without_repeated_labels_heads_every_row() -> None:
+    """An election box: the title names the whole table, and a section row below it ("Two-party-preferred") does
+    not repeat the labels, so the table is no stack of sub-tables and the title heads the section's rows too."""
+    rows = [[cell("th", "Election 2014", colspan=3)],
+            ["th:Party", "th:Votes", "th:%"],
+            ["td:Liberal", "td:11,469", "td:55.1"],
+            ["td:Labor", "td:5,314", "td:25.5"],
+            [cell("th", "Two-party-preferred result", colspan=3)],
+            ["td:Liberal", "td:13,444", "td:64.6"]]
+    result = detect(rows)
+    assert cell_roles(result)["Election 2014"] == "header"
+    assert slot_headers(result, 5, 1) == (["Two-party-preferred result"], ["Election 2014", "Votes"])

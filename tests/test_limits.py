@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import json
+import subprocess
 import sys
 import threading
 import time
@@ -239,3 +240,90 @@ def test_without_time_and_memory_limits_pages_convert_in_process(tmp_path: Path,
     page.write_bytes(OK_PAGE)
     status, out, _ = run(capsys, "convert", str(page), "--timeout", "0", "--max-memory", "0", "--format", "pairs")
     assert status == 0 and [json.loads(line)["value"] for line in out.splitlines()] == ["1", "2"]
+
+
+@pytest.mark.parametrize("command", ["grid", "headers"])
+def test_grid_and_headers_stop_a_slow_page_at_the_timeout(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                          command: str) -> None:
+    slow = tmp_path / "slow.html"
+    slow.write_bytes(square_table(250))  # clean alone takes seconds
+    started = time.monotonic()
+    status, out, err = run(capsys, command, str(slow), "--timeout", "0.5")
+    assert time.monotonic() - started < 20
+    assert status == 7 and out == ""
+    assert f"pyxform: error [limit]: {slow}: the page took longer than 0.5 s" in err
+
+
+@pytest.mark.parametrize("command", ["grid", "headers"])
+def test_grid_and_headers_stop_a_page_at_the_memory_limit(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                          command: str) -> None:
+    big = tmp_path / "big.html"
+    big.write_bytes(square_table(300))
+    status, out, err = run(capsys, command, str(big), "--max-memory", "250")
+    assert status == 7 and out == ""
+    assert "the page needed more than 262144000 bytes of memory" in err
+
+
+@pytest.mark.parametrize("command", ["grid", "headers"])
+@pytest.mark.parametrize("output_format", ["xml", "json"])
+def test_grid_and_headers_write_the_same_in_the_worker_and_in_process(tmp_path: Path,
+                                                                      capsys: pytest.CaptureFixture[str],
+                                                                      command: str, output_format: str) -> None:
+    page = tmp_path / "p.html"
+    # table 1 is over --max-slots 4: a warning on standard error, in both ways
+    page.write_bytes(OK_PAGE + b"<table><tr><td colspan=3>x</td></tr><tr><td>y</td></tr></table>")
+    argv = [command, str(page), "--format", output_format, "--max-slots", "4"]
+    in_worker = run(capsys, *argv)
+    in_process = run(capsys, *argv, "--timeout", "0", "--max-memory", "0")
+    assert in_worker == in_process
+    status, out, err = in_worker
+    assert status == 0 and out.endswith("\n")
+    assert f"pyxform: warning [limit]: {page}: table 1 " in err
+    if output_format == "json":
+        assert [table["index"] for table in json.loads(out)["tables"]] == [0]
+
+
+_FORKED_WORKER_SCRIPT = """
+import json, os, sys, threading
+sys.path.insert(0, {tests!r})
+from test_limits import OK_PAGE, square_table
+from pyxform.errors import PyxformError
+from pyxform.isolate import PageJob, Worker, _ForkedChild, _can_fork
+from pyxform.limits import Limits
+from pyxform.source import Source
+
+def attempt(worker, page, name):
+    try:
+        return {{"tables": worker.run(PageJob(Source(page, name))).tables}}
+    except PyxformError as error:
+        return {{"code": error.code, "limit": getattr(error, "limit", None), "message": error.message}}
+
+out = {{"can_fork": _can_fork()}}
+with Worker(Limits(timeout=0.5, max_memory=250 * 2**20)) as worker:
+    out["ok"] = attempt(worker, OK_PAGE, "ok.html")
+    out["forked"] = isinstance(worker._process, _ForkedChild)
+    out["slow"] = attempt(worker, square_table(250), "slow.html")
+    out["ok_after_timeout"] = attempt(worker, OK_PAGE, "ok.html")
+with Worker(Limits(timeout=60, max_memory=250 * 2**20)) as worker:
+    out["big"] = attempt(worker, square_table(300), "big.html")
+    out["ok_after_memory"] = attempt(worker, OK_PAGE, "ok.html")
+    pid = worker.pid
+    threading.Timer(0.5, lambda: os.kill(pid, 9)).start()
+    out["killed"] = attempt(worker, square_table(250), "slow.html")
+    out["ok_after_crash"] = attempt(worker, OK_PAGE, "ok.html")
+print(json.dumps(out))
+"""
+
+
+def test_a_worker_forked_from_the_command_keeps_every_limit() -> None:
+    # The command's process has not loaded Saxon, so its worker is forked (no new interpreter); this test's process
+    # has, so the script runs in a fresh one.
+    script = _FORKED_WORKER_SCRIPT.format(tests=str(Path(__file__).resolve().parent))
+    done = subprocess.run([sys.executable, "-c", script], check=False, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    assert out["can_fork"] is True and out["forked"] is True
+    assert out["ok"] == out["ok_after_timeout"] == out["ok_after_memory"] == out["ok_after_crash"] == {"tables": 1}
+    assert out["slow"]["limit"] == "timeout" and out["slow"]["message"].startswith("the page took longer than 0.5 s")
+    assert out["big"]["limit"] == "max_memory"
+    assert out["killed"]["code"] == "crash" and "killed by signal SIGKILL" in out["killed"]["message"]

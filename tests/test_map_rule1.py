@@ -269,3 +269,14 @@ def test_table_nested_in_a_header_cell_is_listed_at_the_top_level() -> None:
     root = xml_of(outer)
     assert [(e.tag, e.get(PX + "parent-table")) for e in root] == [("countries", None), ("flag", "0")]
     assert shape(root[1]) == "flag(row(flag=red))"
+
+
+def test_slots_of_one_cell_with_the_same_headers_give_one_pair_also_when_not_adjacent() -> None:
+    """A note spanning the table: its first and last slots lie under empty headers (the same headers: none), the
+    middle one under "Score"; the first and last are one pair, stated once."""
+    t = T([[th(""), th("Score"), th("")], [td("Ann"), td("3"), td("x")], [td("Source: the club", colspan=3)]], k=1)
+    conversion = convert_grid(grid_xml(t))
+    note = [(p["col"], p["col_headers"]) for p in conversion.pairs() if p["value"] == "Source: the club"]
+    assert note == [(0, []), (1, ["Score"])]
+    (table,) = xml_of(t, title="")
+    assert shape(table[-1]) == "row(column-1=Source: the club,score=Source: the club)"

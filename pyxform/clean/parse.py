@@ -10,8 +10,9 @@ tree-construction cases and on the browser's table grids of the corpus.
 
 The tree reaches lxml by the fast route: turbohtml serializes it as XML in C and libxml2 parses that in C, so no
 Python code runs per node. What XML cannot hold is repaired in the turbohtml tree first, on the few nodes concerned
-(found with one XPath query each): ``xmlns``/``xmlns:*`` attributes (in HTML they are plain attributes, in XML they
-would move elements into other namespaces) and other prefixed attribute names are dropped, a character of an element name
+(found with one XPath query each): an attribute is kept only under the name :func:`_attribute_name` gives it, the
+one rule both routes follow (``xmlns``/``xmlns:*`` attributes and other names with a colon are dropped except the
+``xlink:``/``xml:`` names HTML puts in a namespace on SVG and MathML elements), a character of an element name
 that XML names cannot hold (``fb:like``, ``b<table``) becomes ``_``. The elements of :data:`DROPPED_ELEMENTS`
 are removed before serializing, comments and processing instructions
 while libxml2 parses. If libxml2 still
@@ -50,7 +51,15 @@ _XML_NAME: Final = re.compile(r"^[A-Za-z_][A-Za-z0-9._-]*$")
 _PROLOG: Final = re.compile(r"(?:<!DOCTYPE[^>]*>|<!--.*?-->|<\?.*?\?>|\s)*(?=<html\b)", re.S)
 # turbohtml writes xmlns="" on an HTML element inside SVG/MathML; "<" only starts markup in its XML output.
 _EMPTY_DEFAULT_NS: Final = re.compile(r'(<[A-Za-z][^\s/>]*) xmlns=""')
-_FOREIGN_PREFIXES: Final = ("xlink:", "xml:", "xmlns:")
+_XML_NAMESPACE: Final = "http://www.w3.org/XML/1998/namespace"
+# The attributes that get a namespace on SVG and MathML elements ("adjust foreign attributes", HTML 13.2.6.5; xmlns
+# and xmlns:xlink are left out: in XML they are namespace declarations). Elsewhere a name with a colon is a plain name
+# XML cannot hold.
+_FOREIGN_ATTRIBUTES: Final = {
+    **{f"xlink:{local}": "{" + _XLINK_NS + "}" + local
+       for local in ("actuate", "arcrole", "href", "role", "show", "title", "type")},
+    "xml:lang": "{" + _XML_NAMESPACE + "}lang", "xml:space": "{" + _XML_NAMESPACE + "}space",
+}
 _NAME_CHARACTERS: Final = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-"
 # Attributes XML cannot hold as they are: xmlns and prefixed names, and names with other characters than ASCII
 # letters, digits, "._-" or starting with a digit, "." or "-" (HTML allows "1a", "c\ufffdharset", "x\U00010000"; the
@@ -118,6 +127,19 @@ def _style_sheets(document: turbohtml.Document) -> tuple[tuple[str, str], ...]:
     return tuple(sheets)
 
 
+def _attribute_name(name: str, foreign: bool) -> str | None:
+    """The lxml (Clark) name of an attribute of the turbohtml tree, or None where XML cannot hold it and it is dropped.
+
+    Both routes keep exactly these attributes, so they build the same tree: an ASCII name (``[A-Za-z_][A-Za-z0-9._-]*``
+    but not ``xmlns``; Saxon's XML parser refuses some non-ASCII name characters libxml2 takes), or on an SVG/MathML element
+    (``foreign``) one of the names HTML puts in the XLink or XML namespace (HTML 13.2.6.5). Every other name (``中``,
+    ``1a``, ``xmlns``, ``a:b``, ``xml:lang`` on an HTML element, where it is a plain name with a colon) is dropped.
+    """
+    if _XML_NAME.match(name) and name != "xmlns":
+        return name
+    return _FOREIGN_ATTRIBUTES.get(name) if foreign else None
+
+
 def _prepare(document: turbohtml.Document, drop: tuple[str, ...]) -> None:
     """Remove the ``drop`` elements and repair what XML cannot hold, on the few nodes concerned."""
     if drop:
@@ -126,10 +148,7 @@ def _prepare(document: turbohtml.Document, drop: tuple[str, ...]) -> None:
         foreign = str(element.namespace) != "Namespace.HTML"
         attributes = element.attrs
         for name in list(attributes):
-            prefix, _, local = name.rpartition(":")
-            if name == "xmlns" or name.startswith("xmlns:") or not _XML_NAME.match(local):
-                del attributes[name]
-            elif prefix and not (foreign and name.startswith(_FOREIGN_PREFIXES)) and not name.startswith("xml:"):
+            if _attribute_name(name, foreign) is None:
                 del attributes[name]
     for element in document.xpath(_PROBLEM_ELEMENTS):
         element.tag = _NOT_NAME_CHARACTER.sub("_", element.tag)
@@ -195,14 +214,11 @@ def _build(document: turbohtml.Document) -> etree._ElementTree:
             namespace = _NAMESPACES.get(str(node.namespace), XHTML_NS)
             tag = "{" + namespace + "}" + node.tag
             attributes = {}
+            foreign = namespace != XHTML_NS
             for name in node.attrs:
-                value = node.attr(name)
-                if _XML_NAME.match(name):
-                    attributes[name] = value or ""
-                elif name.startswith("xlink:"):
-                    attributes["{" + _XLINK_NS + "}" + name[6:]] = value or ""
-                elif name.startswith("xml:"):
-                    attributes["{http://www.w3.org/XML/1998/namespace}" + name[4:]] = value or ""
+                clark_name = _attribute_name(name, foreign)
+                if clark_name is not None:
+                    attributes[clark_name] = node.attr(name) or ""
             nsmap = None
             if namespace != parent_namespace:
                 nsmap = {None: namespace, "xlink": _XLINK_NS} if namespace == SVG_NS else {None: namespace}

@@ -44,7 +44,10 @@
 
   <xsl:template match="px:slot" mode="m:annotate">
     <xsl:param name="result" as="map(*)" tunnel="yes"/>
-    <xsl:variable name="headers" as="map(*)?" select="$result?slots(../@index || ':' || @col)"/>
+    <xsl:variable name="y" as="xs:double" select="number(../@index)"/>
+    <xsl:variable name="x" as="xs:double" select="number(@col)"/>
+    <xsl:variable name="headers" as="map(*)?" select="if ($y ne floor($y) or $x ne floor($x)) then ()
+        else f:slot-headers($result?assignment, xs:integer($y), xs:integer($x))"/>
     <xsl:copy>
       <xsl:apply-templates select="@* except (@row-headers, @column-headers)" mode="#current"/>
       <xsl:if test="exists($headers)">

@@ -43,6 +43,10 @@
     <xsl:param name="cells" as="map(*)*"/>
     <xsl:variable name="texts" as="map(*)*" select="$cells[?type eq 'text']"/>
     <xsl:variable name="lengths" as="xs:integer*" select="sort($texts ! ?length)"/>
+    <!-- bound to a variable, so that it is built once (an expression in a map constructor may be evaluated again
+         at each look-up) -->
+    <xsl:variable name="first-index" as="map(xs:integer, xs:integer)" select="map:merge(
+        for $i in 1 to count($lengths) return map { $lengths[$i] : $i }, map { 'duplicates' : 'use-first' })"/>
     <xsl:sequence select="map {
         'members' : map:merge($cells ! map { ?id : true() }),
         'count' : count($cells),
@@ -53,15 +57,14 @@
         'scripted' : count($texts[?script = ('cjk', 'latin', 'other')]),
         'upper' : count($texts[?case eq 'upper']),
         'lower' : count($texts[?case eq 'lower']),
-        'lengths' : $lengths,
-        'first-index' : map:merge(for $i in 1 to count($lengths) return map { $lengths[$i] : $i },
-                                  map { 'duplicates' : 'use-first' })
+        'lengths' : array { $lengths },
+        'first-index' : $first-index
       }"/>
   </xsl:function>
 
   <!-- True if at least $typed-share of the reference cells of column x (at least two) are numeric. -->
   <xsl:function name="f:is-numeric-column" as="xs:boolean">
-    <xsl:param name="profile" as="map(xs:integer, map(*))"/>
+    <xsl:param name="profile" as="map(*)"/>
     <xsl:param name="x" as="xs:integer"/>
     <xsl:variable name="column" as="map(*)" select="$profile($x)"/>
     <xsl:sequence select="$column?count ge 2 and $column?numeric ge $typed-share * $column?count"/>
@@ -69,7 +72,7 @@
 
   <!-- The content score of a cell in column x (see the module comment). -->
   <xsl:function name="f:content-score" as="xs:double">
-    <xsl:param name="profile" as="map(xs:integer, map(*))"/>
+    <xsl:param name="profile" as="map(*)"/>
     <xsl:param name="cell" as="map(*)"/>
     <xsl:param name="x" as="xs:integer"/>
     <xsl:variable name="column" as="map(*)" select="$profile($x)"/>
@@ -121,11 +124,12 @@
   <xsl:function name="fp:median-without" as="xs:double?">
     <xsl:param name="column" as="map(*)"/>
     <xsl:param name="removed" as="xs:integer?"/>
-    <xsl:variable name="lengths" as="xs:integer*" select="$column?lengths"/>
+    <!-- an array: positional access in constant time (a sequence held in a map may be read from its start) -->
+    <xsl:variable name="lengths" as="array(*)" select="$column?lengths"/>
     <xsl:variable name="at" as="xs:integer?" select="$removed ! $column?first-index(.)"/>
-    <xsl:variable name="n" as="xs:integer" select="count($lengths) - (if (exists($at)) then 1 else 0)"/>
+    <xsl:variable name="n" as="xs:integer" select="array:size($lengths) - (if (exists($at)) then 1 else 0)"/>
     <xsl:variable name="nth" as="function(xs:integer) as xs:double" select="function($j as xs:integer) as xs:double {
-        xs:double(if (exists($at) and $j ge $at) then $lengths[$j + 1] else $lengths[$j]) }"/>
+        xs:double(if (exists($at) and $j ge $at) then $lengths($j + 1) else $lengths($j)) }"/>
     <xsl:sequence select="
         if ($n le 0) then ()
         else if ($n mod 2 eq 1) then $nth(($n + 1) idiv 2)

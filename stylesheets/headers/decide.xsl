@@ -6,7 +6,7 @@
       'method'  : 'markup' | 'format' | 'none' (none: k = p = 0),
       'k', 'p'  : header rows and header columns,
       'kinds'   : row kinds (rows.xsl),
-      'roles'   : cell roles, 'slots' : header cells of the data slots (assign.xsl),
+      'roles'   : cell roles, 'assignment' : the header cells of the data slots (assign.xsl, f:slot-headers),
       'markup'  : the markup analysis (absent with method format),
       'format'  : the formatting analysis (absent when markup decided alone)
     }
@@ -53,7 +53,7 @@
           'p' : $decision?p,
           'kinds' : $decision?kinds,
           'roles' : $roles,
-          'slots' : f:assign($model, $roles, $use-markup),
+          'assignment' : f:assign($model, $roles, $use-markup),
           'requested' : $method
         },
         $markup ! map { 'markup' : . },

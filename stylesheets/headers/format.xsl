@@ -38,7 +38,8 @@
     expand-text="yes">
 
   <xsl:function name="f:format-analysis" as="map(*)">
-    <xsl:param name="model" as="map(*)"/>
+    <xsl:param name="table-model" as="map(*)"/>
+    <xsl:variable name="model" as="map(*)" select="f:with-features($table-model)"/>
     <xsl:variable name="n" as="xs:integer" select="$model?cols"/>
     <xsl:variable name="scored" as="map(*)*" select="$model?ids ! f:cell($model, .)[not(?blank)]"/>
     <xsl:variable name="base" as="map(*)" select="fp:base($model, $scored)"/>
@@ -60,10 +61,13 @@
     <xsl:variable name="kinds-1" as="array(xs:string)" select="f:row-kinds($model, $row-boundary-1?k, false())"/>
     <!-- p over the data rows, less those that stand out as a whole (a bold total row) -->
     <xsl:variable name="data-rows" as="xs:integer*" select="f:rows-of-kind($kinds-1, 'data')"/>
-    <xsl:variable name="data-format" as="xs:double*" select="$rows-1[?index = $data-rows] ! ?format"/>
+    <!-- as a map: "?index = $data-rows" would compare each row with every data row -->
+    <xsl:variable name="is-data-row" as="map(*)" select="map:merge($data-rows ! map { . : true() })"/>
+    <xsl:variable name="data-format" as="xs:double*"
+        select="$rows-1[map:contains($is-data-row, ?index)] ! ?format"/>
     <xsl:variable name="usual" as="xs:double" select="(f:mean($data-format), 0)[1]"/>
     <xsl:variable name="cols" as="map(*)*" select="fp:column-scores($context,
-        $rows-1[?index = $data-rows][not(?format ge $usual + $threshold)] ! ?index)"/>
+        $rows-1[map:contains($is-data-row, ?index)][not(?format ge $usual + $threshold)] ! ?index)"/>
     <xsl:variable name="col-boundary" as="map(*)" select="fp:boundary($cols, false(), $max-header-cols)"/>
     <xsl:variable name="p" as="xs:integer" select="$col-boundary?k"/>
     <!-- pass 2: k over the columns right of the header columns -->

@@ -11,15 +11,22 @@
       'skip'   : map { "y:x" : true } for slots that more than one cell covers (WHATWG: a scan skips them),
       'row'    : array of m row maps { 'index', 'group-kind', 'class', 'ids' (distinct covering cell ids,
                  left to right), 'texts' (those with visible text), 'contents' (those with any content),
-                 'wide', 'spanning' (see f:is-wide-row) }
+                 'wide', 'spanning' (see f:is-wide-row) },
+      'row-classes' : map { row index : the row's classes (f:style-classes) }
     }
 
   A cell map holds the grid attributes (row, col, rowspan, colspan, tag, scope, group, html-id, headers), the text
-  and what the content evidence needs (type, script, case, length), and the formatting features of clean
-  (font-size, bold, italic, face, color, background, indent, class and the class of the cell's row; classes as
-  f:style-classes gives them).
+  (with blank, empty), bold, and the px:cell element ('element'). The features that only the formatting method
+  reads (content type, script, case, length, colon; font size, italic, face, colours, indentation, classes) are
+  added for the cells with text by f:with-features($model) (f:cell-features): a cell map costs per entry, and the
+  content features cost regular expressions.
 
   No per-cell sibling scans: the owner grid is read once row by row; everything else is map look-ups.
+
+  Types: a parameter of a function called once per cell, slot, row or column that receives one of the table-wide
+  maps or arrays (cells, roles, row kinds, profiles) is declared map(*) or array(*), with the precise type in its
+  description: Saxon checks a declared member type such as array(xs:integer) member by member on every call, which
+  made such a call cost the size of the table.
 -->
 <xsl:stylesheet version="3.0"
     xmlns:xsl="http://www.w3.org/1999/XSL/Transform"
@@ -46,7 +53,7 @@
     <xsl:variable name="row-classes" as="map(xs:integer, xs:string)"
         select="map:merge($rows ! map { xs:integer(@index) : f:style-classes(@class) })"/>
     <xsl:variable name="cells" as="map(xs:string, map(*))"
-        select="map:merge($table/px:cell ! map { string(@id) : fp:cell(., $row-classes) })"/>
+        select="map:merge($table/px:cell ! map { string(@id) : fp:cell(.) })"/>
     <xsl:variable name="owner" as="array(*)" select="array:join(
         for $row in $rows return [ array { fp:row-owners($row, $n, $cells) } ])"/>
     <xsl:variable name="skip" as="map(xs:string, xs:boolean)"
@@ -63,7 +70,8 @@
         'ids' : $table/px:cell/string(@id),
         'owner' : $owner,
         'skip' : $skip,
-        'row' : $row-maps
+        'row' : $row-maps,
+        'row-classes' : $row-classes
       }"/>
   </xsl:function>
 
@@ -72,7 +80,7 @@
   <xsl:function name="fp:row-owners" as="xs:string*">
     <xsl:param name="row" as="element(px:row)"/>
     <xsl:param name="n" as="xs:integer"/>
-    <xsl:param name="cells" as="map(xs:string, map(*))"/>
+    <xsl:param name="cells" as="map(*)"/>
     <xsl:variable name="by-col" as="map(xs:integer, xs:string)" select="map:merge(
         $row/px:slot[@col castable as xs:integer] ! map { xs:integer(@col) : string(@cell) },
         map { 'duplicates' : 'use-last' })"/>
@@ -92,47 +100,76 @@
 
   <xsl:function name="fp:cell" as="map(*)">
     <xsl:param name="cell" as="element(px:cell)"/>
-    <xsl:param name="row-classes" as="map(xs:integer, xs:string)"/>
     <xsl:variable name="text" as="xs:string" select="string($cell/px:text)"/>
     <xsl:variable name="blank" as="xs:boolean" select="f:is-blank($text)"/>
-    <xsl:variable name="row" as="xs:integer" select="xs:integer($cell/@row)"/>
+    <!-- number() and a NaN-safe test instead of "castable as": the same values for the grid's integers, at a
+         fraction of the cost (this runs once per cell) -->
+    <xsl:variable name="rowspan" as="xs:double" select="number($cell/@rowspan)"/>
+    <xsl:variable name="colspan" as="xs:double" select="number($cell/@colspan)"/>
     <xsl:sequence select="map {
         'id' : string($cell/@id),
-        'row' : $row,
+        'row' : xs:integer($cell/@row),
         'col' : xs:integer($cell/@col),
-        'rowspan' : max((1, xs:integer(($cell/@rowspan[. castable as xs:integer], 1)[1]))),
-        'colspan' : max((1, xs:integer(($cell/@colspan[. castable as xs:integer], 1)[1]))),
+        'rowspan' : if ($rowspan ge 1) then xs:integer(floor($rowspan)) else 1,
+        'colspan' : if ($colspan ge 1) then xs:integer(floor($colspan)) else 1,
         'tag' : lower-case(string($cell/@tag)),
         'scope' : lower-case(normalize-space($cell/@scope)),
         'group' : string($cell/@group),
-        'group-kind' : string($cell/@group-kind),
         'html-id' : string($cell/@html-id),
         'headers' : tokenize(string($cell/@headers)),
         'text' : $text,
         'blank' : $blank,
         'empty' : $blank and empty($cell/(px:image | px:table-ref | px:link)),
-        'type' : if ($blank) then 'blank' else f:content-type($text),
-        'script' : if ($blank) then 'none' else f:script($text),
-        'case' : if ($blank) then 'none' else f:initial-case($text),
-        'length' : if ($blank) then 0 else string-length(normalize-space(f:strip-footnotes($text))),
-        'colon' : not($blank) and f:has-trailing-colon($text),
-        'font-size' : $cell/@font-size[. castable as xs:double] ! xs:double(.),
         'bold' : $cell/@bold = ('true', '1'),
-        'italic' : $cell/@italic = ('true', '1'),
-        'face' : lower-case(normalize-space($cell/@face)),
-        'color' : lower-case(normalize-space($cell/@color)),
-        'background' : lower-case(normalize-space($cell/@background)),
-        'indent' : ($cell/@indent[. castable as xs:double] ! xs:double(.), 0.0e0)[1],
-        'class' : f:style-classes($cell/@class),
-        'row-class' : ($row-classes($row), '')[1]
+        'element' : $cell
       }"/>
+  </xsl:function>
+
+  <!--
+    The features of a cell with text that only the formatting method reads (computed for it alone: the content
+    features cost regular expressions): the content features, 'type' (f:content-type), 'script' (f:script), 'case'
+    (f:initial-case), 'length' (characters without footnote markers), 'colon' (a trailing colon), and the formatting
+    features of clean, 'font-size' (px, absent if unknown), 'italic', 'face', 'color', 'background', 'indent' (px),
+    'class' and 'row-class' (the class of the cell's row; classes as f:style-classes gives them).
+  -->
+  <xsl:function name="f:cell-features" as="map(*)">
+    <xsl:param name="cell" as="map(*)"/>
+    <xsl:param name="row-classes" as="map(*)"/>
+    <xsl:variable name="text" as="xs:string" select="$cell?text"/>
+    <xsl:variable name="element" as="element(px:cell)" select="$cell?element"/>
+    <xsl:variable name="font-size" as="xs:double" select="number($element/@font-size)"/>
+    <xsl:variable name="indent" as="xs:double" select="number($element/@indent)"/>
+    <xsl:sequence select="map {
+        'type' : f:content-type($text),
+        'script' : f:script($text),
+        'case' : f:initial-case($text),
+        'length' : string-length(normalize-space(f:strip-footnotes($text))),
+        'colon' : f:has-trailing-colon($text),
+        'font-size' : if ($font-size eq $font-size) then $font-size else (),
+        'italic' : $element/@italic = ('true', '1'),
+        'face' : lower-case(normalize-space($element/@face)),
+        'color' : lower-case(normalize-space($element/@color)),
+        'background' : lower-case(normalize-space($element/@background)),
+        'indent' : if ($indent eq $indent) then $indent else 0.0e0,
+        'class' : if (exists($element/@class)) then f:style-classes($element/@class) else '',
+        'row-class' : ($row-classes($cell?row), '')[1]
+      }"/>
+  </xsl:function>
+
+  <!-- The model with f:cell-features added to the cell maps of the cells with text (for the formatting method). -->
+  <xsl:function name="f:with-features" as="map(*)">
+    <xsl:param name="model" as="map(*)"/>
+    <xsl:sequence select="map:put($model, 'cells', map:merge((
+        $model?ids ! $model?cells(.)[not(?blank)]
+          ! map { ?id : map:merge((., f:cell-features(., $model?row-classes))) },
+        $model?cells), map { 'duplicates' : 'use-first' }))"/>
   </xsl:function>
 
   <xsl:function name="fp:row" as="map(*)">
     <xsl:param name="row" as="element(px:row)"/>
     <xsl:param name="y" as="xs:integer"/>
     <xsl:param name="ids" as="xs:string*"/>
-    <xsl:param name="cells" as="map(xs:string, map(*))"/>
+    <xsl:param name="cells" as="map(*)"/>
     <xsl:param name="n" as="xs:integer"/>
     <xsl:variable name="texts" as="xs:string*" select="$ids[not($cells(.)?blank)]"/>
     <xsl:variable name="contents" as="xs:string*" select="$ids[not($cells(.)?empty)]"/>

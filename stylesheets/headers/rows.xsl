@@ -6,13 +6,17 @@
       head     a header row (y < k);
       blank    no cell covering the row has any content;
       section  a wide row (f:is-wide-row) in the body with a data row somewhere below it: its text heads the data
-               rows below it, up to the next section row ("Group A", "Technische Daten");
+               rows below it, up to the next section row ("Group A", "Technische Daten"); also a wide title row
+               among the k header rows when the table is a stack of sub-tables (a section row in the body is
+               followed by a repeated header row): the title is then the first sub-table's section, not a heading
+               of the later sub-tables;
       note     a wide row after the last data row (a source line, a footnote): data, not a header;
       repeat   a header row repeated inside the body: (a) at least two of its text cells, and at least half of
-               them, repeat the text of a header cell of the same column; or (b) with markup, every text cell is a
-               th and none holds a number in a column after the first;
-      summary  with markup only: every text cell is a th but some cell after the first column holds a number
-               (a "Total" or "Career" row marked up with th): a data row whose leading cells head it;
+               them, repeat the text of a header cell of the same column; or (b) with markup, every text cell that
+               starts in the row is a th and none holds a number in a column after the first;
+      summary  with markup only: every text cell that starts in the row is a th but some cell after the first
+               column holds a number (a "Total" or "Career" row marked up with th, also under a td that spans
+               down from the rows above): a data row whose leading cells head it;
       data     any other row.
 
   Rule 1 of the issue: repeated header rows and section rows are not data rows. The reasons for (a), (b) and the
@@ -42,26 +46,36 @@
     <!-- the last row below the header that is neither blank nor wide: wide rows before it are sections -->
     <xsl:variable name="last-data" as="xs:integer"
         select="max((-1, ($k to $m - 1)[not(f:is-wide-row($model, .)) and not(f:is-blank-row($model, .))]))"/>
-    <xsl:sequence select="array { for $y in 0 to $m - 1 return
+    <xsl:variable name="kinds" as="xs:string*" select="for $y in 0 to $m - 1 return
         if ($y lt $k) then 'head'
         else if (f:is-blank-row($model, $y)) then 'blank'
         else if (f:is-wide-row($model, $y)) then (if ($y lt $last-data) then 'section' else 'note')
-        else fp:body-row-kind($model, $y, $header-texts, $markup) }"/>
+        else fp:body-row-kind($model, $y, $header-texts, $markup)"/>
+    <!-- stacked sub-tables: a section row followed by a repeated header row starts a sub-table of the same form as
+         the top one, so the wide title rows above the header's label rows are the first sub-table's section rows -->
+    <xsl:variable name="stacked" as="xs:boolean"
+        select="some $y in $k to $m - 2 satisfies ($kinds[$y + 1] eq 'section' and $kinds[$y + 2] eq 'repeat')"/>
+    <xsl:sequence select="array { for $y in 0 to $m - 1 return
+        if ($stacked and $y lt $k and f:is-wide-row($model, $y)) then 'section' else $kinds[$y + 1] }"/>
   </xsl:function>
 
   <xsl:function name="fp:body-row-kind" as="xs:string">
     <xsl:param name="model" as="map(*)"/>
     <xsl:param name="y" as="xs:integer"/>
-    <xsl:param name="header-texts" as="map(xs:integer, xs:string*)"/>
+    <xsl:param name="header-texts" as="map(*)"/>
     <xsl:param name="markup" as="xs:boolean"/>
     <xsl:variable name="texts" as="map(*)*" select="f:row($model, $y)?texts ! f:cell($model, .)"/>
+    <!-- the cells that start in the row: a td spanning down from above (a club's name over its seasons and its
+         total row) belongs to the rows above as much as to this one -->
+    <xsl:variable name="own" as="map(*)*" select="$texts[?row eq $y]"/>
     <xsl:variable name="repeats" as="xs:integer" select="count($texts[
         let $key := fp:key-text(?text), $cell := . return
         some $x in $cell?col to $cell?col + $cell?colspan - 1 satisfies $key = $header-texts($x)])"/>
     <xsl:sequence select="
         if ($repeats ge 2 and $repeats * 2 ge count($texts)) then 'repeat'
-        else if ($markup and exists($texts) and (every $c in $texts satisfies $c?tag eq 'th'))
-        then (if (some $c in $texts satisfies ($c?col ge 1 and $c?type eq 'numeric')) then 'summary' else 'repeat')
+        else if ($markup and exists($own) and (every $c in $own satisfies $c?tag eq 'th'))
+        then (if (some $c in $own satisfies ($c?col ge 1 and ($c?type, f:content-type($c?text))[1] eq 'numeric'))
+              then 'summary' else 'repeat')
         else 'data'"/>
   </xsl:function>
 

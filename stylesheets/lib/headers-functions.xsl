@@ -29,7 +29,8 @@
   <!-- The text with footnote markers such as "[4]", "[a]", "[n 2]" and "[citation needed]" removed. -->
   <xsl:function name="f:strip-footnotes" as="xs:string">
     <xsl:param name="text" as="xs:string?"/>
-    <xsl:sequence select="replace(string($text), '\[(\s*[\p{L}\p{N}]{1,3}(\s+[\p{L}\p{N}]{1,3})?\s*|citation needed)\]', '')"/>
+    <xsl:sequence select="if (not(contains(string($text), '['))) then string($text)
+        else replace(string($text), '\[(\s*[\p{L}\p{N}]{1,3}(\s+[\p{L}\p{N}]{1,3})?\s*|citation needed)\]', '')"/>
   </xsl:function>
 
   <!--
@@ -44,8 +45,16 @@
   <xsl:function name="f:content-type" as="xs:string">
     <xsl:param name="text" as="xs:string?"/>
     <xsl:variable name="clean" as="xs:string" select="normalize-space(f:strip-footnotes($text))"/>
-    <xsl:variable name="letters" as="xs:integer" select="string-length(replace($clean, '\P{L}', ''))"/>
-    <xsl:variable name="digits" as="xs:integer" select="string-length(replace($clean, '\P{Nd}', ''))"/>
+    <!-- printable ASCII (most cells) is counted with translate(), which costs far less than the regular
+         expressions that other scripts need -->
+    <xsl:variable name="ascii" as="xs:boolean" select="matches($clean, '^[ -~]*$')"/>
+    <xsl:variable name="letters" as="xs:integer" select="
+        if ($ascii) then string-length($clean) - string-length(translate($clean,
+                         'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz', ''))
+        else string-length(replace($clean, '\P{L}', ''))"/>
+    <xsl:variable name="digits" as="xs:integer" select="
+        if ($ascii) then string-length($clean) - string-length(translate($clean, '0123456789', ''))
+        else string-length(replace($clean, '\P{Nd}', ''))"/>
     <xsl:sequence select="
         if (f:is-blank($text)) then 'blank'
         else if ($letters + $digits eq 0 or lower-case($clean) = ('n/a', 'n.a.', 'na', 'tba', 'tbd')) then 'null'
@@ -56,16 +65,28 @@
 
   <xsl:function name="fp:has-month-date" as="xs:boolean">
     <xsl:param name="text" as="xs:string"/>
-    <!-- literal patterns, so that Saxon compiles them once -->
-    <xsl:sequence select="matches($text,
+    <!-- literal patterns, so that Saxon compiles them once; the case-blind alternations cost several microseconds
+         a call, so a text without any month abbreviation is answered by contains() alone -->
+    <xsl:variable name="lower" as="xs:string" select="lower-case($text)"/>
+    <xsl:sequence select="(some $month in ('jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov',
+                                          'dec') satisfies contains($lower, $month)) and (matches($text,
         '(^|[^a-z])(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?,?\s+\d{1,4}', 'i')
       or matches($text,
-        '\d{1,2}\.?\s+(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?($|[^a-z])', 'i')"/>
+        '\d{1,2}\.?\s+(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?($|[^a-z])', 'i'))"/>
   </xsl:function>
 
   <!-- The dominant script of the letters of a text: cjk (Han, kana, Hangul), latin, other, or none (no letter). -->
   <xsl:function name="f:script" as="xs:string">
     <xsl:param name="text" as="xs:string?"/>
+    <xsl:sequence select="
+        if (matches(string($text), '^[\s!-~]*$'))
+        then (if (matches(string($text), '[A-Za-z]')) then 'latin' else 'none')
+        else fp:script(string($text))"/>
+  </xsl:function>
+
+  <!-- f:script for a text with characters outside ASCII (ASCII letters are Latin). -->
+  <xsl:function name="fp:script" as="xs:string">
+    <xsl:param name="text" as="xs:string"/>
     <xsl:variable name="letters" as="xs:string" select="replace(string($text), '\P{L}', '')"/>
     <xsl:variable name="cjk" as="xs:integer" select="string-length(replace($letters,
         '[^&#x3400;-&#x4DBF;&#x4E00;-&#x9FFF;&#xF900;-&#xFAFF;&#x3040;-&#x30FF;&#xAC00;-&#xD7AF;]', ''))"/>
@@ -82,9 +103,15 @@
   <!-- The case of the first letter of a text: upper, lower, or none (no letter, or a letter without case). -->
   <xsl:function name="f:initial-case" as="xs:string">
     <xsl:param name="text" as="xs:string?"/>
-    <xsl:variable name="first" as="xs:string" select="substring(replace(string($text), '^\P{L}+', ''), 1, 1)"/>
+    <xsl:variable name="start" as="xs:string" select="substring(string($text), 1, 1)"/>
+    <!-- an ASCII letter first (most texts) is read without regular expressions -->
+    <xsl:variable name="first" as="xs:string" select="
+        if (contains('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz', $start) and $start ne '') then $start
+        else substring(replace(string($text), '^\P{L}+', ''), 1, 1)"/>
     <xsl:sequence select="
-        if (matches($first, '^[\p{Lu}\p{Lt}]$')) then 'upper'
+        if (contains('ABCDEFGHIJKLMNOPQRSTUVWXYZ', $first) and $first ne '') then 'upper'
+        else if (contains('abcdefghijklmnopqrstuvwxyz', $first) and $first ne '') then 'lower'
+        else if (matches($first, '^[\p{Lu}\p{Lt}]$')) then 'upper'
         else if (matches($first, '^\p{Ll}$')) then 'lower'
         else 'none'"/>
   </xsl:function>
@@ -92,7 +119,8 @@
   <!-- True if the text ends with a colon (ASCII or full-width), as labels such as "Price:" do. -->
   <xsl:function name="f:has-trailing-colon" as="xs:boolean">
     <xsl:param name="text" as="xs:string?"/>
-    <xsl:sequence select="matches(string($text), '[:：][\s\p{Z}]*$')"/>
+    <xsl:sequence select="(contains(string($text), ':') or contains(string($text), '：'))
+                          and matches(string($text), '[:：][\s\p{Z}]*$')"/>
   </xsl:function>
 
   <!--

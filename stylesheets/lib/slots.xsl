@@ -22,11 +22,14 @@
   <xsl:key name="f:table" match="px:table" use="xs:integer(@index)"/>
 
   <!-- f:data-slots($table): the data slots of a table, rows in order, each row's slots left to right, without the
-       span duplicates described above. -->
+       span duplicates described above (the first slot of each, also where slots with other headers lie between:
+       a note spanning the table under empty headers at both ends; headers compared as the header cells with text
+       that the slot lists). -->
   <xsl:function name="f:data-slots" as="element(px:slot)*">
     <xsl:param name="table" as="element(px:table)"/>
     <xsl:for-each-group select="$table/px:row/px:slot[@cell][f:cell(.)/@role = 'data']"
-                        group-adjacent="string-join((../@index, @cell, @row-headers, @column-headers), '&#9;')">
+                        group-by="string-join((../@index, @cell, '|', f:row-headers(.)/@id, '|',
+                                               f:column-headers(.)/@id), ' ')">
       <xsl:sequence select="current-group()[1]"/>
     </xsl:for-each-group>
   </xsl:function>
