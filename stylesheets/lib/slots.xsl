@@ -12,6 +12,7 @@
 <xsl:stylesheet version="3.0"
                 xmlns:xsl="http://www.w3.org/1999/XSL/Transform"
                 xmlns:xs="http://www.w3.org/2001/XMLSchema"
+                xmlns:map="http://www.w3.org/2005/xpath-functions/map"
                 xmlns:px="urn:pyxform"
                 xmlns:f="urn:pyxform:function"
                 xmlns:fp="urn:pyxform:function:private"
@@ -27,9 +28,14 @@
        that the slot lists). -->
   <xsl:function name="f:data-slots" as="element(px:slot)*">
     <xsl:param name="table" as="element(px:table)"/>
-    <xsl:for-each-group select="$table/px:row/px:slot[@cell][f:cell(.)/@role = 'data']"
-                        group-by="string-join((../@index, @cell, '|', f:row-headers(.)/@id, '|',
-                                               f:column-headers(.)/@id), ' ')">
+    <xsl:variable name="slots" as="element(px:slot)*" select="$table/px:row/px:slot[@cell][f:cell(.)/@role = 'data']"/>
+    <!-- the ids of the header cells with text, per distinct row-headers or column-headers value (found once each) -->
+    <xsl:variable name="header-ids" as="map(xs:string, xs:string*)" select="
+        map:merge(distinct-values(('', $slots/@row-headers ! string(), $slots/@column-headers ! string()))
+                  ! map:entry(., fp:header-cells($table, .)/@id ! string()))"/>
+    <xsl:for-each-group select="$slots"
+                        group-by="string-join((../@index, @cell, '|', $header-ids(string(@row-headers)), '|',
+                                               $header-ids(string(@column-headers))), ' ')">
       <xsl:sequence select="current-group()[1]"/>
     </xsl:for-each-group>
   </xsl:function>
