@@ -25,7 +25,7 @@ from typing import Any, BinaryIO
 from .errors import (EXIT_PARTIAL_FAILURE, EmptyInput, InputNotFound, LimitExceeded, OutputError, PyxformError,
                      TableError, ValidationError)
 from .files import atomic_write
-from .limits import DEFAULT_LIMITS, LIMIT_OPTIONS, Limits
+from .limits import DEFAULT_LIMITS, LIMIT_OPTIONS, MIN_WORKER_MEMORY, Limits
 from .source import Source, read_source
 from .tabular import DEFAULT_SEPARATOR, csv_paths
 
@@ -98,7 +98,7 @@ def _limit_arguments(parser: argparse.ArgumentParser, *, worker: bool = False) -
                                 f"{DEFAULT_LIMITS.timeout:g}; 0: no limit)")
         group.add_argument("--max-memory", dest="max_memory", type=_megabytes, metavar="MB",
                            help=f"memory one page's worker process may use, in MiB (default "
-                                f"{DEFAULT_LIMITS.max_memory // 2**20}; 0: no limit). With --timeout 0 and "
+                                f"{DEFAULT_LIMITS.max_memory // 2**20}; 0: no limit; else at least {MIN_WORKER_MEMORY // 2**20}). With --timeout 0 and "
                                 "--max-memory 0 pages are converted in this process")
 
 
@@ -118,7 +118,13 @@ def _seconds(value: str) -> float:
 
 
 def _megabytes(value: str) -> int:
-    return _non_negative(value) * 2**20
+    """``--max-memory MB``: 0 (no limit) or at least :data:`~pyxform.limits.MIN_WORKER_MEMORY` (the worker's start)."""
+    number = _non_negative(value) * 2**20
+    if 0 < number < MIN_WORKER_MEMORY:
+        raise argparse.ArgumentTypeError(
+            f"must be 0 (no limit) or at least {MIN_WORKER_MEMORY // 2**20} MiB: the worker process needs about that "
+            "much to load Saxon and compile the stylesheets before any page")
+    return number
 
 
 def _non_negative(value: str) -> int:
