@@ -611,9 +611,7 @@ def _schema_arguments(parser: argparse.ArgumentParser) -> None:
 def _run_schema(args: argparse.Namespace) -> int:
     from .schema import generate_schema
 
-    document = Path(args.document)
-    if not document.is_file():
-        raise InputNotFound("no such file", location=args.document)
+    document = _input_file(args.document)
     xsd = generate_schema(document)
     if args.output == "-":
         write_output(xsd)
@@ -622,23 +620,47 @@ def _run_schema(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _input_file(name: str) -> Path:
+    """The path of an input file that must exist (``schema``, ``validate``).
+
+    :raises InputNotFound: no such file, or a directory (the wording of :func:`pyxform.source.read_source`).
+    """
+    path = Path(name)
+    if path.is_dir():
+        raise InputNotFound("is a directory, not a file", location=name)
+    if not path.is_file():
+        raise InputNotFound("no such file", location=name)
+    return path
+
+
 def _validate_arguments(parser: argparse.ArgumentParser) -> None:
     parser.description = (
         "Validate an XML file against an XSD 1.0 schema; errors are printed as FILE:LINE: message (exit code 11). "
-        "Without --schema: OUT.xsd beside the document if it exists, else a schema generated from the document.")
+        "The schema is --schema S.xsd, else OUT.xsd beside the document; without either the command refuses (exit "
+        "code 3) unless --generated-schema asks to validate against a schema generated from the document itself "
+        "(which only checks that it is well-formed and that pyxform's schema generator covers it).")
     parser.add_argument("document", metavar="OUT.xml")
-    parser.add_argument("--schema", metavar="S.xsd")
+    schema = parser.add_mutually_exclusive_group()
+    schema.add_argument("--schema", metavar="S.xsd", help="the schema (default: OUT.xsd beside the document)")
+    schema.add_argument("--generated-schema", action="store_true",
+                        help="validate against a schema generated from the document (a weak check: such a schema "
+                             "fits the document by construction)")
 
 
 def _run_validate(args: argparse.Namespace) -> int:
     from .schema import validate
 
-    document = Path(args.document)
-    if not document.is_file():
-        raise InputNotFound("no such file", location=args.document)
-    schema: Path | None = Path(args.schema) if args.schema else document.with_suffix(".xsd")
-    if not args.schema and not schema.is_file():
-        schema = None
+    document = _input_file(args.document)
+    schema: Path | None = None
+    if args.schema:
+        schema = _input_file(args.schema)
+    elif not args.generated_schema:
+        schema = document.with_suffix(".xsd")
+        if not schema.is_file():
+            raise InputNotFound(f"no schema to validate {args.document} against: give --schema S.xsd, write one with "
+                                f"`pyxform schema {args.document}` (or `convert --schema`), or ask for "
+                                "--generated-schema (a schema generated from the document: it checks only that the "
+                                "document is well-formed and that the generator covers it)", location=str(schema))
     try:
         validate(document, schema)
     except ValidationError as error:
@@ -646,7 +668,9 @@ def _run_validate(args: argparse.Namespace) -> int:
         for line, message in error.errors:
             print(f"{error.location or args.document}:{line if line else '?'}: {message}", file=sys.stderr)
         return error.exit_code
-    write_output(f"{args.document}: valid against {schema if schema else 'a schema generated from it'}")
+    write_output(f"{args.document}: valid against {schema}" if schema is not None else
+                 f"{args.document}: valid against a schema generated from it (--generated-schema: this checks that it "
+                 "is well-formed and that the generator covers it, not its data against an independent schema)")
     return EXIT_OK
 
 
