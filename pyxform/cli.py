@@ -22,8 +22,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from .errors import (EXIT_PARTIAL_FAILURE, EmptyInput, InputNotFound, LimitExceeded, OutputError, PyxformError,
-                     TableError, ValidationError)
+from .errors import (EXIT_PARTIAL_FAILURE, EmptyInput, InputError, InputNotFound, LimitExceeded, OutputError,
+                     PyxformError, TableError, ValidationError)
 from .files import atomic_write
 from .limits import DEFAULT_LIMITS, LIMIT_OPTIONS, MIN_WORKER_MEMORY, Limits
 from .source import Source, read_source
@@ -159,9 +159,15 @@ def grid_output(page: Source, options: Mapping[str, Any], limits: Limits = DEFAU
     :raises LimitExceeded, TableError: the one table asked for (``table``) could not be normalized.
     :raises PyxformError: any error of :func:`pyxform.normalize.grid`.
     """
+    from .header_detection import looks_like_grid_document
     from .normalize import grid
+    from .safexml import parse_untrusted
 
     source, table = page.uri, options.get("table")
+    if looks_like_grid_document(page.data):
+        parse_untrusted(page.data, what="grid document", location=source or None)  # BadXmlInput if broken
+        raise InputError("this is a grid document already: `pyxform grid` reads HTML pages (give a grid document to "
+                         "`pyxform headers` or `pyxform convert`)", location=source or None)
     document = grid(page, table=table, limits=limits)
     if table is not None and not document.tables:
         failure = document.failures[0]
@@ -368,7 +374,7 @@ def convert_outputs(page: Source, options: Mapping[str, Any], limits: Limits = D
     :raises PyxformError: any error of the conversion.
     """
     from .convert import convert, convert_grid
-    from .header_detection import is_grid_document
+    from .header_detection import looks_like_grid_document
 
     if not page.data.strip():
         raise EmptyInput("the input holds only white space" if page.data else "the input is empty",
@@ -378,7 +384,7 @@ def convert_outputs(page: Source, options: Mapping[str, Any], limits: Limits = D
     kwargs = {"table": options.get("table"), "names": options.get("names", "paper"),
               "method": options.get("method", "auto"), "pipeline": pipeline, "params": params,
               "keep_stages": Path(keep_stages) if keep_stages else None}
-    if is_grid_document(page.data):
+    if looks_like_grid_document(page.data):  # a broken one is refused as XML (bad-xml), not read as a page
         conversion = convert_grid(page.data, source=page.uri, **kwargs)
     else:
         conversion = convert(page, limits=limits, **kwargs)
