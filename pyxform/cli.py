@@ -685,7 +685,8 @@ def _query_arguments(parser: argparse.ArgumentParser) -> None:
     parser.description = (
         "Evaluate an XPath 3.1 (or XQuery 3.1) expression with Saxon-HE over one XML file (the context item) or a "
         "folder of .xml files (collection() and $collection; no context item). Expressions cannot open URIs. "
-        "Prints one item a line: nodes as XML, atomic values as text.")
+        "Prints one item a line: nodes as XML, atomic values as text. A file of a folder that cannot be read is "
+        "skipped with a warning naming it and its line; the query runs over the others and the exit code is 13.")
     parser.add_argument("target", metavar="TARGET", help="an XML file or a folder of .xml files")
     parser.add_argument("expression", metavar="EXPR")
     parser.add_argument("--xquery", action="store_true", help="EXPR is XQuery 3.1 (default: XPath 3.1)")
@@ -705,8 +706,14 @@ def _run_query(args: argparse.Namespace) -> int:
             args.parser.error(f"--ns takes PREFIX=URI, not {binding!r}")
         namespaces[prefix] = uri
     result = query(args.target, args.expression, xquery=args.xquery, namespaces=namespaces)
+    for skipped in result.skipped:
+        print(f"pyxform: warning [query]: {skipped.path}: skipped: {skipped.message}", file=sys.stderr)
     for line in result.lines(text=args.text):
         write_output(line)
+    if result.skipped:
+        print(f"pyxform: {len(result.skipped)} file(s) of {args.target} skipped; the result is over the others",
+              file=sys.stderr)
+        return EXIT_PARTIAL_FAILURE
     return EXIT_OK
 
 
