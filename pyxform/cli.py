@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import signal
 import sys
 import threading
@@ -304,12 +305,40 @@ def _pipeline_arguments(parser: argparse.ArgumentParser, *, steps: str) -> None:
                              "every stylesheet runs with no file or network access")
 
 
-def _parse_params(bindings: Sequence[str], step_names: Sequence[str], user_steps: Sequence[str]
-                  ) -> dict[str, dict[str, Any]]:
+#: The lexical forms (XSD 1.0) of the atomic types pyxform's stage parameters are declared with; a value of another
+#: declared type is left for Saxon to cast.
+_LEXICAL_FORMS: dict[str, re.Pattern[str]] = {
+    "xs:integer": re.compile(r"\s*[+-]?\d+\s*"),
+    "xs:decimal": re.compile(r"\s*[+-]?(?:\d+(?:\.\d*)?|\.\d+)\s*"),
+    "xs:double": re.compile(r"\s*(?:[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?|[+-]?INF|NaN)\s*"),
+    "xs:boolean": re.compile(r"\s*(?:true|false|1|0)\s*"),
+}
+
+
+def _check_stage_param(step: str, local: str, value: str, declared: Mapping[str, str]) -> None:
+    """Refuse a parameter a built-in stage does not declare, or a value its declared type (``as``) cannot take.
+
+    :raises UsageError: naming the parameter, and the stage's parameters or the type.
+    """
+    if local not in declared:
+        known = ", ".join(sorted(declared)) if declared else "none"
+        raise UsageError(f"--param {step}.{local}=...: the {step} step has no parameter {local!r} (its parameters: "
+                         f"{known})")
+    form = _LEXICAL_FORMS.get(declared[local].rstrip("?"))
+    if form is not None and not form.fullmatch(value):
+        raise UsageError(f"--param {step}.{local}={value}: {step}.{local} is {declared[local]}; {value!r} is not a "
+                         f"value of that type")
+
+
+def _parse_params(bindings: Sequence[str], step_names: Sequence[str], user_steps: Sequence[str],
+                  declared: Mapping[str, Mapping[str, str]] | None = None) -> dict[str, dict[str, Any]]:
     """``--param [STEP.]NAME=VALUE`` -> parameters by step name (values as :class:`~pyxform.saxon.UntypedAtomic`).
     An unqualified NAME goes to every user stylesheet (``user_steps``).
 
-    :raises UsageError: a binding that is not NAME=VALUE, or names no stylesheet.
+    :param declared: for each built-in step, its parameters and their declared types
+        (:func:`pyxform.docs.stage_parameters`): a parameter of such a step is checked against them up front.
+    :raises UsageError: a binding that is not NAME=VALUE, names no stylesheet, names a parameter a built-in step
+        does not have, or gives it a value its declared type cannot take.
     """
     from .saxon import UntypedAtomic
 
@@ -320,6 +349,8 @@ def _parse_params(bindings: Sequence[str], step_names: Sequence[str], user_steps
             raise UsageError(f"--param takes NAME=VALUE, not {binding!r}")
         step, dot, local = name.partition(".")
         if dot and step in step_names and local:
+            if declared is not None and step in declared:
+                _check_stage_param(step, local, value, declared[step])
             params.setdefault(step, {})[local] = UntypedAtomic(value)
         elif user_steps:
             for user_step in user_steps:
@@ -356,7 +387,14 @@ def conversion_pipeline(options: Mapping[str, Any]) -> tuple[Any, dict[str, dict
     chosen = CONVERSION.append(*user_steps)
     if allow_io:
         chosen = chosen.allowing_io()
-    return chosen, _parse_params(options.get("param") or [], chosen.names, [step.name for step in user_steps])
+    declared = {}
+    if options.get("param"):
+        from .docs import stage_parameters
+
+        declared = {step.name: (stage_parameters(step.stylesheet) if step.kind == "xslt" else {})
+                    for step in chosen.steps if step.builtin or step.kind == "clean"}
+    return chosen, _parse_params(options.get("param") or [], chosen.names, [step.name for step in user_steps],
+                                 declared)
 
 
 def convert_outputs(page: Source, options: Mapping[str, Any], limits: Limits = DEFAULT_LIMITS

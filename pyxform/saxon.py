@@ -280,7 +280,10 @@ class SaxonRuntime:
         messages = executable.get_xsl_messages()
         if messages:
             for message in messages:
-                self.messages.append(XsltMessage(name, str(message)))
+                text = str(message)  # serialized: markup kept, but text escaped (&lt;)
+                if "<" not in text:  # text only: its string value, unescaped
+                    text = getattr(message, "string_value", text)
+                self.messages.append(XsltMessage(name, text))
             executable.clear_xsl_messages()
 
 
