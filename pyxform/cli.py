@@ -496,6 +496,10 @@ def _run_convert(args: argparse.Namespace) -> int:
                "separator": args.separator, "xslt": [str(Path(path).resolve()) for path in args.xslt],
                "param": list(args.param), "allow_io": args.allow_io, "schema": args.schema}
     conversion_pipeline(options)  # usage errors before any page is read
+    if args.allow_io:
+        from .saxon_environment import allow_environment
+
+        allow_environment()  # your stylesheets may read environment variables too (in the worker started below)
     if several:
         folder = Path(args.output)
         try:
@@ -624,6 +628,10 @@ def _transform_arguments(parser: argparse.ArgumentParser) -> None:
 def _run_transform(args: argparse.Namespace) -> int:
     from .pipeline import Pipeline, Step
 
+    if args.allow_io:
+        from .saxon_environment import allow_environment
+
+        allow_environment()  # environment-variable() too, as with Saxon's own command line
     step = Step.xslt(args.stylesheet)
     pipeline = Pipeline([step], allow_io=args.allow_io)
     params = _parse_params(args.param, [], [step.name])

@@ -99,9 +99,9 @@ class _QueryProcessor:
     """A Saxon processor for queries, locked (no URI access) from the start."""
 
     def __init__(self) -> None:
-        from saxonche import PySaxonProcessor
+        from .saxon_environment import processor_class
 
-        self.processor = PySaxonProcessor(license=False)
+        self.processor = processor_class()(license=False)  # environment-variable() sees no variable
         for name, value in SAXON_PARSER_LIMITS.items():
             self.processor.set_configuration_property(name, value)
         self.processor.set_configuration_property(_ALLOWED_PROTOCOLS, "")

@@ -80,9 +80,9 @@ def builtin_schema(name: str) -> Path:
 
 
 def _new_processor() -> Any:
-    from saxonche import PySaxonProcessor  # imported lazily: starting Saxon is the slowest part of start-up
+    from .saxon_environment import processor_class  # Saxon is loaded lazily: the slowest part of start-up
 
-    processor = PySaxonProcessor(license=False)
+    processor = processor_class()(license=False)  # the first in a process: with the environment hidden
     for name, value in SAXON_PARSER_LIMITS.items():
         processor.set_configuration_property(name, value)
     return processor
