@@ -415,7 +415,7 @@ def convert_outputs(page: Source, options: Mapping[str, Any], limits: Limits = D
     from .header_detection import looks_like_grid_document
 
     if not page.data.strip():
-        raise EmptyInput("the input holds only white space" if page.data else "the input is empty",
+        raise EmptyInput("the page holds only white space" if page.data else "the page is empty",
                          location=page.uri or None)
     pipeline, params = conversion_pipeline(options)
     keep_stages = options.get("keep_stages")

@@ -85,7 +85,7 @@ class InputNotFound(InputError):
 
 
 class EmptyInput(InputError):
-    """The input holds no bytes, or only whitespace."""
+    """The input holds no bytes, or only white space ("the page is empty", "the page holds only white space")."""
 
     code = "empty"
     exit_code = 4

@@ -311,6 +311,7 @@ def headers(page: Source | bytes | str | os.PathLike[str], *, method: str = "aut
         "method"}]}``.
     :raises InputNotFound, EmptyInput, UndecodableInput, LimitExceeded, NoTableError: as :func:`pyxform.grid`.
     :raises TableError, LimitExceeded: if ``table`` names a table that could not be normalized.
+    :raises TypeError: ``page`` is none of the above.
     """
     from .normalize import grid
     from .source import read_source
@@ -318,7 +319,9 @@ def headers(page: Source | bytes | str | os.PathLike[str], *, method: str = "aut
     if isinstance(page, os.PathLike):
         page = read_source(page, limits=limits)
     data = page.data if isinstance(page, Source) else page
-    if looks_like_grid_document(data):
+    if not isinstance(data, (bytes, bytearray, memoryview, str)):
+        raise TypeError(f"headers() takes a page as a Source, bytes, str or a path, not {type(page).__name__}")
+    if looks_like_grid_document(bytes(data) if not isinstance(data, str) else data):
         location = (page.uri if isinstance(page, Source) else source) or None
         root = parse_untrusted(data, what="grid document", location=location)  # BadXmlInput: line and column
         if root.getroottree().docinfo.doctype:
