@@ -483,6 +483,13 @@ def _write(target: Path | None, data: bytes) -> None:
 
 
 def _run_convert(args: argparse.Namespace) -> int:
+    from .saxon_environment import environment_allowed
+
+    with environment_allowed(args.allow_io):  # your stylesheets may read environment variables (in the worker too)
+        return _convert_inputs(args)
+
+
+def _convert_inputs(args: argparse.Namespace) -> int:
     from .isolate import PageJob, Worker, run_job
 
     several = len(args.inputs) > 1
@@ -496,10 +503,6 @@ def _run_convert(args: argparse.Namespace) -> int:
                "separator": args.separator, "xslt": [str(Path(path).resolve()) for path in args.xslt],
                "param": list(args.param), "allow_io": args.allow_io, "schema": args.schema}
     conversion_pipeline(options)  # usage errors before any page is read
-    if args.allow_io:
-        from .saxon_environment import allow_environment
-
-        allow_environment()  # your stylesheets may read environment variables too (in the worker started below)
     if several:
         folder = Path(args.output)
         try:
@@ -628,18 +631,17 @@ def _transform_arguments(parser: argparse.ArgumentParser) -> None:
 def _run_transform(args: argparse.Namespace) -> int:
     from .pipeline import Pipeline, Step
 
-    if args.allow_io:
-        from .saxon_environment import allow_environment
+    from .saxon_environment import environment_allowed
 
-        allow_environment()  # environment-variable() too, as with Saxon's own command line
     step = Step.xslt(args.stylesheet)
     pipeline = Pipeline([step], allow_io=args.allow_io)
     params = _parse_params(args.param, [], [step.name])
     document = read_source(args.input)
     messages: list[Any] = []
     try:
-        result = pipeline.run(document.data, params=params, serialize=True, source=document.uri or args.input,
-                              messages=messages)
+        with environment_allowed(args.allow_io):  # environment-variable() too, as with Saxon's own command line
+            result = pipeline.run(document.data, params=params, serialize=True, source=document.uri or args.input,
+                                  messages=messages)
     finally:
         for message in messages:
             print(message.text, file=sys.stderr)

@@ -10,7 +10,7 @@ time with the environment emptied, makes a processor read it then (an empty one)
 life of the process, and puts the environment back for Python at once: from then on, in this process, Saxon's
 environment is empty.
 
-A process in which I/O was allowed (``--allow-io``: :func:`allow_environment` before Saxon is first loaded) keeps
+A process in which I/O was allowed (``--allow-io``: :func:`environment_allowed` around the run that first loads Saxon) keeps
 Saxon's view of the real environment; the switch is the environment variable :data:`ENVIRONMENT_SWITCH`, so that a
 worker process (forked, or a new interpreter) inherits it.
 """
@@ -20,11 +20,13 @@ from __future__ import annotations
 import os
 import sys
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any, Final
 
-__all__ = ["ENVIRONMENT_SWITCH", "allow_environment", "processor_class"]
+__all__ = ["ENVIRONMENT_SWITCH", "environment_allowed", "processor_class"]
 
-#: Set to ``1`` (by :func:`allow_environment`), Saxon sees the real environment in processes started from now on.
+#: Set to ``1`` (by :func:`environment_allowed`), Saxon sees the real environment in processes started from now on.
 ENVIRONMENT_SWITCH: Final = "PYXFORM_SAXON_ENVIRONMENT"
 
 _lock = threading.Lock()
@@ -32,10 +34,24 @@ _started = False
 _keeper: Any = None  # the first processor, kept for the life of the process (with it, Saxon's environment)
 
 
-def allow_environment() -> None:
-    """Let Saxon read the process environment (for ``--allow-io``), in this process if Saxon is not loaded yet, and
-    in the worker processes started from now on."""
+@contextmanager
+def environment_allowed(allowed: bool = True) -> Iterator[None]:
+    """While in the block (and ``allowed``), let Saxon read the process environment (for ``--allow-io``): in this
+    process if Saxon is loaded in the block for the first time, and in the worker processes started in the block.
+    The switch is put back after it, so that a later run in the same process (a test calling the CLI) is not
+    affected."""
+    if not allowed:
+        yield
+        return
+    before = os.environ.get(ENVIRONMENT_SWITCH)
     os.environ[ENVIRONMENT_SWITCH] = "1"
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop(ENVIRONMENT_SWITCH, None)
+        else:
+            os.environ[ENVIRONMENT_SWITCH] = before
 
 
 def processor_class() -> Any:

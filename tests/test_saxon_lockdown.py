@@ -100,8 +100,11 @@ def _pyxform(tmp_path: Path, *argv: str, **env: str) -> str:
     import subprocess
     import sys
 
+    from pyxform.saxon_environment import ENVIRONMENT_SWITCH
+
+    base = {name: value for name, value in os.environ.items() if name != ENVIRONMENT_SWITCH}
     done = subprocess.run([sys.executable, "-m", "pyxform", *argv], check=False, capture_output=True, text=True,
-                          timeout=120, cwd=tmp_path, env={**os.environ, "PYXFORM_PROBE": "secret", **env})
+                          timeout=120, cwd=tmp_path, env={**base, "PYXFORM_PROBE": "secret", **env})
     assert done.returncode == 0, done.stderr
     return done.stdout
 
@@ -126,3 +129,17 @@ def test_stylesheets_and_queries_see_no_environment_variable_unless_io_is_allowe
         assert _pyxform(tmp_path, "transform", "env.xsl", "a.xml").strip() == hidden
         assert "<r>secret " in _pyxform(tmp_path, "transform", "env.xsl", "a.xml", "--allow-io")
         assert _pyxform(tmp_path, "query", "a.xml", _ENVIRONMENT_PROBE) == "0\n"
+
+
+def test_allow_io_leaves_no_switch_behind(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import os
+
+    from pyxform.cli import main
+    from pyxform.saxon_environment import ENVIRONMENT_SWITCH
+
+    (tmp_path / "a.xml").write_text("<a/>")
+    (tmp_path / "id.xsl").write_text('<xsl:stylesheet version="3.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform"'
+                                     '><xsl:template match="/"><b/></xsl:template></xsl:stylesheet>')
+    assert main(["transform", str(tmp_path / "id.xsl"), str(tmp_path / "a.xml"), "--allow-io"]) == 0
+    assert "<b/>" in capsys.readouterr().out
+    assert ENVIRONMENT_SWITCH not in os.environ
