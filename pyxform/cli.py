@@ -99,7 +99,8 @@ def _limit_arguments(parser: argparse.ArgumentParser, *, worker: bool = False) -
                                 f"{DEFAULT_LIMITS.timeout:g}; 0: no limit)")
         group.add_argument("--max-memory", dest="max_memory", type=_megabytes, metavar="MB",
                            help=f"memory one page's worker process may use, in MiB (default "
-                                f"{DEFAULT_LIMITS.max_memory // 2**20}; 0: no limit; else at least {MIN_WORKER_MEMORY // 2**20}). With --timeout 0 and "
+                                f"{DEFAULT_LIMITS.max_memory // 2**20}; 0: no limit; else at least "
+                                f"{MIN_WORKER_MEMORY // 2**20}). With --timeout 0 and "
                                 "--max-memory 0 pages are converted in this process")
 
 

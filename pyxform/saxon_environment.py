@@ -10,9 +10,9 @@ time with the environment emptied, makes a processor read it then (an empty one)
 life of the process, and puts the environment back for Python at once: from then on, in this process, Saxon's
 environment is empty.
 
-A process in which I/O was allowed (``--allow-io``: :func:`environment_allowed` around the run that first loads Saxon) keeps
-Saxon's view of the real environment; the switch is the environment variable :data:`ENVIRONMENT_SWITCH`, so that a
-worker process (forked, or a new interpreter) inherits it.
+A process in which I/O was allowed (``--allow-io``: :func:`environment_allowed` around the run that first loads
+Saxon) keeps Saxon's view of the real environment; the switch is the environment variable
+:data:`ENVIRONMENT_SWITCH`, so that a worker process (forked, or a new interpreter) inherits it.
 """
 
 from __future__ import annotations

@@ -30,7 +30,8 @@ def test_empty_pages_in_the_same_words(function: object, page: object, message: 
 
 
 @pytest.mark.parametrize("command", ["convert", "grid", "headers"])
-@pytest.mark.parametrize(("data", "message"), [(b"", "the page is empty"), (b"  \n", "the page holds only white space")])
+@pytest.mark.parametrize(("data", "message"), [(b"", "the page is empty"),
+                                               (b"  \n", "the page holds only white space")])
 def test_commands_say_the_same_of_an_empty_page(tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str,
                                                 data: bytes, message: str) -> None:
     page = tmp_path / "empty.html"

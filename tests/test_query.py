@@ -132,7 +132,8 @@ def test_a_bad_file_of_a_folder_is_skipped_and_the_query_runs_over_the_others(
     ("1 +\n (2 * ]", False, "XPST0003", "Unexpected token ] before ... (near line 2, column 8 of the query)"),
     ('declare namespace q="x";\nlet $a := 1\nreturn $a +* 2', True, "XPST0003",
      "Unexpected token 2: no further input expected (near line 3, column 15 of the query)"),
-    ("foo:bar()", False, "XPST0081", "Namespace prefix 'foo' has not been declared (near line 1, column 8 of the query)"),
+    ("foo:bar()", False, "XPST0081",
+     "Namespace prefix 'foo' has not been declared (near line 1, column 8 of the query)"),
     ("count(collection()) + ]", False, "XPST0003",  # collection() is rewritten: the column is still the user's
      "Unexpected token ] before ... (near line 1, column 24 of the query)"),
     ("1 +\n  1 div 0", True, "FOAR0001", "Integer division by zero (near line 2, column 3 of the query)"),
