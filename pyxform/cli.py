@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import signal
 import sys
 import threading
@@ -22,10 +23,10 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from .errors import (EXIT_PARTIAL_FAILURE, EmptyInput, InputNotFound, LimitExceeded, OutputError, PyxformError,
-                     TableError, ValidationError)
+from .errors import (EXIT_PARTIAL_FAILURE, EmptyInput, InputError, InputNotFound, LimitExceeded, OutputError,
+                     PyxformError, TableError, ValidationError)
 from .files import atomic_write
-from .limits import DEFAULT_LIMITS, LIMIT_OPTIONS, Limits
+from .limits import DEFAULT_LIMITS, LIMIT_OPTIONS, MIN_WORKER_MEMORY, Limits
 from .source import Source, read_source
 from .tabular import DEFAULT_SEPARATOR, csv_paths
 
@@ -98,7 +99,8 @@ def _limit_arguments(parser: argparse.ArgumentParser, *, worker: bool = False) -
                                 f"{DEFAULT_LIMITS.timeout:g}; 0: no limit)")
         group.add_argument("--max-memory", dest="max_memory", type=_megabytes, metavar="MB",
                            help=f"memory one page's worker process may use, in MiB (default "
-                                f"{DEFAULT_LIMITS.max_memory // 2**20}; 0: no limit). With --timeout 0 and "
+                                f"{DEFAULT_LIMITS.max_memory // 2**20}; 0: no limit; else at least "
+                                f"{MIN_WORKER_MEMORY // 2**20}). With --timeout 0 and "
                                 "--max-memory 0 pages are converted in this process")
 
 
@@ -118,7 +120,13 @@ def _seconds(value: str) -> float:
 
 
 def _megabytes(value: str) -> int:
-    return _non_negative(value) * 2**20
+    """``--max-memory MB``: 0 (no limit) or at least :data:`~pyxform.limits.MIN_WORKER_MEMORY` (the worker's start)."""
+    number = _non_negative(value) * 2**20
+    if 0 < number < MIN_WORKER_MEMORY:
+        raise argparse.ArgumentTypeError(
+            f"must be 0 (no limit) or at least {MIN_WORKER_MEMORY // 2**20} MiB: the worker process needs about that "
+            "much to load Saxon and compile the stylesheets before any page")
+    return number
 
 
 def _non_negative(value: str) -> int:
@@ -153,9 +161,15 @@ def grid_output(page: Source, options: Mapping[str, Any], limits: Limits = DEFAU
     :raises LimitExceeded, TableError: the one table asked for (``table``) could not be normalized.
     :raises PyxformError: any error of :func:`pyxform.normalize.grid`.
     """
+    from .header_detection import looks_like_grid_document
     from .normalize import grid
+    from .safexml import parse_untrusted
 
     source, table = page.uri, options.get("table")
+    if looks_like_grid_document(page.data):
+        parse_untrusted(page.data, what="grid document", location=source or None)  # BadXmlInput if broken
+        raise InputError("this is a grid document already: `pyxform grid` reads HTML pages (give a grid document to "
+                         "`pyxform headers` or `pyxform convert`)", location=source or None)
     document = grid(page, table=table, limits=limits)
     if table is not None and not document.tables:
         failure = document.failures[0]
@@ -292,12 +306,40 @@ def _pipeline_arguments(parser: argparse.ArgumentParser, *, steps: str) -> None:
                              "every stylesheet runs with no file or network access")
 
 
-def _parse_params(bindings: Sequence[str], step_names: Sequence[str], user_steps: Sequence[str]
-                  ) -> dict[str, dict[str, Any]]:
+#: The lexical forms (XSD 1.0) of the atomic types pyxform's stage parameters are declared with; a value of another
+#: declared type is left for Saxon to cast.
+_LEXICAL_FORMS: dict[str, re.Pattern[str]] = {
+    "xs:integer": re.compile(r"\s*[+-]?\d+\s*"),
+    "xs:decimal": re.compile(r"\s*[+-]?(?:\d+(?:\.\d*)?|\.\d+)\s*"),
+    "xs:double": re.compile(r"\s*(?:[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?|[+-]?INF|NaN)\s*"),
+    "xs:boolean": re.compile(r"\s*(?:true|false|1|0)\s*"),
+}
+
+
+def _check_stage_param(step: str, local: str, value: str, declared: Mapping[str, str]) -> None:
+    """Refuse a parameter a built-in stage does not declare, or a value its declared type (``as``) cannot take.
+
+    :raises UsageError: naming the parameter, and the stage's parameters or the type.
+    """
+    if local not in declared:
+        known = ", ".join(sorted(declared)) if declared else "none"
+        raise UsageError(f"--param {step}.{local}=...: the {step} step has no parameter {local!r} (its parameters: "
+                         f"{known})")
+    form = _LEXICAL_FORMS.get(declared[local].rstrip("?"))
+    if form is not None and not form.fullmatch(value):
+        raise UsageError(f"--param {step}.{local}={value}: {step}.{local} is {declared[local]}; {value!r} is not a "
+                         f"value of that type")
+
+
+def _parse_params(bindings: Sequence[str], step_names: Sequence[str], user_steps: Sequence[str],
+                  declared: Mapping[str, Mapping[str, str]] | None = None) -> dict[str, dict[str, Any]]:
     """``--param [STEP.]NAME=VALUE`` -> parameters by step name (values as :class:`~pyxform.saxon.UntypedAtomic`).
     An unqualified NAME goes to every user stylesheet (``user_steps``).
 
-    :raises UsageError: a binding that is not NAME=VALUE, or names no stylesheet.
+    :param declared: for each built-in step, its parameters and their declared types
+        (:func:`pyxform.docs.stage_parameters`): a parameter of such a step is checked against them up front.
+    :raises UsageError: a binding that is not NAME=VALUE, names no stylesheet, names a parameter a built-in step
+        does not have, or gives it a value its declared type cannot take.
     """
     from .saxon import UntypedAtomic
 
@@ -308,6 +350,8 @@ def _parse_params(bindings: Sequence[str], step_names: Sequence[str], user_steps
             raise UsageError(f"--param takes NAME=VALUE, not {binding!r}")
         step, dot, local = name.partition(".")
         if dot and step in step_names and local:
+            if declared is not None and step in declared:
+                _check_stage_param(step, local, value, declared[step])
             params.setdefault(step, {})[local] = UntypedAtomic(value)
         elif user_steps:
             for user_step in user_steps:
@@ -344,7 +388,14 @@ def conversion_pipeline(options: Mapping[str, Any]) -> tuple[Any, dict[str, dict
     chosen = CONVERSION.append(*user_steps)
     if allow_io:
         chosen = chosen.allowing_io()
-    return chosen, _parse_params(options.get("param") or [], chosen.names, [step.name for step in user_steps])
+    declared = {}
+    if options.get("param"):
+        from .docs import stage_parameters
+
+        declared = {step.name: (stage_parameters(step.stylesheet) if step.kind == "xslt" else {})
+                    for step in chosen.steps if step.builtin or step.kind == "clean"}
+    return chosen, _parse_params(options.get("param") or [], chosen.names, [step.name for step in user_steps],
+                                 declared)
 
 
 def convert_outputs(page: Source, options: Mapping[str, Any], limits: Limits = DEFAULT_LIMITS
@@ -362,17 +413,17 @@ def convert_outputs(page: Source, options: Mapping[str, Any], limits: Limits = D
     :raises PyxformError: any error of the conversion.
     """
     from .convert import convert, convert_grid
-    from .header_detection import is_grid_document
+    from .header_detection import looks_like_grid_document
 
     if not page.data.strip():
-        raise EmptyInput("the input holds only white space" if page.data else "the input is empty",
+        raise EmptyInput("the page holds only white space" if page.data else "the page is empty",
                          location=page.uri or None)
     pipeline, params = conversion_pipeline(options)
     keep_stages = options.get("keep_stages")
     kwargs = {"table": options.get("table"), "names": options.get("names", "paper"),
               "method": options.get("method", "auto"), "pipeline": pipeline, "params": params,
               "keep_stages": Path(keep_stages) if keep_stages else None}
-    if is_grid_document(page.data):
+    if looks_like_grid_document(page.data):  # a broken one is refused as XML (bad-xml), not read as a page
         conversion = convert_grid(page.data, source=page.uri, **kwargs)
     else:
         conversion = convert(page, limits=limits, **kwargs)
@@ -433,6 +484,13 @@ def _write(target: Path | None, data: bytes) -> None:
 
 
 def _run_convert(args: argparse.Namespace) -> int:
+    from .saxon_environment import environment_allowed
+
+    with environment_allowed(args.allow_io):  # your stylesheets may read environment variables (in the worker too)
+        return _convert_inputs(args)
+
+
+def _convert_inputs(args: argparse.Namespace) -> int:
     from .isolate import PageJob, Worker, run_job
 
     several = len(args.inputs) > 1
@@ -574,14 +632,17 @@ def _transform_arguments(parser: argparse.ArgumentParser) -> None:
 def _run_transform(args: argparse.Namespace) -> int:
     from .pipeline import Pipeline, Step
 
+    from .saxon_environment import environment_allowed
+
     step = Step.xslt(args.stylesheet)
     pipeline = Pipeline([step], allow_io=args.allow_io)
     params = _parse_params(args.param, [], [step.name])
     document = read_source(args.input)
     messages: list[Any] = []
     try:
-        result = pipeline.run(document.data, params=params, serialize=True, source=document.uri or args.input,
-                              messages=messages)
+        with environment_allowed(args.allow_io):  # environment-variable() too, as with Saxon's own command line
+            result = pipeline.run(document.data, params=params, serialize=True, source=document.uri or args.input,
+                                  messages=messages)
     finally:
         for message in messages:
             print(message.text, file=sys.stderr)
@@ -605,9 +666,7 @@ def _schema_arguments(parser: argparse.ArgumentParser) -> None:
 def _run_schema(args: argparse.Namespace) -> int:
     from .schema import generate_schema
 
-    document = Path(args.document)
-    if not document.is_file():
-        raise InputNotFound("no such file", location=args.document)
+    document = _input_file(args.document)
     xsd = generate_schema(document)
     if args.output == "-":
         write_output(xsd)
@@ -616,23 +675,47 @@ def _run_schema(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _input_file(name: str) -> Path:
+    """The path of an input file that must exist (``schema``, ``validate``).
+
+    :raises InputNotFound: no such file, or a directory (the wording of :func:`pyxform.source.read_source`).
+    """
+    path = Path(name)
+    if path.is_dir():
+        raise InputNotFound("is a directory, not a file", location=name)
+    if not path.is_file():
+        raise InputNotFound("no such file", location=name)
+    return path
+
+
 def _validate_arguments(parser: argparse.ArgumentParser) -> None:
     parser.description = (
         "Validate an XML file against an XSD 1.0 schema; errors are printed as FILE:LINE: message (exit code 11). "
-        "Without --schema: OUT.xsd beside the document if it exists, else a schema generated from the document.")
+        "The schema is --schema S.xsd, else OUT.xsd beside the document; without either the command refuses (exit "
+        "code 3) unless --generated-schema asks to validate against a schema generated from the document itself "
+        "(which only checks that it is well-formed and that pyxform's schema generator covers it).")
     parser.add_argument("document", metavar="OUT.xml")
-    parser.add_argument("--schema", metavar="S.xsd")
+    schema = parser.add_mutually_exclusive_group()
+    schema.add_argument("--schema", metavar="S.xsd", help="the schema (default: OUT.xsd beside the document)")
+    schema.add_argument("--generated-schema", action="store_true",
+                        help="validate against a schema generated from the document (a weak check: such a schema "
+                             "fits the document by construction)")
 
 
 def _run_validate(args: argparse.Namespace) -> int:
     from .schema import validate
 
-    document = Path(args.document)
-    if not document.is_file():
-        raise InputNotFound("no such file", location=args.document)
-    schema: Path | None = Path(args.schema) if args.schema else document.with_suffix(".xsd")
-    if not args.schema and not schema.is_file():
-        schema = None
+    document = _input_file(args.document)
+    schema: Path | None = None
+    if args.schema:
+        schema = _input_file(args.schema)
+    elif not args.generated_schema:
+        schema = document.with_suffix(".xsd")
+        if not schema.is_file():
+            raise InputNotFound(f"no schema to validate {args.document} against: give --schema S.xsd, write one with "
+                                f"`pyxform schema {args.document}` (or `convert --schema`), or ask for "
+                                "--generated-schema (a schema generated from the document: it checks only that the "
+                                "document is well-formed and that the generator covers it)", location=str(schema))
     try:
         validate(document, schema)
     except ValidationError as error:
@@ -640,7 +723,9 @@ def _run_validate(args: argparse.Namespace) -> int:
         for line, message in error.errors:
             print(f"{error.location or args.document}:{line if line else '?'}: {message}", file=sys.stderr)
         return error.exit_code
-    write_output(f"{args.document}: valid against {schema if schema else 'a schema generated from it'}")
+    write_output(f"{args.document}: valid against {schema}" if schema is not None else
+                 f"{args.document}: valid against a schema generated from it (--generated-schema: this checks that it "
+                 "is well-formed and that the generator covers it, not its data against an independent schema)")
     return EXIT_OK
 
 
@@ -649,7 +734,8 @@ def _query_arguments(parser: argparse.ArgumentParser) -> None:
     parser.description = (
         "Evaluate an XPath 3.1 (or XQuery 3.1) expression with Saxon-HE over one XML file (the context item) or a "
         "folder of .xml files (collection() and $collection; no context item). Expressions cannot open URIs. "
-        "Prints one item a line: nodes as XML, atomic values as text.")
+        "Prints one item a line: nodes as XML, atomic values as text. A file of a folder that cannot be read is "
+        "skipped with a warning naming it and its line; the query runs over the others and the exit code is 13.")
     parser.add_argument("target", metavar="TARGET", help="an XML file or a folder of .xml files")
     parser.add_argument("expression", metavar="EXPR")
     parser.add_argument("--xquery", action="store_true", help="EXPR is XQuery 3.1 (default: XPath 3.1)")
@@ -669,8 +755,14 @@ def _run_query(args: argparse.Namespace) -> int:
             args.parser.error(f"--ns takes PREFIX=URI, not {binding!r}")
         namespaces[prefix] = uri
     result = query(args.target, args.expression, xquery=args.xquery, namespaces=namespaces)
+    for skipped in result.skipped:
+        print(f"pyxform: warning [query]: {skipped.path}: skipped: {skipped.message}", file=sys.stderr)
     for line in result.lines(text=args.text):
         write_output(line)
+    if result.skipped:
+        print(f"pyxform: {len(result.skipped)} file(s) of {args.target} skipped; the result is over the others",
+              file=sys.stderr)
+        return EXIT_PARTIAL_FAILURE
     return EXIT_OK
 
 

@@ -183,6 +183,7 @@ def convert(data: bytes | str | Source, *, table: int | None = None, names: Lite
     :raises LimitExceeded, InputError: from clean and normalize (page too large, undecodable, ...).
     :raises StylesheetError: a stylesheet failed (for pyxform's own, a bug: please report it with the page).
     :raises ValueError: for an option outside the values above.
+    :raises TypeError: ``data`` is not bytes, str or a Source.
     """
     _check_options(table, names, method)
     chosen = CONVERSION if pipeline is None else pipeline
@@ -192,8 +193,10 @@ def convert(data: bytes | str | Source, *, table: int | None = None, names: Lite
         page_source = data if source is None else replace(data, uri=source)
     elif isinstance(data, str):
         page_source = Source(data.encode("utf-8", "surrogatepass"), source or "", "utf-8")
-    else:
+    elif isinstance(data, (bytes, bytearray, memoryview)):
         page_source = Source(bytes(data), source or "", None)
+    else:  # bytes(123) would be 123 zero bytes, read as a binary page
+        raise TypeError(f"convert() takes the page as bytes, str or a Source, not {type(data).__name__}")
     stage_params = {"normalize": {"max-slots": limits.max_slots, "max-depth": limits.max_depth},
                     "headers": {"method": method}}
     return _run(chosen, page_source, stage_params, table=table, names=names, params=params,

@@ -14,6 +14,7 @@ not what the stylesheets say now (a test runs the same check).
 from __future__ import annotations
 
 import argparse
+import functools
 import sys
 import textwrap
 from collections.abc import Iterator, Sequence
@@ -25,7 +26,7 @@ from lxml import etree
 from .normalize import PIPELINE_STYLESHEETS
 from .saxon import builtin_stylesheet
 
-__all__ = ["StylesheetDoc", "read_stylesheet", "stylesheet_docs", "render", "DOCS_PAGE"]
+__all__ = ["StylesheetDoc", "read_stylesheet", "stylesheet_docs", "stage_parameters", "render", "DOCS_PAGE"]
 
 XSL = "http://www.w3.org/1999/XSL/Transform"
 _X = "{" + XSL + "}"
@@ -124,6 +125,19 @@ def stylesheet_docs() -> list[tuple[str, list[StylesheetDoc]]]:
     """Per built-in stage, in pipeline order: its name and its modules (the driver first)."""
     root_folder = builtin_stylesheet(PIPELINE_STYLESHEETS[0][1]).parent
     return [(stage, list(_modules(root_folder, file_name, set()))) for stage, file_name in PIPELINE_STYLESHEETS]
+
+
+@functools.lru_cache(maxsize=None)
+def stage_parameters(stage: str) -> dict[str, str]:
+    """The global parameters of a built-in stage (its driver and every module it includes) and their declared types
+    (``as``, ``item()*`` if none), e.g. ``{"threshold": "xs:double", ...}`` for ``headers``.
+
+    :raises KeyError: ``stage`` is not one of :data:`PIPELINE_STYLESHEETS`.
+    """
+    file_name = dict(PIPELINE_STYLESHEETS)[stage]
+    root_folder = builtin_stylesheet(file_name).parent
+    return {param.name: param.signature.split(" = ", 1)[0]
+            for module in _modules(root_folder, file_name, set()) for param in module.params}
 
 
 def _markdown(text: str) -> str:

@@ -85,7 +85,7 @@ class InputNotFound(InputError):
 
 
 class EmptyInput(InputError):
-    """The input holds no bytes, or only whitespace."""
+    """The input holds no bytes, or only white space ("the page is empty", "the page holds only white space")."""
 
     code = "empty"
     exit_code = 4
@@ -167,10 +167,17 @@ class ValidationError(PyxformError):
 
 
 class QueryError(PyxformError):
-    """An XPath or XQuery expression could not be compiled or evaluated."""
+    """An XPath or XQuery expression could not be compiled or evaluated, or its document could not be read.
+
+    :param error_code: Saxon's error code (``XPST0003``, ``XPTY0004``, ...), if known.
+    """
 
     code = "query"
     exit_code = 12
+
+    def __init__(self, message: str, *, error_code: str | None = None, location: str | None = None) -> None:
+        super().__init__(message, location=location)
+        self.error_code = error_code
 
 
 class BadXmlInput(InputError):

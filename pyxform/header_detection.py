@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -21,8 +22,9 @@ from typing import Any, Literal
 
 from lxml import etree
 
-from .errors import InputError, LimitExceeded, NoTableError, StylesheetError, TableError
+from .errors import BadXmlInput, InputError, LimitExceeded, NoTableError, StylesheetError, TableError
 from .limits import DEFAULT_LIMITS, Limits
+from .safexml import parse_untrusted
 from .saxon import SaxonRuntime
 from .source import Source
 
@@ -36,6 +38,7 @@ __all__ = [
     "detect_headers",
     "headers",
     "is_grid_document",
+    "looks_like_grid_document",
 ]
 
 PX_NS = "urn:pyxform"
@@ -137,6 +140,32 @@ def is_grid_document(data: bytes | str) -> bool:
     return root.tag == _PX + "grids"
 
 
+_PROLOG_MARKUP = re.compile(rb"<!--.*?-->|<\?.*?\?>|<!DOCTYPE(?:[^\[>]|\[.*?\])*>", re.DOTALL | re.IGNORECASE)
+_FIRST_START_TAG = re.compile(rb"<((?:[A-Za-z_][\w.-]*:)?)grids[\s/>]")
+
+
+def looks_like_grid_document(data: bytes | str) -> bool:
+    """True if ``data`` starts as a grid document: its first element (after the XML declaration, comments,
+    processing instructions and a document type declaration) is ``grids`` in the namespace ``urn:pyxform``, declared
+    in that start tag. Well-formed or not: such an input is read as XML (and refused as not well-formed, with line
+    and column, if it is broken), never as an HTML page. Looks at the first 4 KiB only.
+
+    :param data: the input's bytes (UTF-8 or an ASCII-compatible encoding) or text.
+    """
+    head = (data.encode("utf-8") if isinstance(data, str) else data)[:4096]
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")):  # UTF-16: the start tag's ASCII is interleaved
+        head = head.decode("utf-16", "replace").encode("utf-8")
+    rest = _PROLOG_MARKUP.sub(b"", head.removeprefix(b"\xef\xbb\xbf")).lstrip()
+    match = _FIRST_START_TAG.match(rest)
+    if match is None:
+        return False
+    prefix = match.group(1)[:-1]
+    end = rest.find(b">")
+    start_tag = rest if end < 0 else rest[:end]
+    declaration = b"xmlns:" + prefix if prefix else b"xmlns"
+    return re.search(re.escape(declaration) + rb"\s*=\s*[\"']urn:pyxform[\"']", start_tag) is not None
+
+
 class HeaderDetector:
     """The headers stage, compiled once: call :meth:`run` as often as needed.
 
@@ -222,7 +251,8 @@ def _check_grid(text: str) -> etree._Element:
     if root.tag != _PX + "grids":
         raise InputError(f"not a grid document: the root element is {root.tag!r}, not px:grids ({PX_NS})")
     if root.getroottree().docinfo.doctype:
-        raise InputError("a grid document has no document type declaration (DTD); this one does")
+        raise BadXmlInput("the grid document has a document type declaration (DTD): pyxform reads no DTD and "
+                          "expands no entity")
     return root
 
 
@@ -281,6 +311,7 @@ def headers(page: Source | bytes | str | os.PathLike[str], *, method: str = "aut
         "method"}]}``.
     :raises InputNotFound, EmptyInput, UndecodableInput, LimitExceeded, NoTableError: as :func:`pyxform.grid`.
     :raises TableError, LimitExceeded: if ``table`` names a table that could not be normalized.
+    :raises TypeError: ``page`` is none of the above.
     """
     from .normalize import grid
     from .source import read_source
@@ -288,8 +319,15 @@ def headers(page: Source | bytes | str | os.PathLike[str], *, method: str = "aut
     if isinstance(page, os.PathLike):
         page = read_source(page, limits=limits)
     data = page.data if isinstance(page, Source) else page
-    if is_grid_document(data):
-        return detect_headers(data, method=method, table=table)
+    if not isinstance(data, (bytes, bytearray, memoryview, str)):
+        raise TypeError(f"headers() takes a page as a Source, bytes, str or a path, not {type(page).__name__}")
+    if looks_like_grid_document(bytes(data) if not isinstance(data, str) else data):
+        location = (page.uri if isinstance(page, Source) else source) or None
+        root = parse_untrusted(data, what="grid document", location=location)  # BadXmlInput: line and column
+        if root.getroottree().docinfo.doctype:
+            raise BadXmlInput("the grid document has a document type declaration (DTD): pyxform reads no DTD and "
+                              "expands no entity", location=location)
+        return detect_headers(root, method=method, table=table)
 
     document = grid(page, table=table, source=source, limits=limits)
     return detect_headers(document.xml, method=method, table=table)

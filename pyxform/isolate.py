@@ -39,7 +39,7 @@ from typing import Any, Final, Literal
 
 from . import errors
 from .errors import PyxformError, WorkerCrash
-from .limits import DEFAULT_LIMITS, Limits, limit_exceeded
+from .limits import DEFAULT_LIMITS, MIN_WORKER_MEMORY, Limits, limit_exceeded
 from .source import Source
 
 __all__ = ["PageJob", "PageResult", "TableFailureInfo", "Worker", "run_job", "convert_isolated"]
@@ -47,6 +47,13 @@ __all__ = ["PageJob", "PageResult", "TableFailureInfo", "Worker", "run_job", "co
 #: Seconds a new worker may take to start and compile the stylesheets (not counted in a page's time).
 STARTUP_TIMEOUT: Final = 300.0
 _STDERR_TAIL: Final = 65536
+#: The exit status of saxonche's native image when its heap cannot grow (it prints nothing): under a memory cap, an
+#: exit with it is the page's (or the start's) memory running out, not a crash.
+_NATIVE_OUT_OF_MEMORY_EXIT: Final = 99
+#: What a child that ran out of memory leaves on its standard error: Python's and Java's errors, mmap failures while
+#: loading saxonche's shared libraries, the native image failing to create its isolate (heap).
+_OUT_OF_MEMORY_SIGNS: Final = ("OutOfMemoryError", "MemoryError", "Cannot allocate memory", "failed to map segment",
+                               "cannot map zero-fill pages", "graal_create_isolate error")
 
 
 @dataclass(frozen=True)
@@ -193,7 +200,8 @@ def _error_from_json(data: dict[str, Any], limits: Limits, location: str | None)
 
 
 def _memory_error(limits: Limits, location: str | None) -> PyxformError:
-    return limit_exceeded("max_memory", f"the page needed more than {limits.max_memory} bytes of memory",
+    return limit_exceeded("max_memory", f"the page needed more than {limits.max_memory} bytes of memory "
+                          f"({limits.max_memory / 2**20:g} MiB)",
                           limits=limits, location=location)
 
 
@@ -260,7 +268,7 @@ class Worker:
         try:
             header = json.loads(self._receive.recv_bytes())
         except EOFError:
-            raise self._crashed(None) from None
+            raise self._crashed(None, starting=True) from None
         if not header.get("ready"):
             raise WorkerCrash(f"the worker process did not start: {header}")
 
@@ -287,13 +295,20 @@ class Worker:
         self._stderr.seek(max(0, size - _STDERR_TAIL))
         return self._stderr.read().decode("utf-8", "replace")
 
-    def _crashed(self, location: str | None) -> PyxformError:
-        """The error for a child that died before answering; the child is cleaned up."""
+    def _crashed(self, location: str | None, *, starting: bool = False) -> PyxformError:
+        """The error for a child that died before answering (``starting``: before it was ready for a page); the
+        child is cleaned up. Under a memory cap, a child that ran out of memory is the limit ``max_memory``."""
         assert self._process is not None
         code = self._process.wait()
         tail = self._stderr_tail()
         self.close()
-        if "OutOfMemoryError" in tail or "MemoryError" in tail or "Cannot allocate memory" in tail:
+        out_of_memory = code == _NATIVE_OUT_OF_MEMORY_EXIT or any(sign in tail for sign in _OUT_OF_MEMORY_SIGNS)
+        if self.limits.max_memory > 0 and out_of_memory:
+            if starting:
+                return limit_exceeded(
+                    "max_memory", f"the worker process could not start within {self.limits.max_memory // 2**20} MiB "
+                    f"of memory (it needs about {MIN_WORKER_MEMORY // 2**20} MiB before any page)",
+                    limits=self.limits, location=location)
             return _memory_error(self.limits, location)
         if code < 0:
             try:
@@ -316,11 +331,15 @@ class Worker:
         :raises WorkerCrash: the child died (a bug).
         :raises PyxformError: any error of :func:`run_job`, as raised in the child.
         """
+        location = job.source.uri or None
         if self._process is None or self._process.poll() is not None:
             self.close()
-            self._start()
+            try:
+                self._start()
+            except PyxformError as error:
+                error.location = error.location or location
+                raise
         assert self._send is not None and self._receive is not None
-        location = job.source.uri or None
         header = {"options": job.all_options(), "uri": job.source.uri, "charset": job.source.charset}
         try:
             self._send.send_bytes(json.dumps(header).encode("utf-8"))

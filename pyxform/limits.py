@@ -32,7 +32,11 @@ from typing import Final
 
 from .errors import LimitExceeded
 
-__all__ = ["Limits", "DEFAULT_LIMITS", "LIMIT_OPTIONS", "limit_exceeded"]
+__all__ = ["Limits", "DEFAULT_LIMITS", "LIMIT_OPTIONS", "MIN_WORKER_MEMORY", "limit_exceeded"]
+
+#: The smallest ``max_memory`` (bytes) a worker process can start under: loading saxonche and compiling the stylesheets
+#: needs about 200 MiB of data segment (measured: 150 MiB fails, 200 MiB starts). ``--max-memory`` refuses less (but 0).
+MIN_WORKER_MEMORY: Final = 200 * 2**20
 
 #: The command-line option that raises each limit.
 LIMIT_OPTIONS: Final = {

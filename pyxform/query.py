@@ -28,7 +28,7 @@ from .errors import BadXmlInput, InputNotFound, QueryError
 from .safexml import SAXON_PARSER_LIMITS, parse_untrusted, serialize_root
 from .saxon import _ALLOWED_PROTOCOLS
 
-__all__ = ["QueryItem", "QueryResult", "query", "xpath", "documents_of", "DEFAULT_NAMESPACES"]
+__all__ = ["QueryItem", "QueryResult", "SkippedDocument", "query", "xpath", "documents_of", "DEFAULT_NAMESPACES"]
 
 #: Namespace prefixes every expression may use without declaring them.
 DEFAULT_NAMESPACES: dict[str, str] = {"px": "urn:pyxform"}
@@ -60,10 +60,28 @@ class QueryItem:
 
 
 @dataclass(frozen=True)
+class SkippedDocument:
+    """A file of a folder (or list) target that could not be read, so the query ran without it.
+
+    :ivar path: the file.
+    :ivar message: why, with the line and column where the XML breaks (``not well-formed XML: ... (line 1,
+        column 12)``) or the line of a refused entity.
+    """
+
+    path: str
+    message: str
+
+
+@dataclass(frozen=True)
 class QueryResult:
-    """The items an expression returned, in order."""
+    """The items an expression returned, in order, and the files of the collection that were skipped.
+
+    :ivar skipped: files of a folder or list target that could not be read (not well-formed, entities, unreadable):
+        the expression ran over the others. Always empty for a one-file target (its error is raised).
+    """
 
     items: tuple[QueryItem, ...]
+    skipped: tuple[SkippedDocument, ...] = ()
 
     def __len__(self) -> int:
         return len(self.items)
@@ -81,9 +99,9 @@ class _QueryProcessor:
     """A Saxon processor for queries, locked (no URI access) from the start."""
 
     def __init__(self) -> None:
-        from saxonche import PySaxonProcessor
+        from .saxon_environment import processor_class
 
-        self.processor = PySaxonProcessor(license=False)
+        self.processor = processor_class()(license=False)  # environment-variable() sees no variable
         for name, value in SAXON_PARSER_LIMITS.items():
             self.processor.set_configuration_property(name, value)
         self.processor.set_configuration_property(_ALLOWED_PROTOCOLS, "")
@@ -148,7 +166,15 @@ def _load(processor: Any, path: Path) -> Any:
 def rewrite_collection_calls(expression: str) -> str:
     """Replace each ``collection()`` / ``fn:collection()`` call without argument by ``$collection``, outside string
     literals and comments."""
+    return _rewrite_with_offsets(expression)[0]
+
+
+def _rewrite_with_offsets(expression: str) -> tuple[str, list[tuple[int, int]]]:
+    """:func:`rewrite_collection_calls`, and for each replacement the offsets (in the result, in ``expression``)
+    where the text after it starts (to map an error position back to the user's expression)."""
     out: list[str] = []
+    offsets: list[tuple[int, int]] = []
+    length = 0
     i = 0
     call = re.compile(r"(?<![\w.:$-])(?:fn:)?collection\s*\(\s*\)")
     while i < len(expression):
@@ -163,6 +189,7 @@ def rewrite_collection_calls(expression: str) -> str:
                     break
                 end += 1
             out.append(expression[i:end + 1])
+            length += len(out[-1])
             i = end + 1
         elif expression.startswith("(:", i):
             depth, end = 1, i + 2
@@ -174,16 +201,20 @@ def rewrite_collection_calls(expression: str) -> str:
                 else:
                     end += 1
             out.append(expression[i:end])
+            length += len(out[-1])
             i = end
         else:
             match = call.match(expression, i)
             if match and (i == 0 or not re.match(r"[\w.:$-]", expression[i - 1])):
                 out.append("$" + _COLLECTION_VARIABLE)
+                length += len(out[-1])
                 i = match.end()
+                offsets.append((length, i))
             else:
                 out.append(ch)
+                length += 1
                 i += 1
-    return "".join(out)
+    return "".join(out), offsets
 
 
 def _item(item: Any) -> QueryItem:
@@ -220,11 +251,21 @@ def query(target: str | os.PathLike[str] | Sequence[str | os.PathLike[str]], exp
     runner = _query_processor()
     with runner.lock:
         processor = runner.processor
-        documents = [_load(processor, path) for path in paths]
+        documents, skipped = [], []
+        for path in paths:
+            try:
+                documents.append(_load(processor, path))
+            except (QueryError, InputNotFound) as error:
+                if single:
+                    raise
+                skipped.append(SkippedDocument(str(path), error.message))  # one bad file never stops the others
+        if not documents:
+            raise QueryError(f"none of the {len(paths)} files could be read; first: {skipped[0].path}: "
+                             f"{skipped[0].message}", location=str(target))
         collection = processor.empty_sequence()
         for document in documents:
             collection.add_xdm_item(document)
-        rewritten = rewrite_collection_calls(expression)
+        rewritten, offsets = _rewrite_with_offsets(expression)
         try:
             if xquery:
                 result = _run_xquery(processor, rewritten, documents[0] if single else None, collection, bound)
@@ -234,11 +275,99 @@ def query(target: str | os.PathLike[str] | Sequence[str | os.PathLike[str]], exp
             raise
         except Exception as error:  # saxonche raises PySaxonApiError
             message = " ".join(str(error).split())
+            code, message = _locate_error(processor, message, expression, rewritten, offsets, bound, xquery)
             if ("XPDY0002" in message or "context item is absent" in message) and not single:
                 message += " (over a folder there is no context item: start from collection() or $collection)"
-            raise QueryError(message, location=str(target) if single else None) from None
+            raise QueryError(message, error_code=code, location=str(target) if single else None) from None
     items = tuple(_item(result.item_at(i)) for i in range(result.size)) if result is not None else ()
-    return QueryResult(items)
+    return QueryResult(items, tuple(skipped))
+
+
+_SAXON_STATIC_ERROR = re.compile(
+    r"\A\s*Static error (?:in|near) \{.*?\} (?:on line (?P<line>\d+) at column (?P<column>\d+)|at char (?P<char>\d+))"
+    r"(?: of \S*)?\s+(?P<code>[A-Z]{4}\d{4})\s+(?P<message>.*)\Z", re.DOTALL)
+_SAXON_DYNAMIC_ERROR = re.compile(
+    r"\A\s*Error on line (?P<line>\d+) column (?P<column>\d+)(?P<char>)(?: of \S*)?:?\s+(?P<code>[A-Z]{4}\d{4}):?\s+"
+    r"(?P<message>.*)\Z", re.DOTALL)
+_ERROR_CODE = re.compile(r"\A\s*(?P<code>[A-Z]{4}\d{4})\b:?\s*(?P<message>.*)\Z", re.DOTALL)
+
+
+def _prolog(namespaces: Mapping[str, str], query_text: str) -> str:
+    """The declarations pyxform puts before a query: its namespaces (unless the query declares the prefix) and
+    ``$collection``."""
+    declarations = "".join(f'declare namespace {prefix} = "{uri}";\n' for prefix, uri in namespaces.items()
+                           if not re.search(rf"declare\s+namespace\s+{re.escape(prefix)}\s*=", query_text))
+    return declarations + f"declare variable ${_COLLECTION_VARIABLE} external;\n"
+
+
+def _saxon_offset(text: str, line: int | None, column: int | None, char: int | None) -> int:
+    """The offset in ``text`` (0-based) of the position Saxon reports: ``at char N`` (1-based, just after the
+    token) for one-line text, ``on line L at column C`` (C one more than the character count) otherwise."""
+    if char is not None:
+        return min(max(char - 1, 0), len(text))
+    starts = [0] + [i + 1 for i, ch in enumerate(text) if ch == "\n"]
+    start = starts[min(max((line or 1) - 1, 0), len(starts) - 1)]
+    return min(start + max((column or 2) - 2, 0), len(text))
+
+
+def _line_and_column(text: str, offset: int) -> tuple[int, int]:
+    """1-based line and column of ``offset`` in ``text``."""
+    line = text.count("\n", 0, offset) + 1
+    return line, offset - (text.rfind("\n", 0, offset) + 1) + 1
+
+
+def _locate_error(processor: Any, message: str, expression: str, rewritten: str, offsets: list[tuple[int, int]],
+                  namespaces: Mapping[str, str], xquery: bool) -> tuple[str | None, str]:
+    """Saxon's error code and message, with the position in the user's ``expression`` (never in the declarations
+    pyxform added). Saxon's XPath API reports neither code nor position: a static error of an XPath expression is
+    located by compiling it once more as the body of an XQuery that is never evaluated (``if (false())``), and the
+    position is used only when that gives the same message."""
+    if xquery:
+        found = _SAXON_STATIC_ERROR.match(message) or _SAXON_DYNAMIC_ERROR.match(message)
+        if found is None:
+            coded = _ERROR_CODE.match(message)
+            return (coded["code"], coded["message"]) if coded else (None, message)
+        head = _XQUERY_PROLOG_HEAD.match(rewritten)
+        cut = head.end() if head else 0
+        inserted = len(_prolog(namespaces, rewritten))
+        text = rewritten[:cut] + _prolog(namespaces, rewritten) + rewritten[cut:]
+        position = _saxon_offset(text, _int(found["line"]), _int(found["column"]), _int(found["char"]))
+        position = position if position < cut else max(position - inserted, cut)
+    else:
+        prefix = _prolog(namespaces, "") + "if (false()) then (\n"
+        probe = processor.new_xquery_processor()
+        probe.set_query_content(prefix + rewritten + "\n) else ()")
+        try:
+            probe.run_query_to_value()
+            return None, message
+        except Exception as error:
+            found = _SAXON_STATIC_ERROR.match(" ".join(str(error).split()))
+        if found is None:
+            return None, message
+        position = _saxon_offset(prefix + rewritten + "\n) else ()", _int(found["line"]), _int(found["column"]),
+                                 _int(found["char"])) - len(prefix)
+        # the same error, or one at the end of the expression (what XPath saw as <eof> the probe sees as its ")")
+        if found["message"].strip() != message.strip() and position < len(rewritten):
+            return None, message
+        position = min(max(position, 0), len(rewritten))
+        found = {"code": found["code"], "message": message}  # type: ignore[assignment]
+    line, column = _line_and_column(expression, _original_offset(offsets, position))
+    return found["code"], f"{found['message'].strip()} (near line {line}, column {column} of the query)"
+
+
+def _int(value: str | None) -> int | None:
+    return int(value) if value else None
+
+
+def _original_offset(offsets: list[tuple[int, int]], position: int) -> int:
+    """The offset in the user's expression of ``position`` in the rewritten one (``offsets``: the rewritten and
+    original offsets where each rewritten piece starts)."""
+    rewritten_start, original_start = 0, 0
+    for new, old in offsets:
+        if new > position:
+            break
+        rewritten_start, original_start = new, old
+    return original_start + (position - rewritten_start)
 
 
 def _run_xpath(processor: Any, expression: str, context: Any, collection: Any, namespaces: Mapping[str, str]) -> Any:
@@ -256,10 +385,7 @@ def _run_xpath(processor: Any, expression: str, context: Any, collection: Any, n
 def _run_xquery(processor: Any, query_text: str, context: Any, collection: Any, namespaces: Mapping[str, str]) -> Any:
     head = _XQUERY_PROLOG_HEAD.match(query_text)
     cut = head.end() if head else 0
-    declarations = "".join(f'declare namespace {prefix} = "{uri}";\n' for prefix, uri in namespaces.items()
-                           if not re.search(rf"declare\s+namespace\s+{re.escape(prefix)}\s*=", query_text))
-    text = (query_text[:cut] + declarations + f"declare variable ${_COLLECTION_VARIABLE} external;\n"
-            + query_text[cut:])
+    text = query_text[:cut] + _prolog(namespaces, query_text) + query_text[cut:]
     xquery_processor = processor.new_xquery_processor()
     xquery_processor.set_parameter(_COLLECTION_VARIABLE, collection)
     if context is not None:

@@ -80,9 +80,9 @@ def builtin_schema(name: str) -> Path:
 
 
 def _new_processor() -> Any:
-    from saxonche import PySaxonProcessor  # imported lazily: starting Saxon is the slowest part of start-up
+    from .saxon_environment import processor_class  # Saxon is loaded lazily: the slowest part of start-up
 
-    processor = PySaxonProcessor(license=False)
+    processor = processor_class()(license=False)  # the first in a process: with the environment hidden
     for name, value in SAXON_PARSER_LIMITS.items():
         processor.set_configuration_property(name, value)
     return processor
@@ -280,7 +280,10 @@ class SaxonRuntime:
         messages = executable.get_xsl_messages()
         if messages:
             for message in messages:
-                self.messages.append(XsltMessage(name, str(message)))
+                text = str(message)  # serialized: markup kept, but text escaped (&lt;)
+                if "<" not in text:  # text only: its string value, unescaped
+                    text = getattr(message, "string_value", text)
+                self.messages.append(XsltMessage(name, text))
             executable.clear_xsl_messages()
 
 

@@ -88,3 +88,34 @@ def test_schema_validate_query(tmp_path: Path, capsys: pytest.CaptureFixture[str
     assert main(["query", str(out), "//average", "--text"]) == 0
     assert capsys.readouterr().out.split()[:2] == ["1.78", "75"]
     assert main(["query", str(out), "//["]) == 12
+
+
+def test_validate_without_a_schema_refuses_rather_than_pass_a_check_that_cannot_fail(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "paper.xml"
+    assert main(["convert", str(GRID), "--table", "0", "-o", str(out)]) == 0  # no paper.xsd written
+    capsys.readouterr()
+    assert main(["validate", str(out)]) == 3
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.startswith(f"pyxform: error [not-found]: {tmp_path / 'paper.xsd'}: no schema to validate "
+                                   f"{out} against: give --schema S.xsd")
+    assert "--generated-schema" in captured.err
+    # asked for on purpose, the weak check runs and says what it is
+    assert main(["validate", str(out), "--generated-schema"]) == 0
+    assert capsys.readouterr().out == (f"{out}: valid against a schema generated from it (--generated-schema: this "
+                                       "checks that it is well-formed and that the generator covers it, not its data "
+                                       "against an independent schema)\n")
+    # a schema beside the document is found; a named one that does not exist is refused
+    assert main(["schema", str(out)]) == 0
+    assert main(["validate", str(out)]) == 0
+    assert capsys.readouterr().out == f"{out}: valid against {tmp_path / 'paper.xsd'}\n"
+    assert main(["validate", str(out), "--schema", str(tmp_path / "none.xsd")]) == 3
+    assert f"error [not-found]: {tmp_path / 'none.xsd'}: no such file" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("command", ["schema", "validate"])
+def test_schema_and_validate_say_a_directory_is_a_directory(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                            command: str) -> None:
+    assert main([command, str(tmp_path)]) == 3
+    assert capsys.readouterr().err == f"pyxform: error [not-found]: {tmp_path}: is a directory, not a file\n"

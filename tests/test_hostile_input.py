@@ -28,7 +28,7 @@ def pairs(out: str) -> list[dict[str, object]]:
 
 
 BAD_PAGES = [
-    ("empty", b"", 4, "empty", "the input is empty"),
+    ("empty", b"", 4, "empty", "the page is empty"),
     ("whitespace", b" \r\n\t\x0c ", 4, "empty", "only white space"),
     ("binary", bytes(range(256)) * 8, 5, "undecodable", "binary data"),
     ("png", b"\x89PNG\r\n\x1a\n" + b"<table><tr><td>x</td></tr></table>", 5, "undecodable", "file signature"),

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import subprocess
 import sys
 import threading
@@ -327,3 +328,59 @@ def test_a_worker_forked_from_the_command_keeps_every_limit() -> None:
     assert out["slow"]["limit"] == "timeout" and out["slow"]["message"].startswith("the page took longer than 0.5 s")
     assert out["big"]["limit"] == "max_memory"
     assert out["killed"]["code"] == "crash" and "killed by signal SIGKILL" in out["killed"]["message"]
+
+
+def tall_table(rows: int, cols: int) -> bytes:
+    """A table of ``rows`` data rows, each with a row header cell, under one header row of ``cols`` columns."""
+    head = "<tr><th></th>" + "".join(f"<th>C{j}</th>" for j in range(cols)) + "</tr>"
+    body = "".join(f"<tr><th>R{i}</th>" + "".join(f"<td>{i * j}</td>" for j in range(cols)) + "</tr>"
+                   for i in range(rows))
+    return f"<table>{head}{body}</table>".encode()
+
+
+def test_a_page_that_runs_saxon_out_of_memory_is_the_memory_limit_not_a_crash(tmp_path: Path) -> None:
+    # Saxon's native image exits with status 99 and prints nothing when its heap cannot grow: under --max-memory
+    # that is the limit (exit 7), not a crash (exit 1). Run as the command runs (a forked worker).
+    tall = tmp_path / "tall.html"
+    tall.write_bytes(tall_table(3000, 20))
+    done = subprocess.run([sys.executable, "-m", "pyxform", "convert", str(tall), "--max-memory", "300"],
+                          check=False, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 7, done.stderr
+    assert done.stdout == ""
+    assert done.stderr.startswith(f"pyxform: error [limit]: {tall}: the page needed more than 314572800 bytes of "
+                                  "memory (300 MiB)")
+    assert "raise it with --max-memory" in done.stderr and "crash" not in done.stderr
+
+
+@pytest.mark.parametrize("megabytes", ["1", "50", "199"])
+def test_a_memory_limit_too_small_for_the_worker_to_start_is_a_usage_error(capsys: pytest.CaptureFixture[str],
+                                                                           megabytes: str) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(["convert", "page.html", "--max-memory", megabytes])
+    assert exited.value.code == 2
+    assert "--max-memory: must be 0 (no limit) or at least 200 MiB" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("fork", ["1", "0"])
+def test_a_worker_that_cannot_start_within_its_memory_is_the_memory_limit(fork: str) -> None:
+    # From Python (no --max-memory check): the start failure (saxonche's libraries cannot be mapped, or the native
+    # image cannot create its heap) is classified, forked or in a new interpreter.
+    script = ("import json\nfrom pyxform.errors import PyxformError\nfrom pyxform.isolate import PageJob, Worker\n"
+              "from pyxform.limits import Limits\nfrom pyxform.source import Source\n"
+              "for mib in (1, 120):\n"
+              "    try:\n"
+              "        page = Source(b'<table><tr><td>1</table>', 'p.html')\n"
+              "        Worker(Limits(max_memory=mib * 2**20)).run(PageJob(page))\n"
+              "        print(json.dumps({'ok': mib}))\n"
+              "    except PyxformError as error:\n"
+              "        print(json.dumps({'code': error.code, 'limit': getattr(error, 'limit', None),"
+              " 'message': error.message, 'location': error.location}))\n")
+    done = subprocess.run([sys.executable, "-c", script], check=False, capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "PYXFORM_WORKER_FORK": fork})
+    assert done.returncode == 0, done.stderr
+    answers = [json.loads(line) for line in done.stdout.splitlines()]
+    for mib, answer in zip((1, 120), answers, strict=True):
+        assert answer == {"code": "limit", "limit": "max_memory", "location": "p.html",
+                          "message": f"the worker process could not start within {mib} MiB of memory (it needs about "
+                                     f"200 MiB before any page) (limit max_memory = {mib * 2**20}; raise it with "
+                                     "--max-memory)"}

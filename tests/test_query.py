@@ -89,3 +89,59 @@ def test_elementpath_on_lxml_trees() -> None:
     assert xpath(tree, "//*[@px:label = $l]/ratio/string()", variables={"l": "Males"}) == ["40.46%"]
     with pytest.raises(QueryError):
         xpath(tree, "//[")
+
+
+def test_a_bad_file_of_a_folder_is_skipped_and_the_query_runs_over_the_others(
+        tmp_path: Path, outputs: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from pyxform.cli import main
+
+    folder = tmp_path / "q"
+    folder.mkdir()
+    (folder / "a.xml").write_bytes((outputs / "a.xml").read_bytes())
+    (folder / "b.xml").write_text("<r><a>1</a>\n<b>")  # truncated
+    (folder / "c.xml").write_text('<!DOCTYPE r [<!ENTITY e SYSTEM "file:///etc/hostname">]>\n<r>&e;</r>')
+    (folder / "d.xml").write_bytes((outputs / "b.xml").read_bytes())
+    result = query(folder, "collection()//males/ratio/string()")
+    assert result.values() == ["40.46%", "41.00%"]
+    assert [(Path(s.path).name, s.message) for s in result.skipped] == [
+        ("b.xml", "cannot read the document: the document is not well-formed XML: Premature end of data in tag b "
+                  "line 2 (line 2, column 3)"),
+        ("c.xml", "cannot read the document: the document uses the entity reference &e; on line 2: pyxform expands "
+                  "no entity and reads no DTD (write the character itself)")]
+    assert main(["query", str(folder), "count(collection())"]) == 13
+    captured = capsys.readouterr()
+    assert captured.out == "2\n"
+    assert captured.err.splitlines() == [
+        f"pyxform: warning [query]: {folder / 'b.xml'}: skipped: cannot read the document: the document is not "
+        "well-formed XML: Premature end of data in tag b line 2 (line 2, column 3)",
+        f"pyxform: warning [query]: {folder / 'c.xml'}: skipped: cannot read the document: the document uses the "
+        "entity reference &e; on line 2: pyxform expands no entity and reads no DTD (write the character itself)",
+        f"pyxform: 2 file(s) of {folder} skipped; the result is over the others"]
+    # one file given alone still fails as a whole, and a folder with no readable file is an error
+    with pytest.raises(QueryError, match="not well-formed"):
+        query(folder / "b.xml", "1")
+    (folder / "a.xml").unlink()
+    (folder / "d.xml").unlink()
+    with pytest.raises(QueryError, match="none of the 2 files could be read; first: .*b.xml"):
+        query(folder, "1")
+
+
+@pytest.mark.parametrize(("expression", "xquery", "code", "message"), [
+    ("for $x in", True, "XPST0003", "Unexpected token <eof> before ... (near line 1, column 10 of the query)"),
+    ("for $x in", False, "XPST0003", "Unexpected token <eof> before ... (near line 1, column 10 of the query)"),
+    ("1 +\n (2 * ]", False, "XPST0003", "Unexpected token ] before ... (near line 2, column 8 of the query)"),
+    ('declare namespace q="x";\nlet $a := 1\nreturn $a +* 2', True, "XPST0003",
+     "Unexpected token 2: no further input expected (near line 3, column 15 of the query)"),
+    ("foo:bar()", False, "XPST0081",
+     "Namespace prefix 'foo' has not been declared (near line 1, column 8 of the query)"),
+    ("count(collection()) + ]", False, "XPST0003",  # collection() is rewritten: the column is still the user's
+     "Unexpected token ] before ... (near line 1, column 24 of the query)"),
+    ("1 +\n  1 div 0", True, "FOAR0001", "Integer division by zero (near line 2, column 3 of the query)"),
+    ("1 div 0", False, None, "Integer division by zero"),  # XPath: Saxon gives no code or position at run time
+])
+def test_query_errors_give_the_code_and_the_position_in_the_users_query(
+        outputs: Path, expression: str, xquery: bool, code: str | None, message: str) -> None:
+    with pytest.raises(QueryError) as caught:
+        query(outputs / "a.xml", expression, xquery=xquery)
+    assert (caught.value.error_code, caught.value.message) == (code, message)
+    assert "collection external" not in caught.value.message and "{" not in caught.value.message

@@ -89,3 +89,57 @@ def test_an_unlocked_runtime_would_read_the_file(tmp_path: Path) -> None:
     node = runtime.parse(page(secret, tmp_path / "out.txt"))
     assert "SECRET-CONTENT" in runtime.transform_to_string("hostile", node, {"probe": "unparsed-text"})
     assert "SECRET-CONTENT" in runtime.transform_to_string("hostile", node, {"probe": "evaluate"})
+
+
+_ENVIRONMENT_PROBE = ("string-join((environment-variable('PYXFORM_PROBE'), "
+                      "string(count(available-environment-variables()))), ' ')")
+
+
+def _pyxform(tmp_path: Path, *argv: str, **env: str) -> str:
+    import os
+    import subprocess
+    import sys
+
+    from pyxform.saxon_environment import ENVIRONMENT_SWITCH
+
+    base = {name: value for name, value in os.environ.items() if name != ENVIRONMENT_SWITCH}
+    done = subprocess.run([sys.executable, "-m", "pyxform", *argv], check=False, capture_output=True, text=True,
+                          timeout=120, cwd=tmp_path, env={**base, "PYXFORM_PROBE": "secret", **env})
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+@pytest.mark.parametrize("worker", ["forked", "new-python", "in-process"])
+def test_stylesheets_and_queries_see_no_environment_variable_unless_io_is_allowed(tmp_path: Path,
+                                                                                  worker: str) -> None:
+    # Each run is a new process: Saxon keeps the environment it first read for the life of the process.
+    (tmp_path / "a.xml").write_text("<a/>")
+    (tmp_path / "env.xsl").write_text(
+        '<xsl:stylesheet version="3.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform">'
+        f'<xsl:template match="/"><r>{{{_ENVIRONMENT_PROBE}}}</r></xsl:template></xsl:stylesheet>'
+        .replace("<r>", '<r xsl:expand-text="yes">'))
+    (tmp_path / "p.html").write_text("<table><tr><th>A</th></tr><tr><td>1</td></tr></table>")
+    options = {"forked": [], "new-python": [], "in-process": ["--timeout", "0", "--max-memory", "0"]}[worker]
+    env = {"PYXFORM_WORKER_FORK": "0"} if worker == "new-python" else {}
+    hidden = '<?xml version="1.0" encoding="UTF-8"?><r>0</r>'
+    assert _pyxform(tmp_path, "convert", "p.html", "--xslt", "env.xsl", *options, **env) == hidden
+    shown = _pyxform(tmp_path, "convert", "p.html", "--xslt", "env.xsl", "--allow-io", *options, **env)
+    assert re.fullmatch(r'<\?xml version="1.0" encoding="UTF-8"\?><r>secret \d+</r>', shown), shown
+    if worker == "forked":
+        assert _pyxform(tmp_path, "transform", "env.xsl", "a.xml").strip() == hidden
+        assert "<r>secret " in _pyxform(tmp_path, "transform", "env.xsl", "a.xml", "--allow-io")
+        assert _pyxform(tmp_path, "query", "a.xml", _ENVIRONMENT_PROBE) == "0\n"
+
+
+def test_allow_io_leaves_no_switch_behind(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import os
+
+    from pyxform.cli import main
+    from pyxform.saxon_environment import ENVIRONMENT_SWITCH
+
+    (tmp_path / "a.xml").write_text("<a/>")
+    (tmp_path / "id.xsl").write_text('<xsl:stylesheet version="3.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform"'
+                                     '><xsl:template match="/"><b/></xsl:template></xsl:stylesheet>')
+    assert main(["transform", str(tmp_path / "id.xsl"), str(tmp_path / "a.xml"), "--allow-io"]) == 0
+    assert "<b/>" in capsys.readouterr().out
+    assert ENVIRONMENT_SWITCH not in os.environ

@@ -147,3 +147,10 @@ def test_a_batch_of_urls_records_each_status(server: str, tmp_path: Path,
     assert records[1]["message"] == "HTTP status 404 Not Found"
     assert (tmp_path / "out" / "page.xml").is_file()
     assert err.splitlines()[-1].startswith("pyxform: 2 of 3 inputs failed (fetch: 1, forbidden-address: 1): ")
+
+
+def test_grid_reads_a_url_as_readme_says(server: str, capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "grid", server + "/page", "--allow-private", "--format", "json")
+    assert status == 0
+    grid = json.loads(out)["tables"][0]["grid"]
+    assert [[slot["text"] for slot in row] for row in grid] == [["Maß"], ["größe"]]

@@ -154,9 +154,10 @@ def clean(source: Source | bytes | str, *, limits: Limits = DEFAULT_LIMITS) -> C
         decoded HTML text (``str``).
     :param limits: ``max_page_bytes``, ``max_tables``, ``max_depth`` and ``max_page_slots`` apply here.
     :returns: the :class:`CleanedPage`.
-    :raises EmptyInput: no bytes, or only whitespace.
+    :raises EmptyInput: no bytes, or only white space.
     :raises UndecodableInput: binary data.
     :raises LimitExceeded: the page is too large, has too many tables, tables nested too deep, or too many slots.
+    :raises TypeError: ``source`` is not a Source, bytes or str.
     """
     if isinstance(source, str):
         text = source
@@ -164,11 +165,13 @@ def clean(source: Source | bytes | str, *, limits: Limits = DEFAULT_LIMITS) -> C
         if not text.strip():
             from ..errors import EmptyInput
 
-            raise EmptyInput("the page holds only whitespace" if text else "the page is empty", location="<text>")
+            raise EmptyInput("the page holds only white space" if text else "the page is empty", location="<text>")
         decoded = Decoded(text, "utf-8", "caller")
         uri = ""
     else:
         if not isinstance(source, Source):
+            if not isinstance(source, (bytes, bytearray, memoryview)):  # bytes(123): 123 zero bytes, not a page
+                raise TypeError(f"a page is bytes, str or a Source, not {type(source).__name__}")
             source = Source(bytes(source), "", None)
         uri = source.uri
         _check_size(len(source.data), limits, uri or "<bytes>")

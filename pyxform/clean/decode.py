@@ -401,11 +401,11 @@ def decode_html(data: bytes, *, charset: str | None = None, location: str | None
     :raises UndecodableInput: binary data.
     """
     if not data.strip(_ASCII_WHITESPACE):
-        raise EmptyInput("the page is empty" if not data else "the page holds only whitespace", location=location)
+        raise EmptyInput("the page is empty" if not data else "the page holds only white space", location=location)
     decoded = _sniff(data, charset, location)
     text = decoded.text
     if not text.strip():
-        raise EmptyInput("the page holds only whitespace", location=location)
+        raise EmptyInput("the page holds only white space", location=location)
     nuls = text.count("\x00")
     if nuls:
         text = text.replace("\x00", "\ufffd")
