@@ -261,3 +261,22 @@ def test_title_over_a_section_without_repeated_labels_heads_every_row() -> None:
     result = detect(rows)
     assert cell_roles(result)["Election 2014"] == "header"
     assert slot_headers(result, 5, 1) == (["Two-party-preferred result"], ["Election 2014", "Votes"])
+
+
+def test_th_scope_row_alone_in_its_row_heads_that_row_not_the_rows_below() -> None:
+    """A th alone in a row of empty cells is a section heading ("<th>Europe</th><td></td><td></td>"), but not when
+    scope=row declares that it heads its own row (HTML 4.9.12.2): then the row is a data row with empty values, in
+    the body and as the last row (where a section heading would be read as a note, i.e. data)."""
+    rows = [["th:Country", "th:Gold", "th:Silver"],
+            [cell("th", "Norway", scope="row"), "td:16", "td:8"],
+            ["th:Europe", "td:", "td:"],
+            [cell("th", "Latvia", scope="row"), "td:", "td:"],
+            [cell("th", "Sweden", scope="row"), "td:8", "td:5"],
+            [cell("th", "Iceland", scope="row"), "td:", "td:"]]
+    result = detect(rows)
+    assert kp(result) == (1, 1, "markup")
+    roles = cell_roles(result)
+    assert roles["Europe"] == "section"
+    assert roles["Latvia"] == roles["Iceland"] == "header"
+    assert slot_headers(result, 4, 1) == (["Europe", "Sweden"], ["Gold"])
+    assert slot_headers(result, 5, 2) == (["Europe", "Iceland"], ["Silver"])

@@ -186,7 +186,7 @@
                      and $only?colspan ge 2 and $only?colspan * 2 ge $n,
         'wide' : exists($only) and $only?row eq $y and $only?rowspan eq 1
                  and (($only?colspan ge 2 and $only?colspan * 2 ge $n)
-                      or ($n ge 3 and ($only?tag eq 'th' or $only?bold)))
+                      or ($n ge 3 and ($only?tag eq 'th' or $only?bold) and $only?scope ne 'row'))
       }"/>
   </xsl:function>
 
@@ -228,8 +228,9 @@
     True if row y is a wide row: the row holds one cell with content, which has visible text, is anchored in the
     row and spans only it, and either spans at least two columns and at least half the table's width (a spanning
     row), or is marked as a heading (th or bold) in a table of at least three columns with the rest of the row left
-    empty (as in "<th>Group A</th><td></td><td></td>"). At the top of a table a wide row is a title; in the body
-    it is a section row (or, after the last data row, a note).
+    empty (as in "<th>Group A</th><td></td><td></td>"). A th with scope=row is not such a heading: its author
+    declares that it heads its own row (HTML 4.9.12.2), which is a data row with empty data cells. At the top of a
+    table a wide row is a title; in the body it is a section row (or, after the last data row, a note).
   -->
   <xsl:function name="f:is-wide-row" as="xs:boolean">
     <xsl:param name="model" as="map(*)"/>

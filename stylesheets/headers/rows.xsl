@@ -13,7 +13,8 @@
       note     a wide row after the last data row (a source line, a footnote): data, not a header;
       repeat   a header row repeated inside the body: (a) at least two of its text cells, and at least half of
                them, repeat the text of a header cell of the same column; or (b) with markup, every text cell that
-               starts in the row is a th and none holds a number in a column after the first;
+               starts in the row is a th, not all of them with scope=row (row headers of a row whose data cells
+               are empty), and none holds a number in a column after the first;
       summary  with markup only: every text cell that starts in the row is a th but some cell after the first
                column holds a number (a "Total" or "Career" row marked up with th, also under a td that spans
                down from the rows above): a data row whose leading cells head it;
@@ -75,7 +76,9 @@
         if ($repeats ge 2 and $repeats * 2 ge count($texts)) then 'repeat'
         else if ($markup and exists($own) and (every $c in $own satisfies $c?tag eq 'th'))
         then (if (some $c in $own satisfies ($c?col ge 1 and ($c?type, f:content-type($c?text))[1] eq 'numeric'))
-              then 'summary' else 'repeat')
+              then 'summary'
+              else if (some $c in $own satisfies $c?scope ne 'row') then 'repeat'
+              else 'data')
         else 'data'"/>
   </xsl:function>
 
