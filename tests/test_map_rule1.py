@@ -305,3 +305,9 @@ def test_note_rows_of_two_tables_and_a_heading_like_note_stay_apart() -> None:
     table = etree.fromstring(convert(page).to_bytes())[0]
     assert [(e.tag, e.text, e.get(f"{PX}row")) for e in table if e.tag == "note"] == [
         ("note", "Source: one", "2"), ("note", "Source: two", "3")]
+
+
+def test_a_table_of_one_wide_row_is_a_record_not_a_note() -> None:
+    """A note is a row below the records; a table whose only rows are wide (a one-cell layout table) has records."""
+    table = etree.fromstring(convert(b'<table><tr><td colspan="3">Only text</td></tr></table>').to_bytes())[0]
+    assert shape(table) == "table(row(column-1=Only text))"
