@@ -25,7 +25,7 @@ from typing import Any, BinaryIO
 
 from .errors import (EXIT_PARTIAL_FAILURE, EmptyInput, InputError, InputNotFound, LimitExceeded, OutputError,
                      PyxformError, TableError, ValidationError)
-from .files import atomic_write
+from .files import atomic_write, writes_in_place
 from .limits import DEFAULT_LIMITS, LIMIT_OPTIONS, MIN_WORKER_MEMORY, Limits
 from .source import Source, read_source
 from .tabular import DEFAULT_SEPARATOR, csv_paths
@@ -431,11 +431,13 @@ def convert_outputs(page: Source, options: Mapping[str, Any], limits: Limits = D
     separator = options.get("separator", DEFAULT_SEPARATOR)
     if output_format == "csv":
         tables = conversion.tables()
-        if target is None:
+        if target is None or writes_in_place(target):  # one stream: room for one table
             if len(tables) > 1:
-                raise UsageError(f"the page has {len(tables)} tables ({', '.join(str(t.index) for t in tables)}): "
-                                 "write them with -o OUT.csv (one file per table) or choose one with --table N")
-            outputs = [(None, table.to_csv(separator).encode("utf-8")) for table in tables]
+                where = "" if target is None else f" (-o {target} is not a regular file: one stream, not a file each)"
+                raise UsageError(f"the page has {len(tables)} tables ({', '.join(str(t.index) for t in tables)})"
+                                 f"{where}: write them with -o OUT.csv (one file per table) or choose one with "
+                                 "--table N")
+            outputs = [(target, table.to_csv(separator).encode("utf-8")) for table in tables]
         else:
             paths = csv_paths(str(target), [table.index for table in tables])
             outputs = [(paths[table.index], table.to_csv(separator).encode("utf-8")) for table in tables]
@@ -478,9 +480,9 @@ def _write(target: Path | None, data: bytes) -> None:
         raise
     except OSError as error:
         where = str(target) if target is not None else "standard output"
+        replaced = target is not None and target.is_file() and not writes_in_place(target)
         raise OutputError(f"cannot write the output: {error.strerror or error}"
-                          + (" (the old file is intact)" if target is not None and target.exists() else ""),
-                          location=where) from None
+                          + (" (the old file is intact)" if replaced else ""), location=where) from None
 
 
 def _run_convert(args: argparse.Namespace) -> int:
@@ -514,6 +516,9 @@ def _convert_inputs(args: argparse.Namespace) -> int:
         targets: list[Path | None] = list(_output_paths(args.inputs, folder, OUTPUT_SUFFIXES[args.format]))
     else:
         targets = [Path(args.output) if args.output and args.output != "-" else None]
+    if args.schema and targets[0] is not None and writes_in_place(targets[0]):
+        args.parser.error(f"--schema writes the schema beside the output, and {args.output} is not a regular file: "
+                          "give -o FILE")
     stages: list[Path | None] = [None] * len(targets)
     if args.keep_stages:
         stages = ([Path(args.keep_stages).resolve() / path.name for path in _output_paths(args.inputs, Path(), "")]
