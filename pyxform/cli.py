@@ -14,8 +14,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import signal
+import stat
 import sys
 import threading
 from collections.abc import Callable, Mapping, Sequence
@@ -25,7 +27,7 @@ from typing import Any, BinaryIO
 
 from .errors import (EXIT_PARTIAL_FAILURE, EmptyInput, InputError, InputNotFound, LimitExceeded, OutputError,
                      PyxformError, TableError, ValidationError)
-from .files import atomic_write, writes_in_place
+from .files import atomic_write, resolve_output, writes_in_place
 from .limits import DEFAULT_LIMITS, LIMIT_OPTIONS, MIN_WORKER_MEMORY, Limits
 from .source import Source, read_source
 from .tabular import DEFAULT_SEPARATOR, csv_paths
@@ -40,6 +42,8 @@ EXIT_USAGE = 2
 #: Output formats of ``pyxform convert`` and the suffix of the files written for them into an output folder.
 CONVERT_FORMATS = ("xml", "pairs", "json", "csv", "xhtml")
 OUTPUT_SUFFIXES = {"xml": ".xml", "pairs": ".jsonl", "json": ".json", "csv": ".csv", "xhtml": ".xhtml"}
+#: Suffixes that make ``-o NAME`` the name of one file: with several inputs such a NAME is refused (give a folder).
+FILE_SUFFIXES = (".xml", ".json", ".csv", ".jsonl", ".xhtml", ".html")
 
 
 class UsageError(Exception):
@@ -257,13 +261,19 @@ def _convert_arguments(parser: argparse.ArgumentParser) -> None:
         "Convert the tables of each page into XML (Zhang & Li 2007: Rule 1 and the merge rule). An input is an HTML "
         "file, an http(s) URL, '-' for standard input, or a grid document of `pyxform grid` or `pyxform headers`. "
         "With one input, "
-        "-o names the output file (default: standard output); with several, -o names a folder that receives "
-        "NAME.xml (or NAME.jsonl) for each. Inputs are independent: when one fails the others go on, and the exit "
-        "code is then 13. Output files are written atomically (an interrupted run leaves the old file or the new "
-        "one). Pages are converted in a worker process stopped after --timeout seconds or --max-memory MiB.")
+        "-o names the output file (default: standard output); -o DIR/ (a trailing slash, or an existing folder) "
+        "names a folder that receives NAME.xml (or NAME.jsonl, ...) for each input, created if missing. With several "
+        "inputs -o is always a folder: a name ending in .xml, .json, .csv, .jsonl, .xhtml or .html, or an existing "
+        "file, is refused. An output that is one of the inputs is refused before anything is read. Inputs are "
+        "independent: when one fails the others go on, and the exit code is then 13. Output files are written "
+        "atomically (an interrupted run leaves the old file or the new one); a device, named pipe or /dev/stdout is "
+        "written to in place. Pages are converted in a worker process stopped after --timeout seconds or "
+        "--max-memory MiB.")
     parser.add_argument("inputs", nargs="+", metavar="INPUT",
                         help="HTML file, http(s) URL, '-' (standard input) or annotated grid file")
-    parser.add_argument("-o", "--output", metavar="OUT", help="output file (one input) or folder (several inputs)")
+    parser.add_argument("-o", "--output", metavar="OUT",
+                        help="output file (one input), or folder: a name ending with / or an existing folder (always "
+                             "with several inputs; created if missing)")
     parser.add_argument("--table", type=_non_negative, metavar="N",
                         help="convert table N alone (0-based, document order, nested tables counted); its element "
                              "becomes the document element")
@@ -485,6 +495,89 @@ def _write(target: Path | None, data: bytes) -> None:
                           + (" (the old file is intact)" if replaced else ""), location=where) from None
 
 
+# -- output targets -------------------------------------------------------------------------------------------------
+def _output_folder(output: str | None, several: bool) -> Path | None:
+    """The folder ``convert -o OUTPUT`` names, or ``None`` when it names one file (or standard output, ``-``).
+
+    ``OUTPUT`` is a folder when it ends with a slash or is an existing folder (one file per input is written into
+    it, ``NAME.xml``; it is created if missing), also with one input. With several inputs any other ``OUTPUT`` is a
+    folder too (created), unless it exists and is not a folder, or ends with a file suffix (:data:`FILE_SUFFIXES`).
+
+    :raises UsageError: several inputs and an ``OUTPUT`` that names one file.
+    """
+    if not output or output == "-":
+        return None
+    path = Path(output)
+    if output.endswith(("/", os.sep)) or path.is_dir():
+        return path
+    if not several:
+        return None
+    if os.path.lexists(output):
+        raise UsageError(f"several inputs write one output each: -o {output} is a file, not a folder; give a folder "
+                         "(-o DIR/)")
+    if path.suffix.lower() in FILE_SUFFIXES:
+        raise UsageError(f"several inputs write one output each: -o {output} names a file (its suffix is "
+                         f"{path.suffix}); give a folder (-o DIR/, created if missing)")
+    return path
+
+
+def _file_identity(path: str | os.PathLike[str]) -> tuple[int, int] | None:
+    """``(device, inode)`` of the regular file ``path`` names (symbolic links followed), or ``None`` if it names no
+    regular file."""
+    try:
+        status = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    return (status.st_dev, status.st_ino) if stat.S_ISREG(status.st_mode) else None
+
+
+def _is_file_input(name: str) -> bool:
+    """Whether the input ``name`` is read from the file system (not ``-`` nor a URL)."""
+    return name != "-" and not re.match(r"^[A-Za-z][A-Za-z0-9+.-]*://", name)
+
+
+def _refuse_inputs_as_outputs(inputs: Sequence[str], outputs: Sequence[tuple[str, Path]],
+                              patterns: Sequence[tuple[str, Path, re.Pattern[str]]] = ()) -> None:
+    """Refuse, before anything is read or written, an output that is the same file as an input: writing it would
+    destroy the input (before it is read, or for the next run). Inputs that are not regular files (``-``, URLs,
+    devices, pipes) are not compared.
+
+    :param outputs: ``(what, path)``: each output file, named by the option that gives it (``-o``, ``--report``).
+    :param patterns: ``(what, folder, name pattern)``: outputs whose names are known only when they are written
+        (``OUT-3.csv``, the ``--keep-stages`` files); every file of ``folder`` whose name matches counts.
+    :raises OutputError: naming the output and the input.
+    """
+    identities = {}
+    for name in inputs:
+        identity = _file_identity(name) if _is_file_input(name) else None
+        if identity is not None:
+            identities.setdefault(identity, name)
+    if not identities:
+        return
+    candidates = [(what, path) for what, path in outputs]
+    for what, folder, pattern in patterns:
+        try:
+            entries = [entry.path for entry in os.scandir(folder) if pattern.fullmatch(entry.name)]
+        except OSError:
+            continue
+        candidates += [(what, Path(entry)) for entry in entries]
+    for what, path in candidates:
+        name = identities.get(_file_identity(path))  # type: ignore[arg-type]
+        if name is None:
+            continue
+        output = f"{what} {path}" if what else f"the output {path}"
+        same = (f"{output} is the input {name}" if os.path.abspath(path) == os.path.abspath(name) else
+                f"{output} is the input {name} (the same file)")
+        raise OutputError(f"{same}: writing it would destroy the input; give another output")
+
+
+def _csv_pattern(target: Path) -> re.Pattern[str]:
+    """The names :func:`pyxform.tabular.csv_paths` gives the tables of a page written to ``target`` (``OUT-N.csv``)."""
+    example = Path(csv_paths(str(target), [0, 1])[1]).name
+    stem, _, suffix = example.rpartition("-1.")
+    return re.compile(re.escape(stem) + r"-[0-9]+\." + re.escape(suffix))
+
+
 def _run_convert(args: argparse.Namespace) -> int:
     from .saxon_environment import environment_allowed
 
@@ -505,24 +598,28 @@ def _convert_inputs(args: argparse.Namespace) -> int:
     options = {"table": args.table, "names": args.names, "method": args.method, "format": args.format,
                "separator": args.separator, "xslt": [str(Path(path).resolve()) for path in args.xslt],
                "param": list(args.param), "allow_io": args.allow_io, "schema": args.schema}
-    conversion_pipeline(options)  # usage errors before any page is read
-    if several:
-        folder = Path(args.output)
+    pipeline, _ = conversion_pipeline(options)  # usage errors before any page is read
+    folder = _output_folder(args.output, several)
+    targets: list[Path | None]
+    if folder is not None:
+        targets = list(_output_paths(args.inputs, folder, OUTPUT_SUFFIXES[args.format]))
+    else:
+        targets = [Path(args.output) if args.output and args.output != "-" else None]
+    if args.schema and targets[0] is not None and writes_in_place(targets[0]):
+        args.parser.error(f"--schema writes the schema beside the output, and {args.output} is not a regular file: "
+                          "give -o FILE or -o FOLDER/")
+    stages: list[Path | None] = [None] * len(targets)
+    stage_folder = Path(args.keep_stages).resolve() if args.keep_stages else None
+    if stage_folder is not None:
+        stages = ([stage_folder / path.name for path in _output_paths(args.inputs, Path(), "")]
+                  if several else [stage_folder])
+    _refuse_inputs_as_outputs(args.inputs, *_convert_output_files(args, targets, stages, pipeline))
+    if folder is not None:
         try:
             folder.mkdir(parents=True, exist_ok=True)
         except OSError as error:
             raise OutputError(f"cannot create the output folder: {error.strerror or error}",
                               location=str(folder)) from None
-        targets: list[Path | None] = list(_output_paths(args.inputs, folder, OUTPUT_SUFFIXES[args.format]))
-    else:
-        targets = [Path(args.output) if args.output and args.output != "-" else None]
-    if args.schema and targets[0] is not None and writes_in_place(targets[0]):
-        args.parser.error(f"--schema writes the schema beside the output, and {args.output} is not a regular file: "
-                          "give -o FILE")
-    stages: list[Path | None] = [None] * len(targets)
-    if args.keep_stages:
-        stages = ([Path(args.keep_stages).resolve() / path.name for path in _output_paths(args.inputs, Path(), "")]
-                  if several else [Path(args.keep_stages).resolve()])
     limits = _limits(args)
     isolated = limits.timeout > 0 or limits.max_memory > 0
     report = _open_report(args.report)
@@ -568,6 +665,28 @@ def _convert_inputs(args: argparse.Namespace) -> int:
     if not failed:
         return EXIT_OK
     return EXIT_PARTIAL_FAILURE if several else int(failed[0]["exit_code"])
+
+
+def _convert_output_files(args: argparse.Namespace, targets: Sequence[Path | None], stages: Sequence[Path | None],
+                          pipeline: Any) -> tuple[list[tuple[str, Path]], list[tuple[str, Path, re.Pattern[str]]]]:
+    """The files ``convert`` may write, for :func:`_refuse_inputs_as_outputs`: each output (and its CSV files per
+    table, its XSD), the report, and the ``--keep-stages`` files (``NN-STEP.xml``)."""
+    outputs: list[tuple[str, Path]] = []
+    patterns: list[tuple[str, Path, re.Pattern[str]]] = []
+    for target in targets:
+        if target is None:
+            continue
+        outputs.append(("-o", target))
+        if args.format == "csv":
+            patterns.append(("-o", target.parent, _csv_pattern(target)))
+        if args.schema:
+            outputs.append(("--schema", target.with_suffix(".xsd")))
+    if args.report:
+        outputs.append(("--report", Path(args.report)))
+    names = "|".join(f"{position:02d}-{re.escape(name)}" for position, name in enumerate(pipeline.names))
+    stage_names = re.compile(rf"(?:{names})\.(?:xhtml|xml|txt)")
+    patterns += [("--keep-stages", folder, stage_names) for folder in stages if folder is not None]
+    return outputs, patterns
 
 
 def _open_report(path: str | None) -> Any:
@@ -642,6 +761,8 @@ def _run_transform(args: argparse.Namespace) -> int:
     step = Step.xslt(args.stylesheet)
     pipeline = Pipeline([step], allow_io=args.allow_io)
     params = _parse_params(args.param, [], [step.name])
+    if args.output and args.output != "-":
+        _refuse_inputs_as_outputs([args.stylesheet, args.input], [("-o", Path(args.output))])
     document = read_source(args.input)
     messages: list[Any] = []
     try:
@@ -672,11 +793,14 @@ def _run_schema(args: argparse.Namespace) -> int:
     from .schema import generate_schema
 
     document = _input_file(args.document)
+    target = None if args.output == "-" else Path(args.output) if args.output else document.with_suffix(".xsd")
+    if target is not None:
+        _refuse_inputs_as_outputs([args.document], [("-o" if args.output else "", target)])
     xsd = generate_schema(document)
-    if args.output == "-":
+    if target is None:
         write_output(xsd)
     else:
-        _write(Path(args.output) if args.output else document.with_suffix(".xsd"), xsd.encode("utf-8"))
+        _write(target, xsd.encode("utf-8"))
     return EXIT_OK
 
 

@@ -124,3 +124,138 @@ def test_convert_to_the_name_of_its_standard_output(tmp_path: Path) -> None:
     assert log.read_bytes() == (b"earlier\n,Average / Height,Average / Weight,Ratio\r\nMales,1.78,75,40.46%\r\n"
                                 b"Females,Not available,Not available,40.34%\r\n")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["log"]
+
+
+# -- 2: an output that is one of the inputs is refused before anything is read or written -----------------------
+def _refused(capsys: pytest.CaptureFixture[str], argv: list[str]) -> str:
+    """Run ``argv``; it must fail with exit code 15 ([output]); its standard error."""
+    assert main(argv) == 15
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    return captured.err
+
+
+def test_convert_onto_its_own_input_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    page = tmp_path / "same.html"
+    page.write_bytes(PAPER.read_bytes())
+    err = _refused(capsys, ["convert", str(page), "-o", str(page)])
+    assert err == (f"pyxform: error [output]: -o {page} is the input {page}: writing it would destroy the input; "
+                   "give another output\n")
+    assert page.read_bytes() == PAPER.read_bytes()
+    # the same file under another name: a symbolic link, a hard link
+    link, hard = tmp_path / "link.html", tmp_path / "hard.html"
+    link.symlink_to(page)
+    os.link(page, hard)
+    for other in (link, hard):
+        err = _refused(capsys, ["convert", str(page), "-o", str(other)])
+        assert f"-o {other} is the input {page} (the same file)" in err
+    assert page.read_bytes() == PAPER.read_bytes() and link.is_symlink()
+
+
+def test_a_report_onto_an_input_is_refused_before_any_page_is_read(tmp_path: Path,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    first, second = tmp_path / "a.html", tmp_path / "same2.html"
+    first.write_bytes(PAPER.read_bytes())
+    second.write_bytes(TWO_TABLES)
+    err = _refused(capsys, ["convert", str(first), str(second), "-o", str(tmp_path / "out"),
+                            "--report", str(second)])
+    assert f"--report {second} is the input {second}" in err
+    assert second.read_bytes() == TWO_TABLES  # not emptied
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.html", "same2.html"]  # no output folder either
+
+
+def test_outputs_in_a_folder_schema_csv_and_stages_are_checked_against_the_inputs(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "out"
+    out.mkdir()
+    inside = out / "input.xml"  # convert out/input.xml page.html -o out/ would write out/input.xml
+    inside.write_bytes(b"<not-read/>")
+    page = tmp_path / "page.html"
+    page.write_bytes(PAPER.read_bytes())
+    err = _refused(capsys, ["convert", str(inside), str(page), "-o", f"{out}/"])
+    assert f"-o {out / 'input.xml'} is the input {inside}" in err
+    # --schema writes OUT.xsd beside OUT.xml
+    xsd = tmp_path / "stats.xsd"
+    xsd.write_bytes(b"<not-read/>")
+    err = _refused(capsys, ["convert", str(xsd), "-o", str(tmp_path / "stats.xml"), "--schema"])
+    assert f"--schema {xsd} is the input {xsd}" in err
+    # --format csv writes OUT-N.csv for a page of several tables
+    table_file = tmp_path / "stats-3.csv"
+    table_file.write_bytes(b"<not-read/>")
+    err = _refused(capsys, ["convert", str(table_file), "--format", "csv", "-o", str(tmp_path / "stats.csv")])
+    assert f"-o {table_file} is the input {table_file}" in err
+    # --keep-stages writes NN-STEP.xml
+    stages = tmp_path / "stages"
+    stages.mkdir()
+    kept = stages / "00-clean.xhtml"
+    kept.write_bytes(b"<not-read/>")
+    err = _refused(capsys, ["convert", str(kept), "--keep-stages", str(stages)])
+    assert f"--keep-stages {kept} is the input {kept}" in err
+    assert [p.read_bytes() for p in (inside, xsd, table_file, kept)] == [b"<not-read/>"] * 4
+    assert sorted(p.name for p in out.iterdir()) == ["input.xml"] and sorted(p.name for p in stages.iterdir()) == [
+        "00-clean.xhtml"]
+
+
+def test_transform_and_schema_onto_their_inputs_are_refused(tmp_path: Path,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    stylesheet, document = tmp_path / "id.xsl", tmp_path / "doc.xml"
+    stylesheet.write_bytes(IDENTITY)
+    document.write_bytes(b"<stats><ratio>1</ratio></stats>")
+    assert "-o " + str(stylesheet) + " is the input" in _refused(
+        capsys, ["transform", str(stylesheet), str(document), "-o", str(stylesheet)])
+    assert "-o " + str(document) + " is the input" in _refused(
+        capsys, ["transform", str(stylesheet), str(document), "-o", str(document)])
+    assert "-o " + str(document) + " is the input" in _refused(capsys, ["schema", str(document), "-o", str(document)])
+    named_xsd = tmp_path / "doc.xsd"  # `pyxform schema doc.xsd` would write doc.xsd beside itself
+    named_xsd.write_bytes(b"<stats><ratio>1</ratio></stats>")
+    assert f"the output {named_xsd} is the input {named_xsd}" in _refused(capsys, ["schema", str(named_xsd)])
+    assert stylesheet.read_bytes() == IDENTITY and document.read_bytes() == b"<stats><ratio>1</ratio></stats>"
+    assert named_xsd.read_bytes() == b"<stats><ratio>1</ratio></stats>"
+
+
+def test_standard_input_and_urls_are_not_compared_with_outputs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+                                                               ) -> None:
+    from pyxform.cli import _refuse_inputs_as_outputs
+
+    out = tmp_path / "out.xml"
+    out.write_bytes(b"x")
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "-").write_bytes(b"x")  # a file named "-" is not the input "-" (standard input)
+    _refuse_inputs_as_outputs(["-", "https://example.org/out.xml"], [("-o", Path("-")), ("-o", out)])
+
+
+# -- 4: -o FOLDER/ and -o FILE --------------------------------------------------------------------------------------
+def test_a_trailing_slash_or_an_existing_folder_is_a_folder_also_for_one_input(tmp_path: Path) -> None:
+    assert main(["convert", str(PAPER), "-o", f"{tmp_path / 'new'}/"]) == 0
+    assert [p.name for p in (tmp_path / "new").iterdir()] == ["input.xml"]
+    assert (tmp_path / "new" / "input.xml").read_bytes().startswith(b'<?xml version="1.0" encoding="UTF-8"?>')
+    existing = tmp_path / "existing"
+    existing.mkdir()
+    assert main(["convert", str(PAPER), "-o", str(existing), "--format", "csv"]) == 0
+    assert [p.name for p in existing.iterdir()] == ["input.csv"]
+
+
+def test_several_inputs_and_a_file_name_are_a_usage_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]
+                                                          ) -> None:
+    page = tmp_path / "two.html"
+    page.write_bytes(TWO_TABLES)
+    for name in ("single.xml", "out.JSON", "tables.csv"):
+        with pytest.raises(SystemExit) as stopped:
+            main(["convert", str(PAPER), str(page), "-o", str(tmp_path / name)])
+        assert stopped.value.code == 2
+        assert f"-o {tmp_path / name} names a file" in capsys.readouterr().err
+    existing = tmp_path / "existing"
+    existing.write_bytes(b"keep")
+    with pytest.raises(SystemExit) as stopped:
+        main(["convert", str(PAPER), str(page), "-o", str(existing)])
+    assert stopped.value.code == 2
+    assert f"-o {existing} is a file, not a folder; give a folder (-o DIR/)" in capsys.readouterr().err
+    assert existing.read_bytes() == b"keep"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["existing", "two.html"]
+
+
+def test_several_inputs_and_a_new_name_without_file_suffix_make_a_folder(tmp_path: Path) -> None:
+    page = tmp_path / "two.html"
+    page.write_bytes(TWO_TABLES)
+    assert main(["convert", str(PAPER), str(page), "-o", str(tmp_path / "results")]) == 0
+    assert sorted(p.name for p in (tmp_path / "results").iterdir()) == ["input.xml", "two.xml"]
