@@ -19,6 +19,7 @@ import re
 import signal
 import stat
 import sys
+import tempfile
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -578,6 +579,28 @@ def _csv_pattern(target: Path) -> re.Pattern[str]:
     return re.compile(re.escape(stem) + r"-[0-9]+\." + re.escape(suffix))
 
 
+def _prepare_stage_folders(folder: Path, subfolders: Sequence[Path]) -> None:
+    """Create the ``--keep-stages`` folder and check that files can be written into it (and that no file stands
+    where a per-input sub-folder goes), before any page is read.
+
+    :raises OutputError: naming the folder.
+    """
+    if os.path.lexists(folder) and not folder.is_dir():
+        raise OutputError("--keep-stages needs a folder: this is a file", location=str(folder))
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        handle, probe = tempfile.mkstemp(dir=folder, prefix=f".keep-stages.pyxform-{os.getpid()}-", suffix=".tmp")
+        os.close(handle)
+        os.unlink(probe)
+    except OSError as error:
+        raise OutputError(f"cannot write into the --keep-stages folder: {error.strerror or error}",
+                          location=str(folder)) from None
+    for subfolder in subfolders:
+        if os.path.lexists(subfolder) and not subfolder.is_dir():
+            raise OutputError("--keep-stages: a file stands where this input's folder of stages goes",
+                              location=str(subfolder))
+
+
 def _run_convert(args: argparse.Namespace) -> int:
     from .saxon_environment import environment_allowed
 
@@ -614,6 +637,8 @@ def _convert_inputs(args: argparse.Namespace) -> int:
         stages = ([stage_folder / path.name for path in _output_paths(args.inputs, Path(), "")]
                   if several else [stage_folder])
     _refuse_inputs_as_outputs(args.inputs, *_convert_output_files(args, targets, stages, pipeline))
+    if stage_folder is not None:
+        _prepare_stage_folders(stage_folder, [path for path in stages if path is not None and path != stage_folder])
     if folder is not None:
         try:
             folder.mkdir(parents=True, exist_ok=True)

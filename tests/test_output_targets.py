@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import stat
 import subprocess
 import sys
@@ -12,6 +13,11 @@ from pathlib import Path
 import pytest
 
 from pyxform.cli import main
+
+try:
+    import resource
+except ImportError:  # not POSIX
+    resource = None  # type: ignore[assignment]
 
 PAPER = Path(__file__).parent / "data" / "cases" / "paper-example" / "input.html"
 TWO_TABLES = b"<table><tr><th>A<th>B<tr><td>x<td>1</table><p>and<table><tr><th>C<tr><td>2</table>"
@@ -259,3 +265,82 @@ def test_several_inputs_and_a_new_name_without_file_suffix_make_a_folder(tmp_pat
     page.write_bytes(TWO_TABLES)
     assert main(["convert", str(PAPER), str(page), "-o", str(tmp_path / "results")]) == 0
     assert sorted(p.name for p in (tmp_path / "results").iterdir()) == ["input.xml", "two.xml"]
+
+
+# -- 3: --keep-stages DIR is checked before any page is read; a failed stage write is an [output] error -----------
+def test_keep_stages_onto_a_file_fails_once_before_any_page(tmp_path: Path, capsys: pytest.CaptureFixture[str]
+                                                            ) -> None:
+    taken = tmp_path / "stages"
+    taken.write_bytes(b"keep")
+    missing = tmp_path / "missing.html"  # read first, it would fail with exit code 3
+    for inputs in ([str(missing)], [str(PAPER), str(missing)]):
+        output = ["-o", str(tmp_path / "out")] if len(inputs) > 1 else []
+        err = _refused(capsys, ["convert", *inputs, *output, "--keep-stages", str(taken)])
+        assert err == f"pyxform: error [output]: {taken}: --keep-stages needs a folder: this is a file\n"
+    assert taken.read_bytes() == b"keep" and sorted(p.name for p in tmp_path.iterdir()) == ["stages"]
+
+
+def test_keep_stages_that_cannot_be_created_fails_once(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "file").write_bytes(b"")
+    folder = tmp_path / "file" / "stages"
+    err = _refused(capsys, ["convert", str(PAPER), str(PAPER), "-o", str(tmp_path / "out"),
+                            "--keep-stages", str(folder)])
+    assert err == (f"pyxform: error [output]: {folder}: cannot write into the --keep-stages folder: "
+                   "Not a directory\n")
+    assert "crash" not in err and not (tmp_path / "out").exists()
+
+
+@pytest.mark.skipif(os.name != "posix" or os.geteuid() == 0, reason="root writes into any folder")
+def test_keep_stages_in_a_read_only_folder_fails_once(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = tmp_path / "stages"
+    folder.mkdir()
+    folder.chmod(0o500)
+    try:
+        err = _refused(capsys, ["convert", str(PAPER), "--keep-stages", str(folder)])
+    finally:
+        folder.chmod(0o700)
+    assert err == f"pyxform: error [output]: {folder}: cannot write into the --keep-stages folder: Permission denied\n"
+
+
+def test_a_file_where_an_inputs_stage_folder_goes_fails_once(tmp_path: Path, capsys: pytest.CaptureFixture[str]
+                                                              ) -> None:
+    stages = tmp_path / "stages"
+    stages.mkdir()
+    (stages / "input").write_bytes(b"keep")  # convert input.html two.html --keep-stages stages: stages/input/
+    page = tmp_path / "two.html"
+    page.write_bytes(TWO_TABLES)
+    err = _refused(capsys, ["convert", str(PAPER), str(page), "-o", str(tmp_path / "out"),
+                            "--keep-stages", str(stages)])
+    assert err.startswith(f"pyxform: error [output]: {stages / 'input'}: --keep-stages: a file stands where")
+    assert (stages / "input").read_bytes() == b"keep"
+
+
+def _files_up_to_4_kib() -> None:  # in the child, before exec: a write past 4 KiB fails with EFBIG (a full disk)
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (4096, 4096))
+
+
+@pytest.mark.skipif(resource is None, reason="needs RLIMIT_FSIZE (POSIX)")
+@pytest.mark.parametrize("isolated", [True, False], ids=["worker", "in-process"])
+def test_a_stage_that_cannot_be_written_is_an_output_error(tmp_path: Path, isolated: bool) -> None:
+    # The paper example's stages: 00-clean.xhtml has 3 kB, 01-normalize.xml 6 kB: the second write fails.
+    limits = [] if isolated else ["--timeout", "0", "--max-memory", "0"]
+    stages = tmp_path / "stages"
+    result = subprocess.run([sys.executable, "-m", "pyxform", "convert", str(PAPER), "--keep-stages", str(stages),
+                             *limits], capture_output=True, text=True, preexec_fn=_files_up_to_4_kib, check=False)
+    assert result.returncode == 15, result.stderr
+    assert result.stdout == ""
+    assert result.stderr == (f"pyxform: error [output]: {stages / '01-normalize.xml'}: cannot write the stage "
+                             "normalize (--keep-stages): File too large\n")
+    assert [p.name for p in stages.iterdir()] == ["00-clean.xhtml"]  # and no temporary file left
+
+
+def test_pipeline_keep_stages_into_a_file_raises_output_error(tmp_path: Path) -> None:
+    from pyxform.errors import OutputError
+    from pyxform.pipeline import CONVERSION
+
+    (tmp_path / "file").write_bytes(b"")
+    with pytest.raises(OutputError) as raised:
+        CONVERSION.run(PAPER.read_bytes(), keep_stages=tmp_path / "file")
+    assert raised.value.location == str(tmp_path / "file" / "00-clean.xhtml")
+    assert raised.value.exit_code == 15
