@@ -6,8 +6,9 @@ function that runs it and returns the exit code. Adding a command is adding one 
 
 Errors are printed as ``pyxform: error [CODE]: LOCATION: MESSAGE`` on standard error, and the exit code is the
 error's ``exit_code`` (see :mod:`pyxform.errors`): 3 missing input, 4 empty input, 5 undecodable input, 6 no table,
-7 a limit, 9 a failed table, 10 a stylesheet error, 11 invalid XML, 12 a failed query, 13 a batch in which some
-inputs failed; 2 is a usage error, 1 an internal error.
+7 a limit, 9 a failed table (7 or 9 also for a page whose every table failed), 10 a stylesheet error, 11 invalid
+XML, 12 a failed query, 13 a batch in which some inputs failed, 14 a refused XML input, 15 an output that cannot be
+written or would overwrite an input; 2 is a usage error, 1 an internal error.
 """
 
 from __future__ import annotations
@@ -163,7 +164,8 @@ def grid_output(page: Source, options: Mapping[str, Any], limits: Limits = DEFAU
 
     :param options: ``table`` (an index or ``None``), ``format`` (``xml`` or ``json``).
     :returns: the bytes for standard output and the warning lines for standard error (tables that failed).
-    :raises LimitExceeded, TableError: the one table asked for (``table``) could not be normalized.
+    :raises LimitExceeded, TableError: the one table asked for (``table``) could not be normalized, or the page has
+        tables and none could be (:class:`LimitExceeded` when every one failed on a limit).
     :raises PyxformError: any error of :func:`pyxform.normalize.grid`.
     """
     from .header_detection import looks_like_grid_document
@@ -182,6 +184,8 @@ def grid_output(page: Source, options: Mapping[str, Any], limits: Limits = DEFAU
         if failure.code == "limit":
             raise LimitExceeded(failure.message, limit="max_slots", location=location)
         raise TableError(failure.message, location=location)
+    if not document.tables and document.failures:
+        raise _every_table_failed(document.failures, source or None)
     text = json.dumps(document.to_json(), ensure_ascii=False) if options.get("format") == "json" else document.xml
     warnings = [f"pyxform: warning [{failure.code}]: {source}: table {failure.index} ({failure.locator}): "
                 f"{failure.message}" for failure in document.failures]  # the other tables were written
@@ -236,12 +240,16 @@ def headers_output(page: Source, options: Mapping[str, Any], limits: Limits = DE
     :param options: ``table`` (an index or ``None``), ``method`` (``auto``, ``markup``, ``format``), ``format``
         (``xml`` or ``json``).
     :returns: the bytes for standard output and the warning lines for standard error.
+    :raises LimitExceeded, TableError: the page has tables and none could be normalized (:class:`LimitExceeded` when
+        every one failed on a limit).
     :raises PyxformError: any error of :func:`pyxform.header_detection.headers`.
     """
     from .header_detection import headers
 
     source = page.uri
     result = headers(page, method=options.get("method", "auto"), table=options.get("table"), limits=limits)
+    if not result.tables and result.failures:
+        raise _every_table_failed(result.failures, source or None)
     text = (json.dumps(result.to_json(), ensure_ascii=False) if options.get("format") == "json"
             else result.to_xml().decode("utf-8"))
     warnings = [f"pyxform: warning [{failure.code}]: {source}: table {failure.index} ({failure.locator}): "
@@ -601,6 +609,23 @@ def _prepare_stage_folders(folder: Path, subfolders: Sequence[Path]) -> None:
                               location=str(subfolder))
 
 
+def _every_table_failed(failures: Sequence[Any], location: str | None) -> PyxformError:
+    """The error of a page that has tables none of which could be converted (``failures``: objects with ``index``,
+    ``code``, ``message``): :class:`LimitExceeded` when every table failed on a limit (exit code 7), else
+    :class:`TableError` (exit code 9)."""
+    count = len(failures)
+    listed = "; ".join(f"table {failure.index}: {failure.message}" for failure in failures[:3])
+    message = (f"no table of the page could be converted ({count} table{'s' if count != 1 else ''} failed): "
+               f"{listed}{'; ...' if count > 3 else ''}")
+    if all(failure.code == "limit" for failure in failures):
+        named = re.search(r"\b(max_[a-z_]+)\b", failures[0].message)
+        limit = named.group(1) if named else "max_slots"
+        if limit in LIMIT_OPTIONS and "raise it with" not in message:
+            message += f" (raise it with {LIMIT_OPTIONS[limit]})"
+        return LimitExceeded(message, limit=limit, location=location)
+    return TableError(message, location=location)
+
+
 def _run_convert(args: argparse.Namespace) -> int:
     from .saxon_environment import environment_allowed
 
@@ -658,6 +683,10 @@ def _convert_inputs(args: argparse.Namespace) -> int:
                 job = PageJob(page, options={**options, "target": str(target) if target is not None else None,
                                              "keep_stages": str(keep_stages) if keep_stages is not None else None})
                 result = worker.run(job) if worker is not None else run_job(job, limits)
+                if result.tables == 0 and result.table_failures:  # tables, and none converted: the page failed
+                    for message in result.messages:
+                        print(f"pyxform: warning: {name}: {message}", file=sys.stderr)
+                    raise _every_table_failed(result.table_failures, name)
                 for path, payload in result.outputs:
                     _write(Path(path) if path is not None else None, payload)
                 if result.schema is not None and target is not None:

@@ -344,3 +344,95 @@ def test_pipeline_keep_stages_into_a_file_raises_output_error(tmp_path: Path) ->
         CONVERSION.run(PAPER.read_bytes(), keep_stages=tmp_path / "file")
     assert raised.value.location == str(tmp_path / "file" / "00-clean.xhtml")
     assert raised.value.exit_code == 15
+
+
+# -- 5: a page whose every table failed is a failed page; headers --format json lists failures as grid does -------
+ONE_TABLE = b"<table><tr><th>a</th><th>b</th></tr><tr><td>1</td><td>2</td></tr></table>"
+SLOT_FAILURE = "the table has 2 rows and at least 2 columns: more than max_slots = 2 slots"
+
+
+@pytest.mark.parametrize("output_format", ["csv", "xml", "pairs"])
+def test_a_page_whose_every_table_failed_exits_with_the_limit_code(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                                   output_format: str) -> None:
+    page = tmp_path / "one.html"
+    page.write_bytes(ONE_TABLE)
+    assert main(["convert", str(page), "--max-slots", "2", "--format", output_format]) == 7
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.splitlines()[-1] == (
+        f"pyxform: error [limit]: {page}: no table of the page could be converted (1 table failed): table 0: "
+        f"{SLOT_FAILURE} (raise it with --max-slots)")
+    out = tmp_path / f"out.{output_format}"
+    assert main(["convert", str(page), "--max-slots", "2", "--format", output_format, "-o", str(out)]) == 7
+    assert not out.exists()  # nothing written for a failed page
+
+
+def test_a_page_with_some_tables_converted_stays_a_success(tmp_path: Path, capsys: pytest.CaptureFixture[str]
+                                                           ) -> None:
+    page = tmp_path / "two.html"
+    page.write_bytes(ONE_TABLE + b"<table><tr><td>x</td></tr></table>")
+    assert main(["convert", str(page), "--max-slots", "2", "--format", "csv"]) == 0
+    captured = capsys.readouterr()
+    assert captured.out == "column-1\r\nx\r\n"
+    assert SLOT_FAILURE in captured.err and "error" not in captured.err
+
+
+def test_in_a_batch_a_page_whose_tables_all_failed_counts_as_failed(tmp_path: Path,
+                                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    page = tmp_path / "wide.html"
+    page.write_bytes(b"<table><tr>" + b"<th>h</th>" * 20 + b"</tr><tr>" + b"<td>1</td>" * 20 + b"</tr></table>")
+    report = tmp_path / "report.jsonl"
+    out = tmp_path / "out"
+    # the paper example has 16 slots, the wide page 40
+    code = main(["convert", str(PAPER), str(page), "-o", f"{out}/", "--max-slots", "30", "--report", str(report)])
+    assert code == 13
+    records = [json.loads(line) for line in report.read_text().splitlines()]
+    assert [(r["status"], r.get("code"), r.get("limit")) for r in records] == [("ok", None, None),
+                                                                             ("failed", "limit", "max_slots")]
+    assert sorted(p.name for p in out.iterdir()) == ["input.xml"]
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        f"pyxform: 1 of 2 inputs failed (limit max_slots: 1): {page}; 1 converted")
+
+
+@pytest.mark.parametrize("command", ["grid", "headers"])
+def test_grid_and_headers_of_a_page_whose_every_table_failed(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                             command: str) -> None:
+    page = tmp_path / "one.html"
+    page.write_bytes(ONE_TABLE)
+    assert main([command, str(page), "--max-slots", "2", "--format", "json"]) == 7
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert f"pyxform: error [limit]: {page}: no table of the page could be converted" in captured.err
+
+
+def test_headers_json_lists_the_failed_tables_as_grid_does(tmp_path: Path, capsys: pytest.CaptureFixture[str]
+                                                           ) -> None:
+    import json
+
+    page = tmp_path / "two.html"
+    page.write_bytes(ONE_TABLE + b"<table><tr><th>h</th></tr><tr><td>x</td></tr></table>")
+    assert main(["grid", str(page), "--max-slots", "2", "--format", "json"]) == 0
+    grid = json.loads(capsys.readouterr().out)
+    assert main(["headers", str(page), "--max-slots", "2", "--format", "json"]) == 0
+    headers = json.loads(capsys.readouterr().out)
+    expected = [{"index": 0, "locator": "/html/body[1]/table[1]", "code": "limit", "message": SLOT_FAILURE}]
+    assert grid["failures"] == headers["failures"] == expected
+    assert [table["index"] for table in headers["tables"]] == [1]
+    # a page without failures keeps the short shape
+    assert main(["headers", str(PAPER), "--format", "json"]) == 0
+    assert "failures" not in json.loads(capsys.readouterr().out)
+
+
+def test_tables_that_failed_otherwise_than_on_a_limit_give_the_table_code() -> None:
+    from pyxform.cli import _every_table_failed
+    from pyxform.isolate import TableFailureInfo
+
+    mixed = [TableFailureInfo(0, "limit", "more than max_depth = 1 tables deep"), TableFailureInfo(2, "map", "bad")]
+    error = _every_table_failed(mixed, "p.html")
+    assert (error.code, error.exit_code, error.location) == ("table", 9, "p.html")
+    assert error.message == ("no table of the page could be converted (2 tables failed): table 0: more than "
+                             "max_depth = 1 tables deep; table 2: bad")
+    limits = _every_table_failed(mixed[:1], None)
+    assert (limits.code, limits.exit_code, getattr(limits, "limit")) == ("limit", 7, "max_depth")
