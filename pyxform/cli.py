@@ -563,21 +563,38 @@ def _refuse_inputs_as_outputs(inputs: Sequence[str], outputs: Sequence[tuple[str
             identities.setdefault(identity, name)
     if not identities:
         return
-    candidates = [(what, path) for what, path in outputs]
+    for what, path in outputs:
+        name = identities.get(_file_identity(path))  # type: ignore[arg-type]
+        if name is not None:
+            raise _overwrites_input(what, path, name)
+    by_folder: dict[str, list[tuple[str, re.Pattern[str]]]] = {}
     for what, folder, pattern in patterns:
+        by_folder.setdefault(os.path.abspath(folder), []).append((what, pattern))
+    inodes = {inode for _, inode in identities}
+    for folder_name, checks in by_folder.items():  # each folder read once; only files that may be an input stat'ed
         try:
-            entries = [entry.path for entry in os.scandir(folder) if pattern.fullmatch(entry.name)]
+            entries = list(os.scandir(folder_name))
         except OSError:
             continue
-        candidates += [(what, Path(entry)) for entry in entries]
-    for what, path in candidates:
-        name = identities.get(_file_identity(path))  # type: ignore[arg-type]
-        if name is None:
-            continue
-        output = f"{what} {path}" if what else f"the output {path}"
-        same = (f"{output} is the input {name}" if os.path.abspath(path) == os.path.abspath(name) else
-                f"{output} is the input {name} (the same file)")
-        raise OutputError(f"{same}: writing it would destroy the input; give another output")
+        for entry in entries:
+            try:
+                if not (entry.is_symlink() or entry.inode() in inodes):
+                    continue
+            except OSError:
+                continue
+            name = identities.get(_file_identity(entry.path))  # type: ignore[arg-type]
+            if name is None:
+                continue
+            for what, pattern in checks:
+                if pattern.fullmatch(entry.name):
+                    raise _overwrites_input(what, Path(entry.path), name)
+
+
+def _overwrites_input(what: str, path: Path, name: str) -> OutputError:
+    output = f"{what} {path}" if what else f"the output {path}"
+    same = (f"{output} is the input {name}" if os.path.abspath(path) == os.path.abspath(name) else
+            f"{output} is the input {name} (the same file)")
+    return OutputError(f"{same}: writing it would destroy the input; give another output")
 
 
 def _csv_pattern(target: Path) -> re.Pattern[str]:
