@@ -29,7 +29,7 @@ from typing import Any, BinaryIO
 
 from .errors import (EXIT_PARTIAL_FAILURE, EmptyInput, InputError, InputNotFound, LimitExceeded, OutputError,
                      PyxformError, TableError, ValidationError)
-from .files import atomic_write, resolve_output, writes_in_place
+from .files import atomic_write, writes_in_place
 from .limits import DEFAULT_LIMITS, LIMIT_OPTIONS, MIN_WORKER_MEMORY, Limits
 from .source import Source, read_source
 from .tabular import DEFAULT_SEPARATOR, csv_paths
