@@ -106,8 +106,14 @@ class HeadersResult:
     warnings: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
-        """``{"tables": [{"index": I, "header_rows": k, "header_cols": p, "method": ...}, ...]}``."""
-        return {"tables": [table.to_dict() for table in self.tables]}
+        """``{"tables": [{"index": I, "header_rows": k, "header_cols": p, "method": ...}, ...]}``, plus
+        ``"failures": [{"index", "locator", "code", "message"}, ...]`` only when some table failed (the shape of
+        :meth:`pyxform.normalize.GridDocument.to_json`)."""
+        result: dict[str, Any] = {"tables": [table.to_dict() for table in self.tables]}
+        if self.failures:
+            result["failures"] = [{"index": f.index, "locator": f.locator, "code": f.code, "message": f.message}
+                                  for f in self.failures]
+        return result
 
     def to_json_text(self) -> str:
         """:meth:`to_json` serialized (compact, one line)."""

@@ -411,6 +411,7 @@ class Pipeline:
         :raises StylesheetError: a stylesheet failed (Saxon's code, module and line) or the input is not XML.
         :raises NoTableError, TableError: a built-in stylesheet stopped on the input (``px:no-table`` ...).
         :raises InputError, LimitExceeded: from clean.
+        :raises OutputError: a ``keep_stages`` file could not be written.
         """
         if not self.steps:
             raise ValueError("the pipeline has no step")
@@ -470,12 +471,19 @@ class _StageDump:
     folder: Path
 
     def write(self, position: int, step: Step, run_on: Runner, result: Any) -> None:
+        """:raises OutputError: the folder or the file cannot be written (no permission, disk full, ...)."""
+        from .errors import OutputError
         from .files import atomic_write
 
-        self.folder.mkdir(parents=True, exist_ok=True)
         text = result if isinstance(result, str) else run_on.serialize(result)
         suffix = ".xhtml" if step.kind == "clean" else ".xml" if text.lstrip().startswith("<") else ".txt"
-        atomic_write(self.folder / f"{position:02d}-{step.name}{suffix}", text.encode("utf-8"))
+        path = self.folder / f"{position:02d}-{step.name}{suffix}"
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            atomic_write(path, text.encode("utf-8"))
+        except OSError as error:
+            raise OutputError(f"cannot write the stage {step.name} (--keep-stages): {error.strerror or error}",
+                              location=str(path)) from None
 
 
 def _clean(document: Any, limits: Limits, *, tables_only: bool = False) -> tuple[bytes, list[str]]:
