@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import signal
 import sys
 import threading
+import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -306,40 +306,13 @@ def _pipeline_arguments(parser: argparse.ArgumentParser, *, steps: str) -> None:
                              "every stylesheet runs with no file or network access")
 
 
-#: The lexical forms (XSD 1.0) of the atomic types pyxform's stage parameters are declared with; a value of another
-#: declared type is left for Saxon to cast.
-_LEXICAL_FORMS: dict[str, re.Pattern[str]] = {
-    "xs:integer": re.compile(r"\s*[+-]?\d+\s*"),
-    "xs:decimal": re.compile(r"\s*[+-]?(?:\d+(?:\.\d*)?|\.\d+)\s*"),
-    "xs:double": re.compile(r"\s*(?:[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?|[+-]?INF|NaN)\s*"),
-    "xs:boolean": re.compile(r"\s*(?:true|false|1|0)\s*"),
-}
-
-
-def _check_stage_param(step: str, local: str, value: str, declared: Mapping[str, str]) -> None:
-    """Refuse a parameter a built-in stage does not declare, or a value its declared type (``as``) cannot take.
-
-    :raises UsageError: naming the parameter, and the stage's parameters or the type.
-    """
-    if local not in declared:
-        known = ", ".join(sorted(declared)) if declared else "none"
-        raise UsageError(f"--param {step}.{local}=...: the {step} step has no parameter {local!r} (its parameters: "
-                         f"{known})")
-    form = _LEXICAL_FORMS.get(declared[local].rstrip("?"))
-    if form is not None and not form.fullmatch(value):
-        raise UsageError(f"--param {step}.{local}={value}: {step}.{local} is {declared[local]}; {value!r} is not a "
-                         f"value of that type")
-
-
-def _parse_params(bindings: Sequence[str], step_names: Sequence[str], user_steps: Sequence[str],
-                  declared: Mapping[str, Mapping[str, str]] | None = None) -> dict[str, dict[str, Any]]:
+def _parse_params(bindings: Sequence[str], step_names: Sequence[str], user_steps: Sequence[str]
+                  ) -> dict[str, dict[str, Any]]:
     """``--param [STEP.]NAME=VALUE`` -> parameters by step name (values as :class:`~pyxform.saxon.UntypedAtomic`).
-    An unqualified NAME goes to every user stylesheet (``user_steps``).
+    An unqualified NAME goes to every user stylesheet (``user_steps``). The values are checked by
+    :func:`_check_params`.
 
-    :param declared: for each built-in step, its parameters and their declared types
-        (:func:`pyxform.docs.stage_parameters`): a parameter of such a step is checked against them up front.
-    :raises UsageError: a binding that is not NAME=VALUE, names no stylesheet, names a parameter a built-in step
-        does not have, or gives it a value its declared type cannot take.
+    :raises UsageError: a binding that is not NAME=VALUE, or that names no stylesheet.
     """
     from .saxon import UntypedAtomic
 
@@ -350,8 +323,6 @@ def _parse_params(bindings: Sequence[str], step_names: Sequence[str], user_steps
             raise UsageError(f"--param takes NAME=VALUE, not {binding!r}")
         step, dot, local = name.partition(".")
         if dot and step in step_names and local:
-            if declared is not None and step in declared:
-                _check_stage_param(step, local, value, declared[step])
             params.setdefault(step, {})[local] = UntypedAtomic(value)
         elif user_steps:
             for user_step in user_steps:
@@ -362,10 +333,37 @@ def _parse_params(bindings: Sequence[str], step_names: Sequence[str], user_steps
     return params
 
 
-def conversion_pipeline(options: Mapping[str, Any]) -> tuple[Any, dict[str, dict[str, Any]]]:
+def _check_params(pipeline: Any, params: Mapping[str, Mapping[str, Any]], bindings: Sequence[str]) -> list[str]:
+    """Check the ``--param`` values as the Python API does (:func:`pyxform.params.check_params`: declared
+    parameters, declared types, fixed sets of values of pyxform's steps).
+
+    :returns: the warning lines for parameters your stylesheets do not declare (Saxon ignores them).
+    :raises UsageError: naming the ``--param`` and what the parameter takes.
+    """
+    from .errors import ParameterError
+    from .params import check_params
+
+    try:
+        _, found = check_params(pipeline.steps, params)
+    except ParameterError as error:
+        wanted = f"{error.step}.{error.parameter}"
+        binding = next((b for b in reversed(bindings) if b.partition("=")[0] == wanted), f"{wanted}=...")
+        raise UsageError(f"--param {binding}: {error.message}") from None
+    lines = []
+    for warning in found:
+        qualified = f"{warning.step}.{warning.parameter}"
+        binding = next((b for b in bindings if b.partition("=")[0] in (warning.parameter, qualified)),
+                       f"{warning.parameter}=...")
+        lines.append(f"pyxform: warning: --param {binding}: {warning.message}")
+    return lines
+
+
+def conversion_pipeline(options: Mapping[str, Any], param_warnings: list[str] | None = None
+                        ) -> tuple[Any, dict[str, dict[str, Any]]]:
     """The pipeline ``convert`` runs (pyxform's, with the ``xslt`` steps after merge) and the ``param`` values.
 
     :param options: the convert options (:func:`convert_outputs`): ``xslt``, ``param``, ``allow_io``, ``format``.
+    :param param_warnings: receives a warning line for each ``--param`` your stylesheets do not declare.
     :raises UsageError: options that do not go together, or a bad ``--param``.
     """
     from .pipeline import CONVERSION, Step
@@ -388,14 +386,13 @@ def conversion_pipeline(options: Mapping[str, Any]) -> tuple[Any, dict[str, dict
     chosen = CONVERSION.append(*user_steps)
     if allow_io:
         chosen = chosen.allowing_io()
-    declared = {}
-    if options.get("param"):
-        from .docs import stage_parameters
-
-        declared = {step.name: (stage_parameters(step.stylesheet) if step.kind == "xslt" else {})
-                    for step in chosen.steps if step.builtin or step.kind == "clean"}
-    return chosen, _parse_params(options.get("param") or [], chosen.names, [step.name for step in user_steps],
-                                 declared)
+    bindings = options.get("param") or []
+    params = _parse_params(bindings, chosen.names, [step.name for step in user_steps])
+    if params:
+        found = _check_params(chosen, params, bindings)
+        if param_warnings is not None:
+            param_warnings.extend(found)
+    return chosen, params
 
 
 def convert_outputs(page: Source, options: Mapping[str, Any], limits: Limits = DEFAULT_LIMITS
@@ -503,7 +500,10 @@ def _convert_inputs(args: argparse.Namespace) -> int:
     options = {"table": args.table, "names": args.names, "method": args.method, "format": args.format,
                "separator": args.separator, "xslt": [str(Path(path).resolve()) for path in args.xslt],
                "param": list(args.param), "allow_io": args.allow_io, "schema": args.schema}
-    conversion_pipeline(options)  # usage errors before any page is read
+    param_warnings: list[str] = []
+    conversion_pipeline(options, param_warnings)  # usage errors before any page is read
+    for warning in param_warnings:
+        print(warning, file=sys.stderr)
     if several:
         folder = Path(args.output)
         try:
@@ -637,6 +637,8 @@ def _run_transform(args: argparse.Namespace) -> int:
     step = Step.xslt(args.stylesheet)
     pipeline = Pipeline([step], allow_io=args.allow_io)
     params = _parse_params(args.param, [], [step.name])
+    for warning in _check_params(pipeline, params, args.param):
+        print(warning, file=sys.stderr)
     document = read_source(args.input)
     messages: list[Any] = []
     try:
@@ -832,8 +834,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
+    from .params import ParameterWarning
+
     try:
-        return int(args.run(args))
+        with warnings.catch_warnings():  # shown as pyxform's own warnings, once, before any input is read
+            warnings.simplefilter("ignore", ParameterWarning)
+            return int(args.run(args))
     except UsageError as error:
         args.parser.error(str(error))
         return EXIT_USAGE  # not reached: argparse exits

@@ -19,6 +19,7 @@ from lxml import etree
 
 from .header_detection import METHODS
 from .limits import DEFAULT_LIMITS, Limits
+from .params import check_params
 from .pipeline import CONVERSION, Pipeline, PipelineResult, safe_xml_parser
 from .safexml import parse_untrusted, serialize_root
 from .source import Source
@@ -174,7 +175,8 @@ def convert(data: bytes | str | Source, *, table: int | None = None, names: Lite
     :param pipeline: the conversion pipeline (default :data:`~pyxform.pipeline.CONVERSION`: clean, normalize,
         headers, map, merge), e.g. ``CONVERSION.append(Step.xslt("post.xsl"))``; it must start with ``clean``.
     :param params: stylesheet parameters by step name, over those the options above set
-        (``{"headers": {"threshold": 4}, "post": {"prefix": "x"}}``).
+        (``{"headers": {"threshold": 4}, "post": {"prefix": "x"}}``), checked before anything runs
+        (:func:`pyxform.params.check_params`, as ``pyxform convert --param`` checks them).
     :param keep_stages: a folder to write every step's result into (:meth:`~pyxform.pipeline.Pipeline.run`).
     :returns: a :class:`Conversion`.
     :raises NoTableError: the page has no table, or ``table`` names none.
@@ -182,6 +184,8 @@ def convert(data: bytes | str | Source, *, table: int | None = None, names: Lite
     :raises TableError: ``table`` names a table that normalize could not build for another reason.
     :raises LimitExceeded, InputError: from clean and normalize (page too large, undecodable, ...).
     :raises StylesheetError: a stylesheet failed (for pyxform's own, a bug: please report it with the page).
+    :raises ParameterError: ``params`` names a step the pipeline does not have, a parameter a built-in step does not
+        declare, or a value it cannot take (a :class:`ValueError`, naming step, parameter and what it takes).
     :raises ValueError: for an option outside the values above.
     :raises TypeError: ``data`` is not bytes, str or a Source.
     """
@@ -189,6 +193,7 @@ def convert(data: bytes | str | Source, *, table: int | None = None, names: Lite
     chosen = CONVERSION if pipeline is None else pipeline
     if not chosen.takes_page:
         raise ValueError(f"a conversion pipeline starts with clean; this one starts with {chosen.names[0]!r}")
+    check_params(chosen.steps, params)
     if isinstance(data, Source):
         page_source = data if source is None else replace(data, uri=source)
     elif isinstance(data, str):
@@ -216,9 +221,12 @@ def convert_grid(grid: bytes | str, *, table: int | None = None,
     :raises BadXmlInput: if ``grid`` is not well-formed XML, or uses entities (none is expanded, no DTD is read).
     :raises StylesheetError: if ``grid`` is not a grid document.
     :raises NoTableError: if the grid has no table, or ``table`` names none of its tables.
+    :raises ParameterError: as for :func:`convert` (``params`` may name any step of ``pipeline``, also the ones
+        before the grid, which do not run).
     """
     _check_options(table, names, method)
     chosen = CONVERSION if pipeline is None else pipeline
+    check_params(chosen.steps, params)
     run_on = chosen.runner()
     node = run_on.parse(serialize_root(parse_untrusted(grid, what="grid document", location=source or None)),
                         location=source or None)

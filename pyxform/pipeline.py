@@ -32,6 +32,7 @@ from __future__ import annotations
 import os
 import re
 import threading
+import warnings
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -45,6 +46,7 @@ from lxml import etree
 from .errors import InputNotFound, LimitExceeded, NoTableError, PyxformError, StylesheetError, TableError
 from .limits import DEFAULT_LIMITS, LIMIT_OPTIONS, Limits
 from .normalize import PIPELINE_STYLESHEETS, shared_runtime
+from .params import check_params, check_step_params
 from .safexml import parse_untrusted, serialize_root
 from .saxon import SaxonRuntime, XsltMessage, builtin_stylesheet
 from .source import Source
@@ -237,11 +239,16 @@ class Step:
     def stage(cls, stage: str, params: Params | None = None, *, name: str | None = None) -> Step:
         """A built-in stylesheet: ``Step.stage("xhtml")``. Stage names: :data:`BUILTIN_STAGES`.
 
+        :param params: the stage's parameters (``docs/stylesheets.md``), checked now (:mod:`pyxform.params`).
         :raises ValueError: if pyxform has no stage of that name.
+        :raises ParameterError: a parameter the stage does not declare, or a value it cannot take.
         """
         if stage not in BUILTIN_STAGES:
             raise ValueError(f"pyxform has no built-in stage {stage!r} (stages: {', '.join(BUILTIN_STAGES)})")
-        return cls(name or stage, "xslt", stage, True, dict(params or {}))
+        step = cls(name or stage, "xslt", stage, True, dict(params or {}))
+        if params:
+            check_step_params(step, step.params)
+        return step
 
     @classmethod
     def xslt(cls, path: str | os.PathLike[str], params: Params | None = None, *, name: str | None = None) -> Step:
@@ -395,7 +402,9 @@ class Pipeline:
             (``os.PathLike``) or a :class:`~pyxform.source.Source`. Otherwise an XML document: bytes or text, a path (``os.PathLike``), an
             lxml tree or element, or a ``PyXdmNode`` of :meth:`runner`'s runtime.
         :param params: per-run stylesheet parameters by step name, over the steps' own:
-            ``{"headers": {"method": "format"}, "post": {"prefix": "x"}}``.
+            ``{"headers": {"method": "format"}, "post": {"prefix": "x"}}``. Checked before the first step runs
+            (:func:`pyxform.params.check_params`): a parameter a stylesheet of yours does not declare gives a
+            :class:`~pyxform.params.ParameterWarning` (Saxon ignores it).
         :param keep: names of the steps whose result :meth:`PipelineResult.stage` should return.
         :param keep_stages: a folder to write every step's result into, as ``NN-NAME.xml`` (``00-clean.xhtml`` for
             clean; the last step's as serialized), for debugging a pipeline. Created if missing.
@@ -407,7 +416,9 @@ class Pipeline:
         :param messages: a list that receives each step's ``xsl:message`` texts when the step ends, also when it
             fails (the result's :attr:`~PipelineResult.messages` has them too).
         :returns: a :class:`PipelineResult`.
-        :raises KeyError: if ``params`` or ``keep`` names a step the pipeline does not have.
+        :raises KeyError: if ``keep`` names a step the pipeline does not have.
+        :raises ParameterError: ``params`` names a step the pipeline does not have, or a built-in step gets a
+            parameter it does not declare or a value it cannot take (a :class:`ValueError`).
         :raises StylesheetError: a stylesheet failed (Saxon's code, module and line) or the input is not XML.
         :raises NoTableError, TableError: a built-in stylesheet stopped on the input (``px:no-table`` ...).
         :raises InputError, LimitExceeded: from clean.
@@ -415,8 +426,11 @@ class Pipeline:
         if not self.steps:
             raise ValueError("the pipeline has no step")
         keep = frozenset(keep)
-        for name in [*(params or {}), *keep]:
+        for name in keep:
             self[name]
+        checked, parameter_warnings = check_params(self.steps, params)
+        for warning in parameter_warnings:
+            warnings.warn(warning, stacklevel=2)
         run_on = self.runner()
         location = source
         if location is None and isinstance(document, Source):
@@ -431,15 +445,15 @@ class Pipeline:
         text: str | None = None
         last = len(self.steps) - 1
         for position, step in enumerate(self.steps):
-            step_params = {**step.params, **(params or {}).get(step.name, {})}
+            step_params = checked[step.name]
             if step.kind == "clean":
                 # The built-in normalize reads only the tables: when it comes next (and no stage is written out),
                 # Saxon gets the tables alone, which give the same grid at half the parsing cost.
                 following = self.steps[position + 1] if position < last else None
                 tables_only = (dump is None and step.name not in keep and following is not None
                                and following.builtin and following.stylesheet == "normalize")
-                cleaned, warnings = _clean(document, limits, tables_only=tables_only)
-                messages.extend(XsltMessage("clean", warning) for warning in warnings)
+                cleaned, clean_warnings = _clean(document, limits, tables_only=tables_only)
+                messages.extend(XsltMessage("clean", warning) for warning in clean_warnings)
                 node = run_on.parse(cleaned)
                 del cleaned  # the XHTML text is not needed once parsed: free it before the stages run
             else:
