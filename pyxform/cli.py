@@ -498,7 +498,8 @@ def _convert_inputs(args: argparse.Namespace) -> int:
     if several and (not args.output or args.output == "-"):
         args.parser.error("several inputs need -o FOLDER")
     options = {"table": args.table, "names": args.names, "method": args.method, "format": args.format,
-               "separator": args.separator, "xslt": [str(Path(path).resolve()) for path in args.xslt],
+               "separator": args.separator,
+               "xslt": [str(Path(_local_file(path, "convert --xslt", "a stylesheet")).resolve()) for path in args.xslt],
                "param": list(args.param), "allow_io": args.allow_io, "schema": args.schema}
     param_warnings: list[str] = []
     conversion_pipeline(options, param_warnings)  # usage errors before any page is read
@@ -634,7 +635,7 @@ def _run_transform(args: argparse.Namespace) -> int:
 
     from .saxon_environment import environment_allowed
 
-    step = Step.xslt(args.stylesheet)
+    step = Step.xslt(_local_file(args.stylesheet, "transform", "the stylesheet"))
     pipeline = Pipeline([step], allow_io=args.allow_io)
     params = _parse_params(args.param, [], [step.name])
     for warning in _check_params(pipeline, params, args.param):
@@ -668,7 +669,7 @@ def _schema_arguments(parser: argparse.ArgumentParser) -> None:
 def _run_schema(args: argparse.Namespace) -> int:
     from .schema import generate_schema
 
-    document = _input_file(args.document)
+    document = _input_file(args.document, "schema")
     xsd = generate_schema(document)
     if args.output == "-":
         write_output(xsd)
@@ -677,12 +678,30 @@ def _run_schema(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _input_file(name: str) -> Path:
+def _local_file(name: str, command: str, what: str) -> str:
+    """``name``, an argument that must be a local file or folder: standard input (``-``) and URLs are refused by
+    name rather than looked up as files.
+
+    :param what: what the argument is, for the message (``the stylesheet``, ``the document``).
+    :raises InputError: ``name`` is ``-`` or a URL.
+    """
+    from .source import looks_like_url
+
+    if name == "-":
+        raise InputError(f"`pyxform {command}` does not read {what} from standard input: give a file", location="-")
+    if looks_like_url(name):
+        raise InputError(f"`pyxform {command}` does not read {what} from a URL: download it and give the file",
+                         location=name)
+    return name
+
+
+def _input_file(name: str, command: str, what: str = "the document") -> Path:
     """The path of an input file that must exist (``schema``, ``validate``).
 
+    :raises InputError: standard input or a URL (:func:`_local_file`).
     :raises InputNotFound: no such file, or a directory (the wording of :func:`pyxform.source.read_source`).
     """
-    path = Path(name)
+    path = Path(_local_file(name, command, what))
     if path.is_dir():
         raise InputNotFound("is a directory, not a file", location=name)
     if not path.is_file():
@@ -707,10 +726,10 @@ def _validate_arguments(parser: argparse.ArgumentParser) -> None:
 def _run_validate(args: argparse.Namespace) -> int:
     from .schema import validate
 
-    document = _input_file(args.document)
+    document = _input_file(args.document, "validate")
     schema: Path | None = None
     if args.schema:
-        schema = _input_file(args.schema)
+        schema = _input_file(args.schema, "validate", "the schema")
     elif not args.generated_schema:
         schema = document.with_suffix(".xsd")
         if not schema.is_file():
@@ -756,7 +775,8 @@ def _run_query(args: argparse.Namespace) -> int:
         if not sep or not prefix:
             args.parser.error(f"--ns takes PREFIX=URI, not {binding!r}")
         namespaces[prefix] = uri
-    result = query(args.target, args.expression, xquery=args.xquery, namespaces=namespaces)
+    result = query(_local_file(args.target, "query", "XML documents"), args.expression, xquery=args.xquery,
+                   namespaces=namespaces)
     for skipped in result.skipped:
         print(f"pyxform: warning [query]: {skipped.path}: skipped: {skipped.message}", file=sys.stderr)
     for line in result.lines(text=args.text):

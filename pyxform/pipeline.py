@@ -43,7 +43,7 @@ from typing import Any, Literal
 
 from lxml import etree
 
-from .errors import InputNotFound, LimitExceeded, NoTableError, PyxformError, StylesheetError, TableError
+from .errors import InputError, InputNotFound, LimitExceeded, NoTableError, PyxformError, StepError, StylesheetError, TableError
 from .limits import DEFAULT_LIMITS, LIMIT_OPTIONS, Limits
 from .normalize import PIPELINE_STYLESHEETS, shared_runtime
 from .params import check_params, check_step_params
@@ -255,8 +255,14 @@ class Step:
         """The user's XSLT 3.0 stylesheet (a file): ``Step.xslt("post.xsl", {"prefix": "x"})``.
 
         :param name: the step's name (default: the file name without suffix, ``post``).
+        :raises InputError: ``path`` is a URL (stylesheets are read from files).
         :raises InputNotFound: if the file does not exist.
         """
+        from .source import looks_like_url
+
+        if isinstance(path, str) and looks_like_url(path):
+            raise InputError("a stylesheet is read from a file, not a URL: download it (or xsl:import pyxform's "
+                             "modules by their public URIs from a local stylesheet)", location=path)
         file = Path(path).resolve()
         if not file.is_file():
             raise InputNotFound("no such stylesheet", location=str(path))
@@ -264,7 +270,8 @@ class Step:
 
     @classmethod
     def python(cls, name: str, function: Callable[[Any], Any], *, tree: Literal["lxml", "xdm"] = "lxml") -> Step:
-        """A Python callable on the document: ``function(tree) -> tree | None`` (see :attr:`tree`)."""
+        """A Python callable on the document: ``function(tree) -> tree | None`` (see :attr:`tree`). When it raises,
+        the run stops with a :class:`~pyxform.errors.StepError` naming the step, its exception as ``__cause__``."""
         if tree not in ("lxml", "xdm"):
             raise ValueError(f"tree must be 'lxml' or 'xdm', not {tree!r}")
         return cls(name, "python", function=function, tree=tree)
@@ -420,6 +427,7 @@ class Pipeline:
         :raises ParameterError: ``params`` names a step the pipeline does not have, or a built-in step gets a
             parameter it does not declare or a value it cannot take (a :class:`ValueError`).
         :raises StylesheetError: a stylesheet failed (Saxon's code, module and line) or the input is not XML.
+        :raises StepError: a Python step raised an exception (its ``__cause__``) or returned no tree.
         :raises NoTableError, TableError: a built-in stylesheet stopped on the input (``px:no-table`` ...).
         :raises InputError, LimitExceeded: from clean.
         """
@@ -468,7 +476,7 @@ class Pipeline:
                     else:
                         node = result
                 else:
-                    node = _run_python(run_on, step, node)
+                    node = _run_python(run_on, step, node, location)
             if step.name in keep:
                 kept[step.name] = node
             if dump is not None:
@@ -527,13 +535,32 @@ def _xml_input(run_on: Runner, document: Any, location: str | None) -> Any:
     return document  # a PyXdmNode
 
 
-def _run_python(run_on: Runner, step: Step, node: Any) -> Any:
+def _run_python(run_on: Runner, step: Step, node: Any, location: str | None) -> Any:
+    """Run a Python step on ``node``; its result as a document node of ``run_on``'s runtime.
+
+    :raises StepError: the callable raised an exception (kept as ``__cause__``; pyxform's own errors pass as they
+        are) or returned something other than a tree (``None`` for the lxml tree changed in place).
+    """
     assert step.function is not None
+    tree: Any = node
+    if step.tree == "lxml":
+        tree = etree.ElementTree(etree.fromstring(run_on.serialize(node).encode("utf-8"), safe_xml_parser()))
+    try:
+        returned = step.function(tree)
+    except PyxformError:
+        raise
+    except Exception as error:
+        raise StepError(f"the Python step {step.name!r} failed: {type(error).__name__}: {error}", step=step.name,
+                        location=location) from error
     if step.tree == "xdm":
-        return step.function(node)
-    tree = etree.ElementTree(etree.fromstring(run_on.serialize(node).encode("utf-8"), safe_xml_parser()))
-    returned = step.function(tree)
+        if returned is None or not hasattr(returned, "node_kind"):
+            raise StepError(f"the Python step {step.name!r} returned {type(returned).__name__}, not a document node "
+                            "(PyXdmNode) of the pipeline's runtime", step=step.name, location=location)
+        return returned
     result = tree if returned is None else returned
+    if not isinstance(result, etree._ElementTree | etree._Element):
+        raise StepError(f"the Python step {step.name!r} returned {type(result).__name__}, not an lxml tree or element "
+                        "(or None after changing the tree in place)", step=step.name, location=location)
     return run_on.parse(etree.tostring(result, encoding="utf-8"))
 
 

@@ -16,9 +16,14 @@ from typing import BinaryIO, Final
 from .errors import InputNotFound
 from .limits import DEFAULT_LIMITS, Limits, limit_exceeded
 
-__all__ = ["Source", "read_source"]
+__all__ = ["Source", "read_source", "looks_like_url"]
 
 _URL: Final = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
+
+
+def looks_like_url(text: str) -> bool:
+    """Whether ``text`` is a URL (``scheme://...``, or ``file:...``) rather than a file path."""
+    return bool(_URL.match(text)) or text[:5].lower() == "file:"
 
 
 @dataclass(frozen=True)
