@@ -26,7 +26,7 @@ from typing import Any, BinaryIO
 from .errors import (EXIT_PARTIAL_FAILURE, EmptyInput, InputError, InputNotFound, LimitExceeded, OutputError,
                      PyxformError, TableError, ValidationError)
 from .files import atomic_write
-from .limits import DEFAULT_LIMITS, LIMIT_OPTIONS, MIN_WORKER_MEMORY, Limits
+from .limits import DEFAULT_LIMITS, LIMIT_OPTIONS, MIN_WORKER_MEMORY, Limits, limit_keyword
 from .source import Source, read_source
 from .tabular import DEFAULT_SEPARATOR, csv_paths
 
@@ -577,7 +577,8 @@ def _open_report(path: str | None) -> Any:
 
 def _failure_record(error: BaseException) -> dict[str, Any]:
     if isinstance(error, PyxformError):
-        record: dict[str, Any] = {"code": error.code, "exit_code": error.exit_code, "message": error.message,
+        record: dict[str, Any] = {"code": error.code, "exit_code": error.exit_code,
+                                  "message": command_line_message(error.message),
                                   "location": error.location}
         if isinstance(error, LimitExceeded):
             record["limit"] = error.limit
@@ -817,13 +818,30 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+#: The Python API's words for raising a limit or allowing private addresses (in the messages of pyxform's errors),
+#: and the option that does it on the command line.
+OPTION_FOR_KEYWORD: dict[str, str] = {
+    **{limit_keyword(limit): option for limit, option in LIMIT_OPTIONS.items() if option.startswith("--")},
+    "allow_private=True": "--allow-private",
+}
+
+
+def command_line_message(message: str) -> str:
+    """An error message in the command line's words: ``raise it with limits=Limits(max_slots=...)`` becomes
+    ``raise it with --max-slots`` (:data:`OPTION_FOR_KEYWORD`)."""
+    for keyword, option in OPTION_FOR_KEYWORD.items():
+        if keyword in message:
+            message = message.replace(keyword, option)
+    return message
+
+
 def report_error(error: PyxformError) -> None:
     """Print ``pyxform: error [code]: location: message`` on standard error (``[xslt XTDE0640]``: with Saxon's
-    error code for a stylesheet error)."""
+    error code for a stylesheet error), in the command line's words (:func:`command_line_message`)."""
     location = f"{error.location}: " if error.location else ""
     detail = getattr(error, "error_code", None)
     code = f"{error.code} {detail}" if detail else error.code
-    print(f"pyxform: error [{code}]: {location}{error.message}", file=sys.stderr)
+    print(f"pyxform: error [{code}]: {location}{command_line_message(error.message)}", file=sys.stderr)
 
 
 def _exit_on_sigterm() -> bool:

@@ -44,7 +44,7 @@ from typing import Any, Literal
 from lxml import etree
 
 from .errors import InputError, InputNotFound, LimitExceeded, NoTableError, PyxformError, StepError, StylesheetError, TableError
-from .limits import DEFAULT_LIMITS, LIMIT_OPTIONS, Limits
+from .limits import DEFAULT_LIMITS, Limits, limit_keyword
 from .normalize import PIPELINE_STYLESHEETS, shared_runtime
 from .params import check_params, check_step_params
 from .safexml import parse_untrusted, serialize_root
@@ -186,7 +186,7 @@ class Runner:
                                            location=location or BUILTIN_STAGES.get(stage, stage))
                 limit = next((name for name in ("max_slots", "max_depth") if f"than {name} =" in text), None)
                 if code == "table-failed" and limit is not None:  # the table asked for is over a resource limit
-                    return LimitExceeded(f"{text} (raise it with {LIMIT_OPTIONS[limit]})", limit=limit,
+                    return LimitExceeded(f"{text} (raise it with {limit_keyword(limit)})", limit=limit,
                                          location=location)
                 return kind(text, location=location)
             error.message = f"{error.message}: {messages[-1].text}"
