@@ -153,7 +153,8 @@ def _check_options(table: int | None, names: str, method: str) -> None:
         raise ValueError(f"method must be one of {', '.join(HEADER_METHODS)}, not {method!r}")
 
 
-def convert(data: bytes | str | os.PathLike[str] | Source, *, table: int | None = None, names: Literal["paper", "generic"] = "paper",
+def convert(data: bytes | str | os.PathLike[str] | Source, *, table: int | None = None,
+            names: Literal["paper", "generic"] = "paper",
             method: Literal["auto", "markup", "format"] = "auto", source: str | None = None,
             limits: Limits = DEFAULT_LIMITS, pipeline: Pipeline | None = None,
             params: Mapping[str, Mapping[str, Any]] | None = None,

@@ -43,7 +43,8 @@ from typing import Any, Literal
 
 from lxml import etree
 
-from .errors import InputError, InputNotFound, LimitExceeded, NoTableError, PyxformError, StepError, StylesheetError, TableError
+from .errors import (InputError, InputNotFound, LimitExceeded, NoTableError, PyxformError, StepError, StylesheetError,
+                     TableError)
 from .limits import DEFAULT_LIMITS, Limits, limit_keyword
 from .normalize import PIPELINE_STYLESHEETS, shared_runtime
 from .params import check_params, check_step_params

@@ -157,7 +157,10 @@ def documents_of(target: str | os.PathLike[str] | Sequence[str | os.PathLike[str
         path = Path(target)
         kind = _kind(path)
         if kind == "dir":
-            files = sorted(p for p in path.iterdir() if p.suffix.lower() == ".xml" and p.is_file())
+            try:
+                files = sorted(p for p in path.iterdir() if p.suffix.lower() == ".xml" and p.is_file())
+            except OSError as error:
+                raise InputNotFound(f"cannot list the folder: {error.strerror or error}", location=str(path)) from None
             if not files:
                 raise InputNotFound("the folder holds no .xml file", location=str(path))
             return files

@@ -47,9 +47,11 @@ def test_an_unknown_parameter_of_a_step_is_refused_listing_the_steps_parameters(
         "the clean step has no parameter 'a' (its parameters: none)")
 
 
+WHOLE = "xs:integer, a whole number (e.g. 3)"
+
+
 @pytest.mark.parametrize(("binding", "declared"), [("headers.threshold=abc", "xs:double, a number (e.g. 2.5 or 1e3)"),
-                                                   ("headers.max-header-rows=1.5", "xs:integer, a whole number (e.g. 3)"),
-                                                   ("map.table=x", "xs:integer, a whole number (e.g. 3)")])
+                                                   ("headers.max-header-rows=1.5", WHOLE), ("map.table=x", WHOLE)])
 def test_a_value_its_declared_type_cannot_take_is_refused_naming_the_parameter(
         page: Path, capsys: pytest.CaptureFixture[str], binding: str, declared: str) -> None:
     name, value = binding.split("=")
