@@ -3,7 +3,8 @@
 Saxon accepts a global parameter that a stylesheet does not declare without a word, and a value of the wrong type
 fails only once the stage runs, with an error that points into a module. So pyxform checks the parameters of every
 step before the first one runs (:meth:`pyxform.pipeline.Pipeline.run`, :func:`pyxform.convert`, ``pyxform convert
---param`` and ``pyxform transform --param`` all call :func:`check_params`):
+--param`` and ``pyxform transform --param`` all call :func:`check_params`; :func:`pyxform.detect_headers` calls
+:func:`check_stage_params`):
 
 - a parameter for a step the pipeline does not have: :class:`~pyxform.errors.ParameterError`;
 - a step running one of pyxform's stylesheets (``Step.stage``): the parameter must be declared by the stage (its
@@ -37,8 +38,8 @@ from .saxon import UntypedAtomic
 if TYPE_CHECKING:  # pragma: no cover
     from .pipeline import Step
 
-__all__ = ["ParameterWarning", "check_params", "check_step_params", "check_value", "declared_parameters",
-           "EXPECTED"]
+__all__ = ["ParameterWarning", "check_params", "check_step_params", "check_stage_params", "check_value",
+           "declared_parameters", "EXPECTED"]
 
 
 class ParameterWarning(UserWarning):
@@ -121,6 +122,30 @@ def check_value(step: str, name: str, declared_type: str, values: tuple[str, ...
                          step=step, parameter=name)
 
 
+def check_stage_params(stage: str | None, params: Mapping[str, Any], *, step: str | None = None) -> dict[str, Any]:
+    """Check the parameters of one of pyxform's stages (rules: the module docstring).
+
+    :param stage: the built-in stage (:data:`pyxform.pipeline.BUILTIN_STAGES`), or ``None`` for a step that takes
+        no parameter (clean).
+    :param step: the step's name in the messages (default: ``stage``).
+    :returns: the parameters as they are to be passed to Saxon (:func:`check_value`).
+    :raises ParameterError: a parameter the stage does not declare, or a value it cannot take.
+    """
+    from .docs import stage_parameter_declarations
+
+    name_of_step = step or stage or "clean"
+    declared = stage_parameter_declarations(stage) if stage is not None else {}
+    checked = {}
+    for name, value in params.items():
+        declaration = declared.get(name)
+        if declaration is None:
+            known = ", ".join(sorted(declared)) if declared else "none"
+            raise ParameterError(f"the {name_of_step} step has no parameter {name!r} (its parameters: {known})",
+                                 step=name_of_step, parameter=name)
+        checked[name] = check_value(name_of_step, name, declaration.type, declaration.values, value)
+    return checked
+
+
 def check_step_params(step: Step, params: Mapping[str, Any]) -> tuple[dict[str, Any], list[ParameterWarning]]:
     """Check the parameters of one step (rules: the module docstring).
 
@@ -131,18 +156,7 @@ def check_step_params(step: Step, params: Mapping[str, Any]) -> tuple[dict[str, 
     if step.kind == "python" or (step.kind == "xslt" and not step.builtin and not params):
         return dict(params), []
     if step.kind == "clean" or step.builtin:
-        from .docs import stage_parameter_declarations
-
-        declared = stage_parameter_declarations(step.stylesheet) if step.kind == "xslt" else {}
-        checked = {}
-        for name, value in params.items():
-            declaration = declared.get(name)
-            if declaration is None:
-                known = ", ".join(sorted(declared)) if declared else "none"
-                raise ParameterError(f"the {step.name} step has no parameter {name!r} (its parameters: {known})",
-                                     step=step.name, parameter=name)
-            checked[name] = check_value(step.name, name, declaration.type, declaration.values, value)
-        return checked, []
+        return check_stage_params(step.stylesheet if step.kind == "xslt" else None, params, step=step.name), []
     assert step.stylesheet is not None
     found = declared_parameters(Path(step.stylesheet))
     if found is None:

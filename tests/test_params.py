@@ -123,3 +123,14 @@ def test_the_declared_parameters_follow_includes_and_imports(tmp_path: Path) -> 
     assert declared_parameters(missing) is None
     main.write_text(XSL.format(ns="", body='<xsl:param name="changed"/>'))  # a new version of the file is read
     assert declared_parameters(main) == {"changed"}
+
+
+def test_detect_headers_checks_its_parameters_as_convert_does() -> None:
+    grid = pyxform.grid(PAGE).xml
+    with pytest.raises(ParameterError, match="the headers step has no parameter 'nosuch'"):
+        pyxform.detect_headers(grid, params={"nosuch": 1})
+    with pytest.raises(ParameterError, match="headers.threshold is xs:double"):
+        pyxform.detect_headers(grid, params={"threshold": "high"})
+    found = [pyxform.detect_headers(grid, method="format", params={"threshold": threshold}).tables[0].header_rows
+             for threshold in ("5", 1e9)]
+    assert found == [1, 0]
