@@ -22,6 +22,7 @@ import stat
 import sys
 import tempfile
 import threading
+import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -30,7 +31,7 @@ from typing import Any, BinaryIO
 from .errors import (EXIT_PARTIAL_FAILURE, EmptyInput, InputError, InputNotFound, LimitExceeded, OutputError,
                      PyxformError, TableError, ValidationError)
 from .files import atomic_write, writes_in_place
-from .limits import DEFAULT_LIMITS, LIMIT_OPTIONS, MIN_WORKER_MEMORY, Limits
+from .limits import DEFAULT_LIMITS, LIMIT_OPTIONS, MIN_WORKER_MEMORY, Limits, limit_keyword
 from .source import Source, read_source
 from .tabular import DEFAULT_SEPARATOR, csv_paths
 
@@ -325,40 +326,13 @@ def _pipeline_arguments(parser: argparse.ArgumentParser, *, steps: str) -> None:
                              "every stylesheet runs with no file or network access")
 
 
-#: The lexical forms (XSD 1.0) of the atomic types pyxform's stage parameters are declared with; a value of another
-#: declared type is left for Saxon to cast.
-_LEXICAL_FORMS: dict[str, re.Pattern[str]] = {
-    "xs:integer": re.compile(r"\s*[+-]?\d+\s*"),
-    "xs:decimal": re.compile(r"\s*[+-]?(?:\d+(?:\.\d*)?|\.\d+)\s*"),
-    "xs:double": re.compile(r"\s*(?:[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?|[+-]?INF|NaN)\s*"),
-    "xs:boolean": re.compile(r"\s*(?:true|false|1|0)\s*"),
-}
-
-
-def _check_stage_param(step: str, local: str, value: str, declared: Mapping[str, str]) -> None:
-    """Refuse a parameter a built-in stage does not declare, or a value its declared type (``as``) cannot take.
-
-    :raises UsageError: naming the parameter, and the stage's parameters or the type.
-    """
-    if local not in declared:
-        known = ", ".join(sorted(declared)) if declared else "none"
-        raise UsageError(f"--param {step}.{local}=...: the {step} step has no parameter {local!r} (its parameters: "
-                         f"{known})")
-    form = _LEXICAL_FORMS.get(declared[local].rstrip("?"))
-    if form is not None and not form.fullmatch(value):
-        raise UsageError(f"--param {step}.{local}={value}: {step}.{local} is {declared[local]}; {value!r} is not a "
-                         f"value of that type")
-
-
-def _parse_params(bindings: Sequence[str], step_names: Sequence[str], user_steps: Sequence[str],
-                  declared: Mapping[str, Mapping[str, str]] | None = None) -> dict[str, dict[str, Any]]:
+def _parse_params(bindings: Sequence[str], step_names: Sequence[str], user_steps: Sequence[str]
+                  ) -> dict[str, dict[str, Any]]:
     """``--param [STEP.]NAME=VALUE`` -> parameters by step name (values as :class:`~pyxform.saxon.UntypedAtomic`).
-    An unqualified NAME goes to every user stylesheet (``user_steps``).
+    An unqualified NAME goes to every user stylesheet (``user_steps``). The values are checked by
+    :func:`_check_params`.
 
-    :param declared: for each built-in step, its parameters and their declared types
-        (:func:`pyxform.docs.stage_parameters`): a parameter of such a step is checked against them up front.
-    :raises UsageError: a binding that is not NAME=VALUE, names no stylesheet, names a parameter a built-in step
-        does not have, or gives it a value its declared type cannot take.
+    :raises UsageError: a binding that is not NAME=VALUE, or that names no stylesheet.
     """
     from .saxon import UntypedAtomic
 
@@ -369,8 +343,6 @@ def _parse_params(bindings: Sequence[str], step_names: Sequence[str], user_steps
             raise UsageError(f"--param takes NAME=VALUE, not {binding!r}")
         step, dot, local = name.partition(".")
         if dot and step in step_names and local:
-            if declared is not None and step in declared:
-                _check_stage_param(step, local, value, declared[step])
             params.setdefault(step, {})[local] = UntypedAtomic(value)
         elif user_steps:
             for user_step in user_steps:
@@ -381,10 +353,37 @@ def _parse_params(bindings: Sequence[str], step_names: Sequence[str], user_steps
     return params
 
 
-def conversion_pipeline(options: Mapping[str, Any]) -> tuple[Any, dict[str, dict[str, Any]]]:
+def _check_params(pipeline: Any, params: Mapping[str, Mapping[str, Any]], bindings: Sequence[str]) -> list[str]:
+    """Check the ``--param`` values as the Python API does (:func:`pyxform.params.check_params`: declared
+    parameters, declared types, fixed sets of values of pyxform's steps).
+
+    :returns: the warning lines for parameters your stylesheets do not declare (Saxon ignores them).
+    :raises UsageError: naming the ``--param`` and what the parameter takes.
+    """
+    from .errors import ParameterError
+    from .params import check_params
+
+    try:
+        _, found = check_params(pipeline.steps, params)
+    except ParameterError as error:
+        wanted = f"{error.step}.{error.parameter}"
+        binding = next((b for b in reversed(bindings) if b.partition("=")[0] == wanted), f"{wanted}=...")
+        raise UsageError(f"--param {binding}: {error.message}") from None
+    lines = []
+    for warning in found:
+        qualified = f"{warning.step}.{warning.parameter}"
+        binding = next((b for b in bindings if b.partition("=")[0] in (warning.parameter, qualified)),
+                       f"{warning.parameter}=...")
+        lines.append(f"pyxform: warning: --param {binding}: {warning.message}")
+    return lines
+
+
+def conversion_pipeline(options: Mapping[str, Any], param_warnings: list[str] | None = None
+                        ) -> tuple[Any, dict[str, dict[str, Any]]]:
     """The pipeline ``convert`` runs (pyxform's, with the ``xslt`` steps after merge) and the ``param`` values.
 
     :param options: the convert options (:func:`convert_outputs`): ``xslt``, ``param``, ``allow_io``, ``format``.
+    :param param_warnings: receives a warning line for each ``--param`` your stylesheets do not declare.
     :raises UsageError: options that do not go together, or a bad ``--param``.
     """
     from .pipeline import CONVERSION, Step
@@ -407,14 +406,13 @@ def conversion_pipeline(options: Mapping[str, Any]) -> tuple[Any, dict[str, dict
     chosen = CONVERSION.append(*user_steps)
     if allow_io:
         chosen = chosen.allowing_io()
-    declared = {}
-    if options.get("param"):
-        from .docs import stage_parameters
-
-        declared = {step.name: (stage_parameters(step.stylesheet) if step.kind == "xslt" else {})
-                    for step in chosen.steps if step.builtin or step.kind == "clean"}
-    return chosen, _parse_params(options.get("param") or [], chosen.names, [step.name for step in user_steps],
-                                 declared)
+    bindings = options.get("param") or []
+    params = _parse_params(bindings, chosen.names, [step.name for step in user_steps])
+    if params:
+        found = _check_params(chosen, params, bindings)
+        if param_warnings is not None:
+            param_warnings.extend(found)
+    return chosen, params
 
 
 def convert_outputs(page: Source, options: Mapping[str, Any], limits: Limits = DEFAULT_LIMITS
@@ -661,9 +659,13 @@ def _convert_inputs(args: argparse.Namespace) -> int:
     if several and (not args.output or args.output == "-"):
         args.parser.error("several inputs need -o FOLDER")
     options = {"table": args.table, "names": args.names, "method": args.method, "format": args.format,
-               "separator": args.separator, "xslt": [str(Path(path).resolve()) for path in args.xslt],
+               "separator": args.separator,
+               "xslt": [str(Path(_local_file(path, "convert --xslt", "a stylesheet")).resolve()) for path in args.xslt],
                "param": list(args.param), "allow_io": args.allow_io, "schema": args.schema}
-    pipeline, _ = conversion_pipeline(options)  # usage errors before any page is read
+    param_warnings: list[str] = []
+    pipeline, _ = conversion_pipeline(options, param_warnings)  # usage errors before any page is read
+    for warning in param_warnings:
+        print(warning, file=sys.stderr)
     folder = _output_folder(args.output, several)
     targets: list[Path | None]
     if folder is not None:
@@ -771,7 +773,8 @@ def _open_report(path: str | None) -> Any:
 
 def _failure_record(error: BaseException) -> dict[str, Any]:
     if isinstance(error, PyxformError):
-        record: dict[str, Any] = {"code": error.code, "exit_code": error.exit_code, "message": error.message,
+        record: dict[str, Any] = {"code": error.code, "exit_code": error.exit_code,
+                                  "message": command_line_message(error.message),
                                   "location": error.location}
         if isinstance(error, LimitExceeded):
             record["limit"] = error.limit
@@ -829,9 +832,11 @@ def _run_transform(args: argparse.Namespace) -> int:
 
     from .saxon_environment import environment_allowed
 
-    step = Step.xslt(args.stylesheet)
+    step = Step.xslt(_local_file(args.stylesheet, "transform", "the stylesheet"))
     pipeline = Pipeline([step], allow_io=args.allow_io)
     params = _parse_params(args.param, [], [step.name])
+    for warning in _check_params(pipeline, params, args.param):
+        print(warning, file=sys.stderr)
     if args.output and args.output != "-":
         _refuse_inputs_as_outputs([args.stylesheet, args.input], [("-o", Path(args.output))])
     document = read_source(args.input)
@@ -863,7 +868,7 @@ def _schema_arguments(parser: argparse.ArgumentParser) -> None:
 def _run_schema(args: argparse.Namespace) -> int:
     from .schema import generate_schema
 
-    document = _input_file(args.document)
+    document = _input_file(args.document, "schema")
     target = None if args.output == "-" else Path(args.output) if args.output else document.with_suffix(".xsd")
     if target is not None:
         _refuse_inputs_as_outputs([args.document], [("-o" if args.output else "", target)])
@@ -875,12 +880,30 @@ def _run_schema(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _input_file(name: str) -> Path:
+def _local_file(name: str, command: str, what: str) -> str:
+    """``name``, an argument that must be a local file or folder: standard input (``-``) and URLs are refused by
+    name rather than looked up as files.
+
+    :param what: what the argument is, for the message (``the stylesheet``, ``the document``).
+    :raises InputError: ``name`` is ``-`` or a URL.
+    """
+    from .source import looks_like_url
+
+    if name == "-":
+        raise InputError(f"`pyxform {command}` does not read {what} from standard input: give a file", location="-")
+    if looks_like_url(name):
+        raise InputError(f"`pyxform {command}` does not read {what} from a URL: download it and give the file",
+                         location=name)
+    return name
+
+
+def _input_file(name: str, command: str, what: str = "the document") -> Path:
     """The path of an input file that must exist (``schema``, ``validate``).
 
+    :raises InputError: standard input or a URL (:func:`_local_file`).
     :raises InputNotFound: no such file, or a directory (the wording of :func:`pyxform.source.read_source`).
     """
-    path = Path(name)
+    path = Path(_local_file(name, command, what))
     if path.is_dir():
         raise InputNotFound("is a directory, not a file", location=name)
     if not path.is_file():
@@ -905,10 +928,10 @@ def _validate_arguments(parser: argparse.ArgumentParser) -> None:
 def _run_validate(args: argparse.Namespace) -> int:
     from .schema import validate
 
-    document = _input_file(args.document)
+    document = _input_file(args.document, "validate")
     schema: Path | None = None
     if args.schema:
-        schema = _input_file(args.schema)
+        schema = _input_file(args.schema, "validate", "the schema")
     elif not args.generated_schema:
         schema = document.with_suffix(".xsd")
         if not schema.is_file():
@@ -954,7 +977,8 @@ def _run_query(args: argparse.Namespace) -> int:
         if not sep or not prefix:
             args.parser.error(f"--ns takes PREFIX=URI, not {binding!r}")
         namespaces[prefix] = uri
-    result = query(args.target, args.expression, xquery=args.xquery, namespaces=namespaces)
+    result = query(_local_file(args.target, "query", "XML documents"), args.expression, xquery=args.xquery,
+                   namespaces=namespaces)
     for skipped in result.skipped:
         print(f"pyxform: warning [query]: {skipped.path}: skipped: {skipped.message}", file=sys.stderr)
     for line in result.lines(text=args.text):
@@ -995,13 +1019,30 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+#: The Python API's words for raising a limit or allowing private addresses (in the messages of pyxform's errors),
+#: and the option that does it on the command line.
+OPTION_FOR_KEYWORD: dict[str, str] = {
+    **{limit_keyword(limit): option for limit, option in LIMIT_OPTIONS.items() if option.startswith("--")},
+    "allow_private=True": "--allow-private",
+}
+
+
+def command_line_message(message: str) -> str:
+    """An error message in the command line's words: ``raise it with limits=Limits(max_slots=...)`` becomes
+    ``raise it with --max-slots`` (:data:`OPTION_FOR_KEYWORD`)."""
+    for keyword, option in OPTION_FOR_KEYWORD.items():
+        if keyword in message:
+            message = message.replace(keyword, option)
+    return message
+
+
 def report_error(error: PyxformError) -> None:
     """Print ``pyxform: error [code]: location: message`` on standard error (``[xslt XTDE0640]``: with Saxon's
-    error code for a stylesheet error)."""
+    error code for a stylesheet error), in the command line's words (:func:`command_line_message`)."""
     location = f"{error.location}: " if error.location else ""
     detail = getattr(error, "error_code", None)
     code = f"{error.code} {detail}" if detail else error.code
-    print(f"pyxform: error [{code}]: {location}{error.message}", file=sys.stderr)
+    print(f"pyxform: error [{code}]: {location}{command_line_message(error.message)}", file=sys.stderr)
 
 
 def _exit_on_sigterm() -> bool:
@@ -1032,8 +1073,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
+    from .params import ParameterWarning
+
     try:
-        return int(args.run(args))
+        with warnings.catch_warnings():  # shown as pyxform's own warnings, once, before any input is read
+            warnings.simplefilter("ignore", ParameterWarning)
+            return int(args.run(args))
     except UsageError as error:
         args.parser.error(str(error))
         return EXIT_USAGE  # not reached: argparse exits

@@ -202,9 +202,11 @@ class HeaderDetector:
         :param method: ``auto``, ``markup`` or ``format`` (see :data:`METHODS`).
         :param table: annotate and report only the table with this index (the others are copied unchanged).
         :param params: other stylesheet parameters by name (the weights and thresholds of
-            ``stylesheets/headers/params.xsl``), for evaluations; the defaults are the documented ones.
+            ``stylesheets/headers/params.xsl``), for evaluations; the defaults are the documented ones. Checked as
+            ``convert``'s are (:func:`pyxform.params.check_stage_params`).
         :returns: the annotated document and one :class:`TableHeaders` per annotated table.
         :raises ValueError: for an unknown ``method``.
+        :raises ParameterError: a parameter the stage does not declare, or a value it cannot take.
         :raises InputError: if ``grid`` is not a grid document.
         :raises NoTableError: if ``table`` names no table of the grid.
         :raises TableError: if ``table`` names a table that normalize could not build (``px:table-failure``).
@@ -212,6 +214,10 @@ class HeaderDetector:
         """
         if method not in METHODS:
             raise ValueError(f"method must be one of {', '.join(METHODS)}, not {method!r}")
+        if params:
+            from .params import check_stage_params
+
+            params = check_stage_params("headers", params)
         text = _as_text(grid)
         root = _check_grid(text)
         if table is not None:
