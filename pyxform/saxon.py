@@ -45,9 +45,11 @@ _ERROR_CODE = re.compile(r"\b([A-Z]{4}\d{4}|Q\{[^}]*\}[\w.-]+)\b")
 _LINE = re.compile(r"on line (\d+)(?: column (\d+))? of ([^\s:]+(?::[^\s:]+)?)")
 # Saxon's report of an error: "Error at char 12 in expression in xsl:sequence/@select on line 4 column 47 of a.xsl:"
 # then "  FORG0001  Cannot convert string "abc" to an integer" (the code is the local part for a user's error code).
-# Also "Error at char 28 (in expression on line 5) of file:/a.xsl" (no colon), and reports without a line.
+# Also "Error at char 28 (in expression on line 5) of file:/a.xsl" (no colon), and reports without a line. A message
+# line without a code ("URI scheme 'file' has been disallowed", "net.sf.saxon.trans.XPathException: ...") has none.
 _REPORT = re.compile(r"^(?:Static |Type |Dynamic )?[Ee]rror\b[^\n]*?on line (?P<line>\d+)(?: column (?P<column>\d+))?"
-                     r"\)?(?: of (?P<module>[^\n]*?))?:? *\n\s+(?P<code>\S+)\s+(?P<message>[^\n]*)", re.MULTILINE)
+                     r"\)?(?: of (?P<module>[^\n]*?))?:? *\n\s+"
+                     r"(?:(?P<code>[A-Z]{4}\d{4}|[A-Za-z][\w-]*:[\w-]+|[a-z][\w-]*)\s+)?(?P<message>[^\n]*)", re.MULTILINE)
 _REPORTED_CODE = re.compile(r"^(?:Static |Type |Dynamic )?[Ee]rror\b[^\n]*\n\s+(?P<code>[A-Z]{4}\d{4}|\S+:\S+)\s",
                             re.MULTILINE)
 
@@ -144,7 +146,7 @@ class XsltMessage:
 def _stylesheet_error(exc: BaseException, *, stylesheet: str, action: str, report: str = "") -> StylesheetError:
     """A :class:`StylesheetError` from Saxon's exception and its report on standard error (``report``): the error
     code, and the location as ``module:line:column`` (the module where the error is; ``stylesheet`` if unknown)."""
-    text = " ".join(str(exc).split())
+    text = re.sub(r"\bnet\.sf\.saxon\.[\w.]*Exception: ", "", " ".join(str(exc).split()))  # Java class names
     reported = _REPORT.search(report)
     if reported:
         module = reported.group("module")

@@ -143,3 +143,22 @@ def test_allow_io_leaves_no_switch_behind(tmp_path: Path, capsys: pytest.Capture
     assert main(["transform", str(tmp_path / "id.xsl"), str(tmp_path / "a.xml"), "--allow-io"]) == 0
     assert "<b/>" in capsys.readouterr().out
     assert ENVIRONMENT_SWITCH not in os.environ
+
+
+@pytest.mark.parametrize(("call", "code"), [
+    ("collection('file:///etc')", None),               # Saxon reports no code: no Java class or word as one
+    ("transform(map{'stylesheet-location':'id.xsl', 'source-node':.})?output", None),
+    ("unparsed-text('secret.txt')", "FOUT1170"),
+])
+def test_a_refused_uri_access_reports_its_place_and_only_a_real_error_code(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], call: str, code: str | None) -> None:
+    from pyxform.cli import main
+
+    (tmp_path / "a.xml").write_text("<a/>")
+    (tmp_path / "probe.xsl").write_text(
+        '<xsl:stylesheet version="3.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform">\n'
+        f'<xsl:template match="/"><r><xsl:sequence select="{call}"/></r></xsl:template></xsl:stylesheet>')
+    assert main(["transform", str(tmp_path / "probe.xsl"), str(tmp_path / "a.xml")]) == 10
+    err = capsys.readouterr().err.strip()
+    assert err.startswith(f"pyxform: error [xslt{' ' + code if code else ''}]: {tmp_path / 'probe.xsl'}:2:"), err
+    assert "net.sf.saxon" not in err and "\n" not in err
