@@ -193,6 +193,20 @@ def grid_output(page: Source, options: Mapping[str, Any], limits: Limits = DEFAU
     return _text_output(text), warnings
 
 
+# normalize's message for a table that failed (stylesheets/normalize/table.xsl): "[pyxform:CODE] table I (LOCATOR):
+# MESSAGE (px:CODE)"
+_TABLE_FAILURE_MESSAGE = re.compile(r"\[pyxform:(?P<code>[\w-]+)\] (?P<text>table \d+ .*?)(?: \(px:[\w-]+\))?", re.DOTALL)
+
+
+def _warning_line(source: str, message: str) -> str:
+    """The warning line of a page's message: a failed table as ``grid`` and ``headers`` say it
+    (``pyxform: warning [limit]: SOURCE: table I (LOCATOR): MESSAGE``), any other message after the source."""
+    failure = _TABLE_FAILURE_MESSAGE.fullmatch(message)
+    if failure:
+        return f"pyxform: warning [{failure.group('code')}]: {source}: {failure.group('text')}"
+    return f"pyxform: warning: {source}: {message}"
+
+
 def _run_grid(args: argparse.Namespace) -> int:
     return _run_page_command("grid", args)
 
@@ -704,14 +718,14 @@ def _convert_inputs(args: argparse.Namespace) -> int:
                 result = worker.run(job) if worker is not None else run_job(job, limits)
                 if result.tables == 0 and result.table_failures:  # tables, and none converted: the page failed
                     for message in result.messages:
-                        print(f"pyxform: warning: {name}: {message}", file=sys.stderr)
+                        print(_warning_line(name, message), file=sys.stderr)
                     raise _every_table_failed(result.table_failures, name)
                 for path, payload in result.outputs:
                     _write(Path(path) if path is not None else None, payload)
                 if result.schema is not None and target is not None:
                     _write(target.with_suffix(".xsd"), result.schema)
                 for message in result.messages:
-                    print(f"pyxform: warning: {name}: {message}", file=sys.stderr)
+                    print(_warning_line(name, message), file=sys.stderr)
                 written = [path or "-" for path, _ in result.outputs]
                 record.update(status="partial" if result.table_failures else "ok",
                               output=written[0] if len(written) == 1 else written, tables=result.tables,

@@ -375,6 +375,8 @@ def test_a_page_with_some_tables_converted_stays_a_success(tmp_path: Path, capsy
     captured = capsys.readouterr()
     assert captured.out == "column-1\r\nx\r\n"
     assert SLOT_FAILURE in captured.err and "error" not in captured.err
+    # the warning says it as grid and headers do
+    assert captured.err == f"pyxform: warning [limit]: {page}: table 0 (/html/body[1]/table[1]): {SLOT_FAILURE}\n"
 
 
 def test_in_a_batch_a_page_whose_tables_all_failed_counts_as_failed(tmp_path: Path,
