@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 from collections import Counter
 from pathlib import Path
 
@@ -208,7 +209,8 @@ def _tables(draw: st.DrawFn) -> T:
     return T(rows, k=k, p=p)
 
 
-_SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# PYXFORM_PROPERTY_EXAMPLES: more examples for a local search (CI keeps 40, for speed).
+_SETTINGS = settings(max_examples=int(os.environ.get("PYXFORM_PROPERTY_EXAMPLES", "40")), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @_SETTINGS
