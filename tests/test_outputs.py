@@ -179,6 +179,48 @@ def test_the_rendering_converts_back_to_the_same_pairs(name: str) -> None:
     assert again.pairs() == conversion.pairs()
 
 
+def _rendered_cells(page: bytes | str) -> tuple[list[list[tuple[str, str, str | None, str | None]]], bool]:
+    """The rendering's cells per row as (tag, text, scope, headers), and whether it converts back to the same pairs."""
+    conversion = convert(page)
+    rendered = conversion.to_xhtml()
+    table = etree.fromstring(rendered.encode()).find(f".//{XHTML}table")
+    rows = [[(c.tag.removeprefix(XHTML), "".join(c.itertext()), c.get("scope"), c.get("headers")) for c in tr]
+            for tr in table.iter(f"{XHTML}tr")]
+    return rows, convert(rendered.encode()).pairs() == conversion.pairs()
+
+
+def test_a_th_with_scope_row_among_the_header_rows_stays_a_row_header() -> None:
+    # a navigation box: the group heading "UK stations" sits in the header region (above it only title rows) but
+    # its author declared that it heads its own row; the rendering says so, not scope=col from its position
+    rows, same = _rendered_cells(
+        "<table><tr><th scope=col colspan=2>Radio</th></tr><tr><td colspan=2>BBC</td></tr>"
+        "<tr><th scope=row>UK stations</th><td></td></tr><tr><th scope=row>World</th><td>Service, Alba</td></tr>"
+        "<tr><td colspan=2>Category</td></tr></table>")
+    assert rows[2] == [("th", "UK stations", "row", None), ("td", "", None, None)]
+    assert rows[3] == [("th", "World", "row", None), ("td", "Service, Alba", None, "t0.c4 t0.c0 t0.c1")]
+    assert same
+
+
+def test_a_header_cell_with_an_image_and_no_text_stays_a_header_cell() -> None:
+    # a flag column marked th: a header cell that heads nothing (no text), rendered as an empty th, not as a td
+    # (which would make it a data cell with an empty value under "Flag")
+    rows, same = _rendered_cells(
+        "<table><tr><th>Flag<th>Country<th>Pop</tr><tr><th><img src='a.png' alt='A'></th><td>Aland<td>1</tr>"
+        "<tr><th><img src='b.png' alt='B'></th><td>Bea<td>2</tr></table>")
+    assert rows[1] == [("th", "", None, None), ("td", "Aland", None, "t0.c1"), ("td", "1", None, "t0.c2")]
+    assert same
+
+
+def test_a_th_in_a_data_column_heads_its_row() -> None:
+    # a th right of the header columns (p = 0: column 0 is data): a row header by the WHATWG auto state, as the
+    # rendering's scope says
+    rows, same = _rendered_cells("<table><tr><th>Arms<th>Name<th>Area</tr><tr><td>x<th>Diekirch<td>12.42</tr>"
+                                 "<tr><td>y<th>Wiltz<td>19.37</tr></table>")
+    assert rows[1] == [("td", "x", None, "t0.c0"), ("th", "Diekirch", "row", None),
+                       ("td", "12.42", None, "t0.c4 t0.c2")]
+    assert same
+
+
 # -- properties over generated tables ------------------------------------------------------------------------------
 # Column headers, row headers and values from different vocabularies (pyxform reads a body row that repeats the
 # column headers' texts as a repeated header row, rightly; the generated tables are not meant to test that).
