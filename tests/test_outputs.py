@@ -190,14 +190,13 @@ def _rendered_cells(page: bytes | str) -> tuple[list[list[tuple[str, str, str | 
 
 
 def test_a_th_with_scope_row_among_the_header_rows_stays_a_row_header() -> None:
-    # a navigation box: the group heading "UK stations" sits in the header region (above it only title rows) but
-    # its author declared that it heads its own row; the rendering says so, not scope=col from its position
+    # the group heading "UK stations" sits in the header rows (thead) but its author declared that it heads its own
+    # row, which the markup method honours; the rendering says so, not scope=col from its position
     rows, same = _rendered_cells(
-        "<table><tr><th scope=col colspan=2>Radio</th></tr><tr><td colspan=2>BBC</td></tr>"
-        "<tr><th scope=row>UK stations</th><td></td></tr><tr><th scope=row>World</th><td>Service, Alba</td></tr>"
-        "<tr><td colspan=2>Category</td></tr></table>")
-    assert rows[2] == [("th", "UK stations", "row", None), ("td", "", None, None)]
-    assert rows[3] == [("th", "World", "row", None), ("td", "Service, Alba", None, "t0.c4 t0.c0 t0.c1")]
+        "<table><thead><tr><th scope=col colspan=2>Radio</th></tr><tr><th scope=row>UK stations</th><td></td></tr>"
+        "</thead><tr><th scope=row>World</th><td>Service, Alba</td></tr><tr><td colspan=2>Category</td></tr></table>")
+    assert rows[1] == [("th", "UK stations", "row", None), ("td", "", None, None)]
+    assert rows[2] == [("th", "World", "row", None), ("td", "Service, Alba", None, "t0.c3 t0.c0")]
     assert same
 
 
@@ -311,3 +310,21 @@ def test_column_names_of_a_real_page_are_one_line_labels() -> None:
                                   "Peak chart positions / AUS"]
     assert table.records[0][:1] == ("The Gift of Game",)
     assert [c.kind for c in table.columns[:2]] == ["row-header", "data"]
+
+
+def test_section_rows_are_rendered_as_rowgroup_headers_each_opening_a_row_group() -> None:
+    # "Europe" spans the table, "Asia" is a bold td alone in its row: both section cells, rendered as th
+    # scope=rowgroup at the top of a tbody of their own, which is what they head (WHATWG: the rest of the row group)
+    page = convert("<table><tr><th>Name<th>Gold<th>Silver</tr><tr><td colspan=3><b>Europe</b></td></tr>"
+                   "<tr><td>Norway<td>16<td>8</tr><tr><td><b>Asia</b></td><td></td><td></td></tr>"
+                   "<tr><td>Japan<td>3<td>6</tr></table>")
+    rendered = page.to_xhtml()
+    table = etree.fromstring(rendered.encode()).find(f".//{XHTML}table")
+    groups = [[[(c.tag.removeprefix(XHTML), c.text, c.get("scope")) for c in tr] for tr in group]
+              for group in table.iterfind(f"{XHTML}tbody")]
+    assert groups == [[[("th", "Europe", "rowgroup")], [("td", "Norway", None), ("td", "16", None), ("td", "8", None)]],
+                      [[("th", "Asia", "rowgroup"), ("td", None, None), ("td", None, None)],
+                       [("td", "Japan", None), ("td", "3", None), ("td", "6", None)]]]
+    assert [(p["row_headers"], p["value"]) for p in page.pairs() if p["col"] == 1] == [(["Europe"], "16"),
+                                                                                       (["Asia"], "3")]
+    assert convert(rendered.encode()).pairs() == page.pairs()
