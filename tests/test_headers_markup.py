@@ -347,3 +347,17 @@ def test_rowgroup_headings_of_section_rows_are_markup_enough_without_header_rows
     assert cell_roles(result)["Parliament"] == "section"
     assert slot_headers(result, 1, 1) == (["Parliament"], [])
     assert slot_headers(result, 3, 1) == (["Political offices"], [])
+
+
+def test_th_row_headers_over_cells_holding_only_tables_are_usable_markup() -> None:
+    """Every cell with text is a th, but the td beside them hold nested tables: data cells with content, so the
+    markup says something (p = 1: each th heads its row's nested table), not "every cell is a header"."""
+    import pyxform
+
+    page = ("<table><tr><th scope=row>Eastern</th><td><table><tr><td>Boston<td>Buffalo</tr></table></td></tr>"
+            "<tr><th scope=row>Western</th><td><table><tr><td>Chicago<td>Denver</tr></table></td></tr>"
+            "<tr><th scope=row>Central</th><td><table><tr><td>Atlanta<td>Cleveland</tr></table></td></tr></table>")
+    assert pyxform.headers(page).to_json()["tables"][0] == {"index": 0, "header_rows": 0, "header_cols": 1,
+                                                            "method": "markup"}
+    assert [(p["row_headers"], p["nested"]) for p in pyxform.convert(page).pairs() if p["table"] == 0] == [
+        (["Eastern"], [1]), (["Western"], [2]), (["Central"], [3])]

@@ -13,8 +13,9 @@
                      of th race numbers), with th the majority of those with text, leaving at least one column that
                      is not a header column;
       'usable'     : k or p is not 0, or a section row's heading is a th with scope=rowgroup (the author marks
-                     which rows it heads), and the table has a cell with text that is not a th (markup that marks
-                     every cell as a header, or none, tells nothing: the formatting method decides instead);
+                     which rows it heads), and the table has a cell with content (text, an image, a link, a nested
+                     table) that is not a th (markup that marks every cell as a header, or none, tells nothing: the
+                     formatting method decides instead);
       'title-only' : every header row is a wide title row or blank (a caption-like row that labels no column);
       'th-cells'   : how many th cells the table has
     }
@@ -45,7 +46,7 @@
         'usable' : ($k gt 0 or $p gt 0
                     or (some $c in $cells satisfies ($c?tag eq 'th' and $c?scope eq 'rowgroup' and not($c?blank)
                                                     and $kinds($c?row + 1) eq 'section')))
-                   and (some $c in $cells satisfies (not($c?blank) and $c?tag ne 'th')),
+                   and (some $c in $cells satisfies (not($c?empty) and $c?tag ne 'th')),
         'title-only' : $k gt 0 and (every $y in 0 to $k - 1 satisfies
                                       (f:is-wide-row($model, $y) or f:is-blank-row($model, $y))),
         'th-cells' : count($cells[?tag eq 'th'])
