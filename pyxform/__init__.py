@@ -65,6 +65,8 @@ __all__ = [
     "LimitExceeded",
     "TableError",
     "StylesheetError",
+    "StepError",
+    "ParameterError",
     "ValidationError",
     "BadXmlInput",
     "OutputError",
@@ -102,6 +104,8 @@ _LAZY: dict[str, str] = {
     "LimitExceeded": "errors",
     "TableError": "errors",
     "StylesheetError": "errors",
+    "StepError": "errors",
+    "ParameterError": "errors",
     "ValidationError": "errors",
     "BadXmlInput": "errors",
     "OutputError": "errors",
@@ -109,8 +113,8 @@ _LAZY: dict[str, str] = {
 }
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
-    from .errors import (EmptyInput, InputError, InputNotFound, LimitExceeded, NoTableError, PyxformError,
-                         StylesheetError, TableError, UndecodableInput, ValidationError)
+    from .errors import (EmptyInput, InputError, InputNotFound, LimitExceeded, NoTableError, ParameterError,
+                         PyxformError, StepError, StylesheetError, TableError, UndecodableInput, ValidationError)
     from .header_detection import HeadersResult, TableHeaders, detect_headers, headers
     from .limits import DEFAULT_LIMITS, Limits
     from .normalize import Cell, GridDocument, Image, Link, Normalizer, TableFailure, TableGrid, TableModelError, grid

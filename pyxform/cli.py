@@ -6,18 +6,23 @@ function that runs it and returns the exit code. Adding a command is adding one 
 
 Errors are printed as ``pyxform: error [CODE]: LOCATION: MESSAGE`` on standard error, and the exit code is the
 error's ``exit_code`` (see :mod:`pyxform.errors`): 3 missing input, 4 empty input, 5 undecodable input, 6 no table,
-7 a limit, 9 a failed table, 10 a stylesheet error, 11 invalid XML, 12 a failed query, 13 a batch in which some
-inputs failed; 2 is a usage error, 1 an internal error.
+7 a limit, 9 a failed table (7 or 9 also for a page whose every table failed), 10 a stylesheet error, 11 invalid
+XML, 12 a failed query, 13 a batch in which some inputs failed, 14 a refused XML input, 15 an output that cannot be
+written or would overwrite an input; 2 is a usage error, 1 an internal error.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import signal
+import stat
 import sys
+import tempfile
 import threading
+import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -25,8 +30,8 @@ from typing import Any, BinaryIO
 
 from .errors import (EXIT_PARTIAL_FAILURE, EmptyInput, InputError, InputNotFound, LimitExceeded, OutputError,
                      PyxformError, TableError, ValidationError)
-from .files import atomic_write
-from .limits import DEFAULT_LIMITS, LIMIT_OPTIONS, MIN_WORKER_MEMORY, Limits
+from .files import atomic_write, writes_in_place
+from .limits import DEFAULT_LIMITS, LIMIT_OPTIONS, MIN_WORKER_MEMORY, Limits, limit_keyword
 from .source import Source, read_source
 from .tabular import DEFAULT_SEPARATOR, csv_paths
 
@@ -40,6 +45,8 @@ EXIT_USAGE = 2
 #: Output formats of ``pyxform convert`` and the suffix of the files written for them into an output folder.
 CONVERT_FORMATS = ("xml", "pairs", "json", "csv", "xhtml")
 OUTPUT_SUFFIXES = {"xml": ".xml", "pairs": ".jsonl", "json": ".json", "csv": ".csv", "xhtml": ".xhtml"}
+#: Suffixes that make ``-o NAME`` the name of one file: with several inputs such a NAME is refused (give a folder).
+FILE_SUFFIXES = (".xml", ".json", ".csv", ".jsonl", ".xhtml", ".html")
 
 
 class UsageError(Exception):
@@ -158,7 +165,8 @@ def grid_output(page: Source, options: Mapping[str, Any], limits: Limits = DEFAU
 
     :param options: ``table`` (an index or ``None``), ``format`` (``xml`` or ``json``).
     :returns: the bytes for standard output and the warning lines for standard error (tables that failed).
-    :raises LimitExceeded, TableError: the one table asked for (``table``) could not be normalized.
+    :raises LimitExceeded, TableError: the one table asked for (``table``) could not be normalized, or the page has
+        tables and none could be (:class:`LimitExceeded` when every one failed on a limit).
     :raises PyxformError: any error of :func:`pyxform.normalize.grid`.
     """
     from .header_detection import looks_like_grid_document
@@ -177,6 +185,8 @@ def grid_output(page: Source, options: Mapping[str, Any], limits: Limits = DEFAU
         if failure.code == "limit":
             raise LimitExceeded(failure.message, limit="max_slots", location=location)
         raise TableError(failure.message, location=location)
+    if not document.tables and document.failures:
+        raise _every_table_failed(document.failures, source or None)
     text = json.dumps(document.to_json(), ensure_ascii=False) if options.get("format") == "json" else document.xml
     warnings = [f"pyxform: warning [{failure.code}]: {source}: table {failure.index} ({failure.locator}): "
                 f"{failure.message}" for failure in document.failures]  # the other tables were written
@@ -231,12 +241,16 @@ def headers_output(page: Source, options: Mapping[str, Any], limits: Limits = DE
     :param options: ``table`` (an index or ``None``), ``method`` (``auto``, ``markup``, ``format``), ``format``
         (``xml`` or ``json``).
     :returns: the bytes for standard output and the warning lines for standard error.
+    :raises LimitExceeded, TableError: the page has tables and none could be normalized (:class:`LimitExceeded` when
+        every one failed on a limit).
     :raises PyxformError: any error of :func:`pyxform.header_detection.headers`.
     """
     from .header_detection import headers
 
     source = page.uri
     result = headers(page, method=options.get("method", "auto"), table=options.get("table"), limits=limits)
+    if not result.tables and result.failures:
+        raise _every_table_failed(result.failures, source or None)
     text = (json.dumps(result.to_json(), ensure_ascii=False) if options.get("format") == "json"
             else result.to_xml().decode("utf-8"))
     warnings = [f"pyxform: warning [{failure.code}]: {source}: table {failure.index} ({failure.locator}): "
@@ -257,13 +271,19 @@ def _convert_arguments(parser: argparse.ArgumentParser) -> None:
         "Convert the tables of each page into XML (Zhang & Li 2007: Rule 1 and the merge rule). An input is an HTML "
         "file, an http(s) URL, '-' for standard input, or a grid document of `pyxform grid` or `pyxform headers`. "
         "With one input, "
-        "-o names the output file (default: standard output); with several, -o names a folder that receives "
-        "NAME.xml (or NAME.jsonl) for each. Inputs are independent: when one fails the others go on, and the exit "
-        "code is then 13. Output files are written atomically (an interrupted run leaves the old file or the new "
-        "one). Pages are converted in a worker process stopped after --timeout seconds or --max-memory MiB.")
+        "-o names the output file (default: standard output); -o DIR/ (a trailing slash, or an existing folder) "
+        "names a folder that receives NAME.xml (or NAME.jsonl, ...) for each input, created if missing. With several "
+        "inputs -o is always a folder: a name ending in .xml, .json, .csv, .jsonl, .xhtml or .html, or an existing "
+        "file, is refused. An output that is one of the inputs is refused before anything is read. Inputs are "
+        "independent: when one fails the others go on, and the exit code is then 13. Output files are written "
+        "atomically (an interrupted run leaves the old file or the new one); a device, named pipe or /dev/stdout is "
+        "written to in place. Pages are converted in a worker process stopped after --timeout seconds or "
+        "--max-memory MiB.")
     parser.add_argument("inputs", nargs="+", metavar="INPUT",
                         help="HTML file, http(s) URL, '-' (standard input) or annotated grid file")
-    parser.add_argument("-o", "--output", metavar="OUT", help="output file (one input) or folder (several inputs)")
+    parser.add_argument("-o", "--output", metavar="OUT",
+                        help="output file (one input), or folder: a name ending with / or an existing folder (always "
+                             "with several inputs; created if missing)")
     parser.add_argument("--table", type=_non_negative, metavar="N",
                         help="convert table N alone (0-based, document order, nested tables counted); its element "
                              "becomes the document element")
@@ -306,40 +326,13 @@ def _pipeline_arguments(parser: argparse.ArgumentParser, *, steps: str) -> None:
                              "every stylesheet runs with no file or network access")
 
 
-#: The lexical forms (XSD 1.0) of the atomic types pyxform's stage parameters are declared with; a value of another
-#: declared type is left for Saxon to cast.
-_LEXICAL_FORMS: dict[str, re.Pattern[str]] = {
-    "xs:integer": re.compile(r"\s*[+-]?\d+\s*"),
-    "xs:decimal": re.compile(r"\s*[+-]?(?:\d+(?:\.\d*)?|\.\d+)\s*"),
-    "xs:double": re.compile(r"\s*(?:[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?|[+-]?INF|NaN)\s*"),
-    "xs:boolean": re.compile(r"\s*(?:true|false|1|0)\s*"),
-}
-
-
-def _check_stage_param(step: str, local: str, value: str, declared: Mapping[str, str]) -> None:
-    """Refuse a parameter a built-in stage does not declare, or a value its declared type (``as``) cannot take.
-
-    :raises UsageError: naming the parameter, and the stage's parameters or the type.
-    """
-    if local not in declared:
-        known = ", ".join(sorted(declared)) if declared else "none"
-        raise UsageError(f"--param {step}.{local}=...: the {step} step has no parameter {local!r} (its parameters: "
-                         f"{known})")
-    form = _LEXICAL_FORMS.get(declared[local].rstrip("?"))
-    if form is not None and not form.fullmatch(value):
-        raise UsageError(f"--param {step}.{local}={value}: {step}.{local} is {declared[local]}; {value!r} is not a "
-                         f"value of that type")
-
-
-def _parse_params(bindings: Sequence[str], step_names: Sequence[str], user_steps: Sequence[str],
-                  declared: Mapping[str, Mapping[str, str]] | None = None) -> dict[str, dict[str, Any]]:
+def _parse_params(bindings: Sequence[str], step_names: Sequence[str], user_steps: Sequence[str]
+                  ) -> dict[str, dict[str, Any]]:
     """``--param [STEP.]NAME=VALUE`` -> parameters by step name (values as :class:`~pyxform.saxon.UntypedAtomic`).
-    An unqualified NAME goes to every user stylesheet (``user_steps``).
+    An unqualified NAME goes to every user stylesheet (``user_steps``). The values are checked by
+    :func:`_check_params`.
 
-    :param declared: for each built-in step, its parameters and their declared types
-        (:func:`pyxform.docs.stage_parameters`): a parameter of such a step is checked against them up front.
-    :raises UsageError: a binding that is not NAME=VALUE, names no stylesheet, names a parameter a built-in step
-        does not have, or gives it a value its declared type cannot take.
+    :raises UsageError: a binding that is not NAME=VALUE, or that names no stylesheet.
     """
     from .saxon import UntypedAtomic
 
@@ -350,8 +343,6 @@ def _parse_params(bindings: Sequence[str], step_names: Sequence[str], user_steps
             raise UsageError(f"--param takes NAME=VALUE, not {binding!r}")
         step, dot, local = name.partition(".")
         if dot and step in step_names and local:
-            if declared is not None and step in declared:
-                _check_stage_param(step, local, value, declared[step])
             params.setdefault(step, {})[local] = UntypedAtomic(value)
         elif user_steps:
             for user_step in user_steps:
@@ -362,10 +353,37 @@ def _parse_params(bindings: Sequence[str], step_names: Sequence[str], user_steps
     return params
 
 
-def conversion_pipeline(options: Mapping[str, Any]) -> tuple[Any, dict[str, dict[str, Any]]]:
+def _check_params(pipeline: Any, params: Mapping[str, Mapping[str, Any]], bindings: Sequence[str]) -> list[str]:
+    """Check the ``--param`` values as the Python API does (:func:`pyxform.params.check_params`: declared
+    parameters, declared types, fixed sets of values of pyxform's steps).
+
+    :returns: the warning lines for parameters your stylesheets do not declare (Saxon ignores them).
+    :raises UsageError: naming the ``--param`` and what the parameter takes.
+    """
+    from .errors import ParameterError
+    from .params import check_params
+
+    try:
+        _, found = check_params(pipeline.steps, params)
+    except ParameterError as error:
+        wanted = f"{error.step}.{error.parameter}"
+        binding = next((b for b in reversed(bindings) if b.partition("=")[0] == wanted), f"{wanted}=...")
+        raise UsageError(f"--param {binding}: {error.message}") from None
+    lines = []
+    for warning in found:
+        qualified = f"{warning.step}.{warning.parameter}"
+        binding = next((b for b in bindings if b.partition("=")[0] in (warning.parameter, qualified)),
+                       f"{warning.parameter}=...")
+        lines.append(f"pyxform: warning: --param {binding}: {warning.message}")
+    return lines
+
+
+def conversion_pipeline(options: Mapping[str, Any], param_warnings: list[str] | None = None
+                        ) -> tuple[Any, dict[str, dict[str, Any]]]:
     """The pipeline ``convert`` runs (pyxform's, with the ``xslt`` steps after merge) and the ``param`` values.
 
     :param options: the convert options (:func:`convert_outputs`): ``xslt``, ``param``, ``allow_io``, ``format``.
+    :param param_warnings: receives a warning line for each ``--param`` your stylesheets do not declare.
     :raises UsageError: options that do not go together, or a bad ``--param``.
     """
     from .pipeline import CONVERSION, Step
@@ -388,14 +406,13 @@ def conversion_pipeline(options: Mapping[str, Any]) -> tuple[Any, dict[str, dict
     chosen = CONVERSION.append(*user_steps)
     if allow_io:
         chosen = chosen.allowing_io()
-    declared = {}
-    if options.get("param"):
-        from .docs import stage_parameters
-
-        declared = {step.name: (stage_parameters(step.stylesheet) if step.kind == "xslt" else {})
-                    for step in chosen.steps if step.builtin or step.kind == "clean"}
-    return chosen, _parse_params(options.get("param") or [], chosen.names, [step.name for step in user_steps],
-                                 declared)
+    bindings = options.get("param") or []
+    params = _parse_params(bindings, chosen.names, [step.name for step in user_steps])
+    if params:
+        found = _check_params(chosen, params, bindings)
+        if param_warnings is not None:
+            param_warnings.extend(found)
+    return chosen, params
 
 
 def convert_outputs(page: Source, options: Mapping[str, Any], limits: Limits = DEFAULT_LIMITS
@@ -431,11 +448,13 @@ def convert_outputs(page: Source, options: Mapping[str, Any], limits: Limits = D
     separator = options.get("separator", DEFAULT_SEPARATOR)
     if output_format == "csv":
         tables = conversion.tables()
-        if target is None:
+        if target is None or writes_in_place(target):  # one stream: room for one table
             if len(tables) > 1:
-                raise UsageError(f"the page has {len(tables)} tables ({', '.join(str(t.index) for t in tables)}): "
-                                 "write them with -o OUT.csv (one file per table) or choose one with --table N")
-            outputs = [(None, table.to_csv(separator).encode("utf-8")) for table in tables]
+                where = "" if target is None else f" (-o {target} is not a regular file: one stream, not a file each)"
+                raise UsageError(f"the page has {len(tables)} tables ({', '.join(str(t.index) for t in tables)})"
+                                 f"{where}: write them with -o OUT.csv (one file per table) or choose one with "
+                                 "--table N")
+            outputs = [(target, table.to_csv(separator).encode("utf-8")) for table in tables]
         else:
             paths = csv_paths(str(target), [table.index for table in tables])
             outputs = [(paths[table.index], table.to_csv(separator).encode("utf-8")) for table in tables]
@@ -478,9 +497,148 @@ def _write(target: Path | None, data: bytes) -> None:
         raise
     except OSError as error:
         where = str(target) if target is not None else "standard output"
+        replaced = target is not None and target.is_file() and not writes_in_place(target)
         raise OutputError(f"cannot write the output: {error.strerror or error}"
-                          + (" (the old file is intact)" if target is not None and target.exists() else ""),
-                          location=where) from None
+                          + (" (the old file is intact)" if replaced else ""), location=where) from None
+
+
+# -- output targets -------------------------------------------------------------------------------------------------
+def _output_folder(output: str | None, several: bool) -> Path | None:
+    """The folder ``convert -o OUTPUT`` names, or ``None`` when it names one file (or standard output, ``-``).
+
+    ``OUTPUT`` is a folder when it ends with a slash or is an existing folder (one file per input is written into
+    it, ``NAME.xml``; it is created if missing), also with one input. With several inputs any other ``OUTPUT`` is a
+    folder too (created), unless it exists and is not a folder, or ends with a file suffix (:data:`FILE_SUFFIXES`).
+
+    :raises UsageError: several inputs and an ``OUTPUT`` that names one file.
+    """
+    if not output or output == "-":
+        return None
+    path = Path(output)
+    if output.endswith(("/", os.sep)) or path.is_dir():
+        return path
+    if not several:
+        return None
+    if os.path.lexists(output):
+        raise UsageError(f"several inputs write one output each: -o {output} is a file, not a folder; give a folder "
+                         "(-o DIR/)")
+    if path.suffix.lower() in FILE_SUFFIXES:
+        raise UsageError(f"several inputs write one output each: -o {output} names a file (its suffix is "
+                         f"{path.suffix}); give a folder (-o DIR/, created if missing)")
+    return path
+
+
+def _file_identity(path: str | os.PathLike[str]) -> tuple[int, int] | None:
+    """``(device, inode)`` of the regular file ``path`` names (symbolic links followed), or ``None`` if it names no
+    regular file."""
+    try:
+        status = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    return (status.st_dev, status.st_ino) if stat.S_ISREG(status.st_mode) else None
+
+
+def _is_file_input(name: str) -> bool:
+    """Whether the input ``name`` is read from the file system (not ``-`` nor a URL)."""
+    return name != "-" and not re.match(r"^[A-Za-z][A-Za-z0-9+.-]*://", name)
+
+
+def _refuse_inputs_as_outputs(inputs: Sequence[str], outputs: Sequence[tuple[str, Path]],
+                              patterns: Sequence[tuple[str, Path, re.Pattern[str]]] = ()) -> None:
+    """Refuse, before anything is read or written, an output that is the same file as an input: writing it would
+    destroy the input (before it is read, or for the next run). Inputs that are not regular files (``-``, URLs,
+    devices, pipes) are not compared.
+
+    :param outputs: ``(what, path)``: each output file, named by the option that gives it (``-o``, ``--report``).
+    :param patterns: ``(what, folder, name pattern)``: outputs whose names are known only when they are written
+        (``OUT-3.csv``, the ``--keep-stages`` files); every file of ``folder`` whose name matches counts.
+    :raises OutputError: naming the output and the input.
+    """
+    identities = {}
+    for name in inputs:
+        identity = _file_identity(name) if _is_file_input(name) else None
+        if identity is not None:
+            identities.setdefault(identity, name)
+    if not identities:
+        return
+    for what, path in outputs:
+        name = identities.get(_file_identity(path))  # type: ignore[arg-type]
+        if name is not None:
+            raise _overwrites_input(what, path, name)
+    by_folder: dict[str, list[tuple[str, re.Pattern[str]]]] = {}
+    for what, folder, pattern in patterns:
+        by_folder.setdefault(os.path.abspath(folder), []).append((what, pattern))
+    inodes = {inode for _, inode in identities}
+    for folder_name, checks in by_folder.items():  # each folder read once; only files that may be an input stat'ed
+        try:
+            entries = list(os.scandir(folder_name))
+        except OSError:
+            continue
+        for entry in entries:
+            try:
+                if not (entry.is_symlink() or entry.inode() in inodes):
+                    continue
+            except OSError:
+                continue
+            name = identities.get(_file_identity(entry.path))  # type: ignore[arg-type]
+            if name is None:
+                continue
+            for what, pattern in checks:
+                if pattern.fullmatch(entry.name):
+                    raise _overwrites_input(what, Path(entry.path), name)
+
+
+def _overwrites_input(what: str, path: Path, name: str) -> OutputError:
+    output = f"{what} {path}" if what else f"the output {path}"
+    same = (f"{output} is the input {name}" if os.path.abspath(path) == os.path.abspath(name) else
+            f"{output} is the input {name} (the same file)")
+    return OutputError(f"{same}: writing it would destroy the input; give another output")
+
+
+def _csv_pattern(target: Path) -> re.Pattern[str]:
+    """The names :func:`pyxform.tabular.csv_paths` gives the tables of a page written to ``target`` (``OUT-N.csv``)."""
+    example = Path(csv_paths(str(target), [0, 1])[1]).name
+    stem, _, suffix = example.rpartition("-1.")
+    return re.compile(re.escape(stem) + r"-[0-9]+\." + re.escape(suffix))
+
+
+def _prepare_stage_folders(folder: Path, subfolders: Sequence[Path]) -> None:
+    """Create the ``--keep-stages`` folder and check that files can be written into it (and that no file stands
+    where a per-input sub-folder goes), before any page is read.
+
+    :raises OutputError: naming the folder.
+    """
+    if os.path.lexists(folder) and not folder.is_dir():
+        raise OutputError("--keep-stages needs a folder: this is a file", location=str(folder))
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        handle, probe = tempfile.mkstemp(dir=folder, prefix=f".keep-stages.pyxform-{os.getpid()}-", suffix=".tmp")
+        os.close(handle)
+        os.unlink(probe)
+    except OSError as error:
+        raise OutputError(f"cannot write into the --keep-stages folder: {error.strerror or error}",
+                          location=str(folder)) from None
+    for subfolder in subfolders:
+        if os.path.lexists(subfolder) and not subfolder.is_dir():
+            raise OutputError("--keep-stages: a file stands where this input's folder of stages goes",
+                              location=str(subfolder))
+
+
+def _every_table_failed(failures: Sequence[Any], location: str | None) -> PyxformError:
+    """The error of a page that has tables none of which could be converted (``failures``: objects with ``index``,
+    ``code``, ``message``): :class:`LimitExceeded` when every table failed on a limit (exit code 7), else
+    :class:`TableError` (exit code 9)."""
+    count = len(failures)
+    listed = "; ".join(f"table {failure.index}: {failure.message}" for failure in failures[:3])
+    message = (f"no table of the page could be converted ({count} table{'s' if count != 1 else ''} failed): "
+               f"{listed}{'; ...' if count > 3 else ''}")
+    if all(failure.code == "limit" for failure in failures):
+        named = re.search(r"\b(max_[a-z_]+)\b", failures[0].message)
+        limit = named.group(1) if named else "max_slots"
+        if limit in LIMIT_OPTIONS and "raise it with" not in message:
+            message += f" (raise it with {LIMIT_OPTIONS[limit]})"
+        return LimitExceeded(message, limit=limit, location=location)
+    return TableError(message, location=location)
 
 
 def _run_convert(args: argparse.Namespace) -> int:
@@ -501,23 +659,36 @@ def _convert_inputs(args: argparse.Namespace) -> int:
     if several and (not args.output or args.output == "-"):
         args.parser.error("several inputs need -o FOLDER")
     options = {"table": args.table, "names": args.names, "method": args.method, "format": args.format,
-               "separator": args.separator, "xslt": [str(Path(path).resolve()) for path in args.xslt],
+               "separator": args.separator,
+               "xslt": [str(Path(_local_file(path, "convert --xslt", "a stylesheet")).resolve()) for path in args.xslt],
                "param": list(args.param), "allow_io": args.allow_io, "schema": args.schema}
-    conversion_pipeline(options)  # usage errors before any page is read
-    if several:
-        folder = Path(args.output)
+    param_warnings: list[str] = []
+    pipeline, _ = conversion_pipeline(options, param_warnings)  # usage errors before any page is read
+    for warning in param_warnings:
+        print(warning, file=sys.stderr)
+    folder = _output_folder(args.output, several)
+    targets: list[Path | None]
+    if folder is not None:
+        targets = list(_output_paths(args.inputs, folder, OUTPUT_SUFFIXES[args.format]))
+    else:
+        targets = [Path(args.output) if args.output and args.output != "-" else None]
+    if args.schema and targets[0] is not None and writes_in_place(targets[0]):
+        args.parser.error(f"--schema writes the schema beside the output, and {args.output} is not a regular file: "
+                          "give -o FILE or -o FOLDER/")
+    stages: list[Path | None] = [None] * len(targets)
+    stage_folder = Path(args.keep_stages).resolve() if args.keep_stages else None
+    if stage_folder is not None:
+        stages = ([stage_folder / path.name for path in _output_paths(args.inputs, Path(), "")]
+                  if several else [stage_folder])
+    _refuse_inputs_as_outputs(args.inputs, *_convert_output_files(args, targets, stages, pipeline))
+    if stage_folder is not None:
+        _prepare_stage_folders(stage_folder, [path for path in stages if path is not None and path != stage_folder])
+    if folder is not None:
         try:
             folder.mkdir(parents=True, exist_ok=True)
         except OSError as error:
             raise OutputError(f"cannot create the output folder: {error.strerror or error}",
                               location=str(folder)) from None
-        targets: list[Path | None] = list(_output_paths(args.inputs, folder, OUTPUT_SUFFIXES[args.format]))
-    else:
-        targets = [Path(args.output) if args.output and args.output != "-" else None]
-    stages: list[Path | None] = [None] * len(targets)
-    if args.keep_stages:
-        stages = ([Path(args.keep_stages).resolve() / path.name for path in _output_paths(args.inputs, Path(), "")]
-                  if several else [Path(args.keep_stages).resolve()])
     limits = _limits(args)
     isolated = limits.timeout > 0 or limits.max_memory > 0
     report = _open_report(args.report)
@@ -531,6 +702,10 @@ def _convert_inputs(args: argparse.Namespace) -> int:
                 job = PageJob(page, options={**options, "target": str(target) if target is not None else None,
                                              "keep_stages": str(keep_stages) if keep_stages is not None else None})
                 result = worker.run(job) if worker is not None else run_job(job, limits)
+                if result.tables == 0 and result.table_failures:  # tables, and none converted: the page failed
+                    for message in result.messages:
+                        print(f"pyxform: warning: {name}: {message}", file=sys.stderr)
+                    raise _every_table_failed(result.table_failures, name)
                 for path, payload in result.outputs:
                     _write(Path(path) if path is not None else None, payload)
                 if result.schema is not None and target is not None:
@@ -565,6 +740,28 @@ def _convert_inputs(args: argparse.Namespace) -> int:
     return EXIT_PARTIAL_FAILURE if several else int(failed[0]["exit_code"])
 
 
+def _convert_output_files(args: argparse.Namespace, targets: Sequence[Path | None], stages: Sequence[Path | None],
+                          pipeline: Any) -> tuple[list[tuple[str, Path]], list[tuple[str, Path, re.Pattern[str]]]]:
+    """The files ``convert`` may write, for :func:`_refuse_inputs_as_outputs`: each output (and its CSV files per
+    table, its XSD), the report, and the ``--keep-stages`` files (``NN-STEP.xml``)."""
+    outputs: list[tuple[str, Path]] = []
+    patterns: list[tuple[str, Path, re.Pattern[str]]] = []
+    for target in targets:
+        if target is None:
+            continue
+        outputs.append(("-o", target))
+        if args.format == "csv":
+            patterns.append(("-o", target.parent, _csv_pattern(target)))
+        if args.schema:
+            outputs.append(("--schema", target.with_suffix(".xsd")))
+    if args.report:
+        outputs.append(("--report", Path(args.report)))
+    names = "|".join(f"{position:02d}-{re.escape(name)}" for position, name in enumerate(pipeline.names))
+    stage_names = re.compile(rf"(?:{names})\.(?:xhtml|xml|txt)")
+    patterns += [("--keep-stages", folder, stage_names) for folder in stages if folder is not None]
+    return outputs, patterns
+
+
 def _open_report(path: str | None) -> Any:
     if path is None:
         return None
@@ -576,7 +773,8 @@ def _open_report(path: str | None) -> Any:
 
 def _failure_record(error: BaseException) -> dict[str, Any]:
     if isinstance(error, PyxformError):
-        record: dict[str, Any] = {"code": error.code, "exit_code": error.exit_code, "message": error.message,
+        record: dict[str, Any] = {"code": error.code, "exit_code": error.exit_code,
+                                  "message": command_line_message(error.message),
                                   "location": error.location}
         if isinstance(error, LimitExceeded):
             record["limit"] = error.limit
@@ -634,9 +832,13 @@ def _run_transform(args: argparse.Namespace) -> int:
 
     from .saxon_environment import environment_allowed
 
-    step = Step.xslt(args.stylesheet)
+    step = Step.xslt(_local_file(args.stylesheet, "transform", "the stylesheet"))
     pipeline = Pipeline([step], allow_io=args.allow_io)
     params = _parse_params(args.param, [], [step.name])
+    for warning in _check_params(pipeline, params, args.param):
+        print(warning, file=sys.stderr)
+    if args.output and args.output != "-":
+        _refuse_inputs_as_outputs([args.stylesheet, args.input], [("-o", Path(args.output))])
     document = read_source(args.input)
     messages: list[Any] = []
     try:
@@ -666,21 +868,42 @@ def _schema_arguments(parser: argparse.ArgumentParser) -> None:
 def _run_schema(args: argparse.Namespace) -> int:
     from .schema import generate_schema
 
-    document = _input_file(args.document)
+    document = _input_file(args.document, "schema")
+    target = None if args.output == "-" else Path(args.output) if args.output else document.with_suffix(".xsd")
+    if target is not None:
+        _refuse_inputs_as_outputs([args.document], [("-o" if args.output else "", target)])
     xsd = generate_schema(document)
-    if args.output == "-":
+    if target is None:
         write_output(xsd)
     else:
-        _write(Path(args.output) if args.output else document.with_suffix(".xsd"), xsd.encode("utf-8"))
+        _write(target, xsd.encode("utf-8"))
     return EXIT_OK
 
 
-def _input_file(name: str) -> Path:
+def _local_file(name: str, command: str, what: str) -> str:
+    """``name``, an argument that must be a local file or folder: standard input (``-``) and URLs are refused by
+    name rather than looked up as files.
+
+    :param what: what the argument is, for the message (``the stylesheet``, ``the document``).
+    :raises InputError: ``name`` is ``-`` or a URL.
+    """
+    from .source import looks_like_url
+
+    if name == "-":
+        raise InputError(f"`pyxform {command}` does not read {what} from standard input: give a file", location="-")
+    if looks_like_url(name):
+        raise InputError(f"`pyxform {command}` does not read {what} from a URL: download it and give the file",
+                         location=name)
+    return name
+
+
+def _input_file(name: str, command: str, what: str = "the document") -> Path:
     """The path of an input file that must exist (``schema``, ``validate``).
 
+    :raises InputError: standard input or a URL (:func:`_local_file`).
     :raises InputNotFound: no such file, or a directory (the wording of :func:`pyxform.source.read_source`).
     """
-    path = Path(name)
+    path = Path(_local_file(name, command, what))
     if path.is_dir():
         raise InputNotFound("is a directory, not a file", location=name)
     if not path.is_file():
@@ -705,10 +928,10 @@ def _validate_arguments(parser: argparse.ArgumentParser) -> None:
 def _run_validate(args: argparse.Namespace) -> int:
     from .schema import validate
 
-    document = _input_file(args.document)
+    document = _input_file(args.document, "validate")
     schema: Path | None = None
     if args.schema:
-        schema = _input_file(args.schema)
+        schema = _input_file(args.schema, "validate", "the schema")
     elif not args.generated_schema:
         schema = document.with_suffix(".xsd")
         if not schema.is_file():
@@ -754,7 +977,8 @@ def _run_query(args: argparse.Namespace) -> int:
         if not sep or not prefix:
             args.parser.error(f"--ns takes PREFIX=URI, not {binding!r}")
         namespaces[prefix] = uri
-    result = query(args.target, args.expression, xquery=args.xquery, namespaces=namespaces)
+    result = query(_local_file(args.target, "query", "XML documents"), args.expression, xquery=args.xquery,
+                   namespaces=namespaces)
     for skipped in result.skipped:
         print(f"pyxform: warning [query]: {skipped.path}: skipped: {skipped.message}", file=sys.stderr)
     for line in result.lines(text=args.text):
@@ -795,13 +1019,30 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+#: The Python API's words for raising a limit or allowing private addresses (in the messages of pyxform's errors),
+#: and the option that does it on the command line.
+OPTION_FOR_KEYWORD: dict[str, str] = {
+    **{limit_keyword(limit): option for limit, option in LIMIT_OPTIONS.items() if option.startswith("--")},
+    "allow_private=True": "--allow-private",
+}
+
+
+def command_line_message(message: str) -> str:
+    """An error message in the command line's words: ``raise it with limits=Limits(max_slots=...)`` becomes
+    ``raise it with --max-slots`` (:data:`OPTION_FOR_KEYWORD`)."""
+    for keyword, option in OPTION_FOR_KEYWORD.items():
+        if keyword in message:
+            message = message.replace(keyword, option)
+    return message
+
+
 def report_error(error: PyxformError) -> None:
     """Print ``pyxform: error [code]: location: message`` on standard error (``[xslt XTDE0640]``: with Saxon's
-    error code for a stylesheet error)."""
+    error code for a stylesheet error), in the command line's words (:func:`command_line_message`)."""
     location = f"{error.location}: " if error.location else ""
     detail = getattr(error, "error_code", None)
     code = f"{error.code} {detail}" if detail else error.code
-    print(f"pyxform: error [{code}]: {location}{error.message}", file=sys.stderr)
+    print(f"pyxform: error [{code}]: {location}{command_line_message(error.message)}", file=sys.stderr)
 
 
 def _exit_on_sigterm() -> bool:
@@ -832,8 +1073,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
+    from .params import ParameterWarning
+
     try:
-        return int(args.run(args))
+        with warnings.catch_warnings():  # shown as pyxform's own warnings, once, before any input is read
+            warnings.simplefilter("ignore", ParameterWarning)
+            return int(args.run(args))
     except UsageError as error:
         args.parser.error(str(error))
         return EXIT_USAGE  # not reached: argparse exits

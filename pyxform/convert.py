@@ -19,6 +19,7 @@ from lxml import etree
 
 from .header_detection import METHODS
 from .limits import DEFAULT_LIMITS, Limits
+from .params import check_params
 from .pipeline import CONVERSION, Pipeline, PipelineResult, safe_xml_parser
 from .safexml import parse_untrusted, serialize_root
 from .source import Source
@@ -152,14 +153,17 @@ def _check_options(table: int | None, names: str, method: str) -> None:
         raise ValueError(f"method must be one of {', '.join(HEADER_METHODS)}, not {method!r}")
 
 
-def convert(data: bytes | str | Source, *, table: int | None = None, names: Literal["paper", "generic"] = "paper",
+def convert(data: bytes | str | os.PathLike[str] | Source, *, table: int | None = None,
+            names: Literal["paper", "generic"] = "paper",
             method: Literal["auto", "markup", "format"] = "auto", source: str | None = None,
             limits: Limits = DEFAULT_LIMITS, pipeline: Pipeline | None = None,
             params: Mapping[str, Mapping[str, Any]] | None = None,
             keep_stages: str | os.PathLike[str] | None = None) -> Conversion:
     """Convert the tables of one HTML page into XML.
 
-    :param data: the page: bytes (any encoding; decoded by clean), its decoded HTML text (``str``), or a
+    :param data: the page: bytes (any encoding; decoded by clean), its decoded HTML text (``str``: always markup,
+        never a file name), the path of an HTML file (``os.PathLike``, e.g. ``pathlib.Path``: read with
+        :func:`pyxform.source.read_source`, as :func:`pyxform.grid` and :func:`pyxform.headers` read it), or a
         :class:`~pyxform.source.Source` (bytes, URI and transport charset, as :func:`pyxform.source.read_source`
         reads files, standard input and URLs).
     :param table: the index of one table (``px:index``: 0-based, document order, nested tables counted) to convert
@@ -169,26 +173,35 @@ def convert(data: bytes | str | Source, *, table: int | None = None, names: Lite
     :param method: header detection: ``"auto"`` (markup where the table has it, else formatting), ``"markup"`` or
         ``"format"`` (see :mod:`pyxform.header_detection`).
     :param source: the page's file name or URL, recorded as provenance and used to resolve links (default: the
-        ``Source``'s URI, else empty).
+        ``Source``'s URI or the path, else empty).
     :param limits: resource limits (:class:`pyxform.limits.Limits`).
     :param pipeline: the conversion pipeline (default :data:`~pyxform.pipeline.CONVERSION`: clean, normalize,
         headers, map, merge), e.g. ``CONVERSION.append(Step.xslt("post.xsl"))``; it must start with ``clean``.
     :param params: stylesheet parameters by step name, over those the options above set
-        (``{"headers": {"threshold": 4}, "post": {"prefix": "x"}}``).
+        (``{"headers": {"threshold": 4}, "post": {"prefix": "x"}}``), checked before anything runs
+        (:func:`pyxform.params.check_params`, as ``pyxform convert --param`` checks them).
     :param keep_stages: a folder to write every step's result into (:meth:`~pyxform.pipeline.Pipeline.run`).
     :returns: a :class:`Conversion`.
     :raises NoTableError: the page has no table, or ``table`` names none.
     :raises LimitExceeded: ``table`` names a table over ``max_slots`` or ``max_depth``.
     :raises TableError: ``table`` names a table that normalize could not build for another reason.
+    :raises InputNotFound: ``data`` is a path that does not exist or cannot be read.
     :raises LimitExceeded, InputError: from clean and normalize (page too large, undecodable, ...).
     :raises StylesheetError: a stylesheet failed (for pyxform's own, a bug: please report it with the page).
+    :raises ParameterError: ``params`` names a step the pipeline does not have, a parameter a built-in step does not
+        declare, or a value it cannot take (a :class:`ValueError`, naming step, parameter and what it takes).
     :raises ValueError: for an option outside the values above.
-    :raises TypeError: ``data`` is not bytes, str or a Source.
+    :raises TypeError: ``data`` is not bytes, str, a path or a Source.
     """
     _check_options(table, names, method)
     chosen = CONVERSION if pipeline is None else pipeline
     if not chosen.takes_page:
         raise ValueError(f"a conversion pipeline starts with clean; this one starts with {chosen.names[0]!r}")
+    check_params(chosen.steps, params)
+    if isinstance(data, os.PathLike):
+        from .source import read_source
+
+        data = read_source(data, limits=limits)
     if isinstance(data, Source):
         page_source = data if source is None else replace(data, uri=source)
     elif isinstance(data, str):
@@ -196,7 +209,8 @@ def convert(data: bytes | str | Source, *, table: int | None = None, names: Lite
     elif isinstance(data, (bytes, bytearray, memoryview)):
         page_source = Source(bytes(data), source or "", None)
     else:  # bytes(123) would be 123 zero bytes, read as a binary page
-        raise TypeError(f"convert() takes the page as bytes, str or a Source, not {type(data).__name__}")
+        raise TypeError(f"convert() takes the page as bytes, str, a path (os.PathLike) or a Source, not "
+                        f"{type(data).__name__}")
     stage_params = {"normalize": {"max-slots": limits.max_slots, "max-depth": limits.max_depth},
                     "headers": {"method": method}}
     return _run(chosen, page_source, stage_params, table=table, names=names, params=params,
@@ -216,9 +230,12 @@ def convert_grid(grid: bytes | str, *, table: int | None = None,
     :raises BadXmlInput: if ``grid`` is not well-formed XML, or uses entities (none is expanded, no DTD is read).
     :raises StylesheetError: if ``grid`` is not a grid document.
     :raises NoTableError: if the grid has no table, or ``table`` names none of its tables.
+    :raises ParameterError: as for :func:`convert` (``params`` may name any step of ``pipeline``, also the ones
+        before the grid, which do not run).
     """
     _check_options(table, names, method)
     chosen = CONVERSION if pipeline is None else pipeline
+    check_params(chosen.steps, params)
     run_on = chosen.runner()
     node = run_on.parse(serialize_root(parse_untrusted(grid, what="grid document", location=source or None)),
                         location=source or None)

@@ -2,8 +2,11 @@
 
 Each stylesheet documents itself (the DocBook xslTNG / XSpec manner): the file opens with a comment saying what it
 does (for a stage driver: ``Stage NAME: input -> output``, its rules and parameters), and each global parameter,
-named mode and public (``f:``) function is preceded by a comment. This module reads those comments and the
-declarations (names, ``as`` types, defaults, ``on-no-match``) and writes ``docs/stylesheets.md``: per stage (in
+named mode and public (``f:``) function is preceded by a comment. A parameter that takes one of a fixed set of
+values lists them in the extension attribute ``px:values`` (space-separated; ``px`` is ``urn:pyxform``), e.g.
+``<xsl:param name="method" as="xs:string" select="'auto'" px:values="auto markup format"/>``: pyxform checks the
+values given to it before a stage runs (:mod:`pyxform.params`). This module reads those comments and the
+declarations (names, ``as`` types, defaults, values, ``on-no-match``) and writes ``docs/stylesheets.md``: per stage (in
 pipeline order, :data:`pyxform.pipeline.BUILTIN_STAGES`) its opening comment, parameters, modes and modules, then
 every module with its public functions.
 
@@ -26,22 +29,28 @@ from lxml import etree
 from .normalize import PIPELINE_STYLESHEETS
 from .saxon import builtin_stylesheet
 
-__all__ = ["StylesheetDoc", "read_stylesheet", "stylesheet_docs", "stage_parameters", "render", "DOCS_PAGE"]
+__all__ = ["StylesheetDoc", "Declaration", "read_stylesheet", "stylesheet_docs", "stage_parameters",
+           "stage_parameter_declarations", "render", "DOCS_PAGE", "VALUES_ATTRIBUTE"]
 
 XSL = "http://www.w3.org/1999/XSL/Transform"
 _X = "{" + XSL + "}"
+#: The extension attribute of an ``xsl:param`` that lists the values it takes (space-separated).
+VALUES_ATTRIBUTE = "{urn:pyxform}values"
 #: Where the generated page lives in the repository.
 DOCS_PAGE = Path(__file__).resolve().parent.parent / "docs" / "stylesheets.md"
 
 
 @dataclass
 class Declaration:
-    """A parameter, mode or function: its signature and the comment before it."""
+    """A parameter, mode or function: its signature and the comment before it; for a parameter also its declared
+    type (``as``, ``item()*`` if none) and the values it takes when they are a fixed set (``px:values``)."""
 
     kind: str
     name: str
     signature: str
     comment: str
+    type: str = ""
+    values: tuple[str, ...] = ()
 
 
 @dataclass
@@ -91,9 +100,11 @@ def read_stylesheet(root_folder: Path, relative: str) -> StylesheetDoc:
             doc.includes.append((folder / element.get("href", "")).as_posix())
         elif element.tag == _X + "param":
             default = element.get("select") or "(content)"
-            doc.params.append(Declaration("param", element.get("name", ""),
-                                          f"{element.get('as', 'item()*')} = {default}",
-                                          _preceding_comment(element)))
+            declared_type = element.get("as", "item()*")
+            values = tuple(element.get(VALUES_ATTRIBUTE, "").split())
+            signature = f"{declared_type} = {default}" + (f", one of {' '.join(values)}" if values else "")
+            doc.params.append(Declaration("param", element.get("name", ""), signature, _preceding_comment(element),
+                                          declared_type, values))
         elif element.tag == _X + "mode" and element.get("name"):
             name = element.get("name", "")
             comment = _preceding_comment(element)
@@ -128,16 +139,24 @@ def stylesheet_docs() -> list[tuple[str, list[StylesheetDoc]]]:
 
 
 @functools.lru_cache(maxsize=None)
-def stage_parameters(stage: str) -> dict[str, str]:
-    """The global parameters of a built-in stage (its driver and every module it includes) and their declared types
-    (``as``, ``item()*`` if none), e.g. ``{"threshold": "xs:double", ...}`` for ``headers``.
+def stage_parameter_declarations(stage: str) -> dict[str, Declaration]:
+    """The global parameters of a built-in stage (its driver and every module it includes) by name, with their
+    declared types and fixed sets of values.
 
     :raises KeyError: ``stage`` is not one of :data:`PIPELINE_STYLESHEETS`.
     """
     file_name = dict(PIPELINE_STYLESHEETS)[stage]
     root_folder = builtin_stylesheet(file_name).parent
-    return {param.name: param.signature.split(" = ", 1)[0]
-            for module in _modules(root_folder, file_name, set()) for param in module.params}
+    return {param.name: param for module in _modules(root_folder, file_name, set()) for param in module.params}
+
+
+def stage_parameters(stage: str) -> dict[str, str]:
+    """The global parameters of a built-in stage and their declared types (``as``, ``item()*`` if none), e.g.
+    ``{"threshold": "xs:double", ...}`` for ``headers``.
+
+    :raises KeyError: ``stage`` is not one of :data:`PIPELINE_STYLESHEETS`.
+    """
+    return {name: param.type for name, param in stage_parameter_declarations(stage).items()}
 
 
 def _markdown(text: str) -> str:

@@ -9,13 +9,17 @@ problem is: a file name, a URL, a table index and locator, a line) and an ``exit
     │   ├── EmptyInput                empty           4
     │   ├── UndecodableInput          undecodable     5
     │   ├── FetchError                fetch           8
-    │   │   └── ForbiddenAddress      forbidden-address 8
+    │   │   ├── ForbiddenAddress      forbidden-address 8
+    │   │   └── UnsupportedScheme     unsupported-scheme 8  (a URL that is not http(s): file:, ftp:, ...)
     │   └── BadXmlInput               bad-xml         14  (an XML input that is not well-formed, or uses a DTD's
     │                                                      entities, which pyxform never expands)
     ├── NoTableError                  no-table        6
     ├── LimitExceeded                 limit           7   (page bytes, slots, nesting, tables, time, memory)
     ├── TableError                    table           9   (one table failed; the others go on)
     ├── StylesheetError               xslt            10  (compile or run time error of an XSLT stylesheet)
+    ├── StepError                     step            10  (a Python step of a pipeline raised an exception)
+    ├── ParameterError                bad-parameter   2   (also a ValueError: a stylesheet parameter a step does
+    │                                                      not declare, or a value it cannot take; a usage error)
     ├── ValidationError               invalid         11  (an XML document does not validate against its schema)
     ├── QueryError                    query           12  (an XPath / XQuery expression failed)
     ├── OutputError                   output          15  (an output file could not be written: disk full, ...)
@@ -35,11 +39,14 @@ __all__ = [
     "UndecodableInput",
     "FetchError",
     "ForbiddenAddress",
+    "UnsupportedScheme",
     "BadXmlInput",
     "NoTableError",
     "LimitExceeded",
     "TableError",
     "StylesheetError",
+    "StepError",
+    "ParameterError",
     "ValidationError",
     "QueryError",
     "OutputError",
@@ -106,9 +113,17 @@ class FetchError(InputError):
 
 
 class ForbiddenAddress(FetchError):
-    """A URL resolved to a private, loopback or link-local address, or used a scheme other than http(s)."""
+    """A URL resolved to a private, loopback or link-local address (or another address that is not global)."""
 
     code = "forbidden-address"
+    exit_code = 8
+
+
+class UnsupportedScheme(FetchError):
+    """A URL (given, or the target of a redirect) whose scheme is not ``http`` or ``https`` (``file:``, ``ftp:``
+    ...): pyxform fetches nothing else."""
+
+    code = "unsupported-scheme"
     exit_code = 8
 
 
@@ -152,6 +167,39 @@ class StylesheetError(PyxformError):
     def __init__(self, message: str, *, error_code: str | None = None, location: str | None = None) -> None:
         super().__init__(message, location=location)
         self.error_code = error_code
+
+
+class StepError(PyxformError):
+    """A Python step of a pipeline (:meth:`pyxform.pipeline.Step.python`) raised an exception, or returned something
+    that is not a tree. The exception it raised is the ``__cause__``.
+
+    :param step: the step's name.
+    """
+
+    code = "step"
+    exit_code = 10
+
+    def __init__(self, message: str, *, step: str, location: str | None = None) -> None:
+        super().__init__(message, location=location)
+        self.step = step
+
+
+class ParameterError(PyxformError, ValueError):
+    """A stylesheet parameter refused before anything runs: a step the pipeline does not have, a parameter a
+    built-in step does not declare, or a value the parameter's declared type or its fixed set of values cannot take.
+    Also a :class:`ValueError`; the command line reports it as a usage error (exit code 2).
+
+    :param step: the step's name; :param parameter: the parameter's name (``None`` for an unknown step).
+    """
+
+    code = "bad-parameter"
+    exit_code = 2
+
+    def __init__(self, message: str, *, step: str, parameter: str | None = None,
+                 location: str | None = None) -> None:
+        super().__init__(message, location=location)
+        self.step = step
+        self.parameter = parameter
 
 
 class ValidationError(PyxformError):

@@ -22,7 +22,7 @@ from typing import Final
 
 import httpx
 
-from .errors import FetchError, ForbiddenAddress
+from .errors import FetchError, ForbiddenAddress, UnsupportedScheme
 from .limits import DEFAULT_LIMITS, Limits
 
 __all__ = ["fetch", "check_address", "resolve_checked", "MAX_REDIRECTS", "USER_AGENT"]
@@ -48,26 +48,33 @@ def check_address(address: IPAddress, *, allow_private: bool = False, location: 
     if not effective.is_global or effective.is_multicast:
         raise ForbiddenAddress(
             f"refused: {address} is a private, loopback, link-local or reserved address "
-            "(allow it with allow_private=True / --allow-private)",
+            "(allow it with allow_private=True)",
             location=location,
         )
 
 
-def _check_url(url: httpx.URL, location: str) -> None:
+def _check_url(url: httpx.URL, location: str, redirected_from: str | None = None) -> None:
+    """:raises UnsupportedScheme: a scheme other than http(s), the URL shown as given (``location``)."""
     if url.scheme not in ("http", "https"):
-        raise ForbiddenAddress(f"refused: only http and https URLs are fetched, not {url.scheme or 'no'} scheme",
-                               location=location)
+        scheme = f"scheme {url.scheme!r}" if url.scheme else "no scheme"
+        via = f" (the redirect of {redirected_from})" if redirected_from else ""
+        hint = "; for a local file give its path" if url.scheme == "file" and not redirected_from else ""
+        raise UnsupportedScheme(f"unsupported URL: {scheme}{via}; pyxform fetches http and https URLs only{hint}",
+                                location=location)
     if not url.host:
         raise FetchError("the URL has no host", location=location)
 
 
-def resolve_checked(url: httpx.URL, *, allow_private: bool, location: str) -> IPAddress:
+def resolve_checked(url: httpx.URL, *, allow_private: bool, location: str,
+                    redirected_from: str | None = None) -> IPAddress:
     """Resolve ``url``'s host, check every address, and return the one to connect to.
 
-    :raises ForbiddenAddress: a bad scheme, or any resolved address is not allowed.
+    :param location: the URL as given (or as the redirect gave it), for the errors.
+    :raises UnsupportedScheme: a scheme other than http(s).
+    :raises ForbiddenAddress: any resolved address is not allowed.
     :raises FetchError: the host name does not resolve.
     """
-    _check_url(url, location)
+    _check_url(url, location, redirected_from)
     port = url.port or (443 if url.scheme == "https" else 80)
     try:
         infos = socket.getaddrinfo(url.host, port, type=socket.SOCK_STREAM)
@@ -98,11 +105,16 @@ def fetch(url: str, *, limits: Limits = DEFAULT_LIMITS, allow_private: bool = Fa
     :param allow_private: allow non-public addresses (tests, intranets).
     :param client: an httpx client to use (default: a new one with ``trust_env=False``).
     :returns: ``(body bytes, final URL after redirects, charset of the Content-Type header or None)``.
-    :raises ForbiddenAddress: a non-http(s) scheme or a refused address, on any hop.
+    :raises UnsupportedScheme: a scheme other than http(s), on any hop (the URL shown as given).
+    :raises ForbiddenAddress: a refused address, on any hop.
     :raises FetchError: network error, HTTP error status, too many redirects, size or time cap passed.
     """
     deadline = time.monotonic() + limits.fetch_timeout
-    current = httpx.URL(url)
+    try:
+        current = httpx.URL(url)
+    except httpx.InvalidURL as error:
+        raise FetchError(f"not a valid URL: {error}", location=url) from None
+    given, redirected_from = url, None
     own_client = client is None
     if client is None:
         client = httpx.Client(trust_env=False, follow_redirects=False, timeout=httpx.Timeout(limits.fetch_timeout),
@@ -110,7 +122,10 @@ def fetch(url: str, *, limits: Limits = DEFAULT_LIMITS, allow_private: bool = Fa
     try:
         for _hop in range(MAX_REDIRECTS + 1):
             location = str(current)
-            address = resolve_checked(current, allow_private=allow_private, location=location)
+            if current.scheme not in ("http", "https"):  # shown as given: httpx writes file:///x as file:/x
+                location = given
+            address = resolve_checked(current, allow_private=allow_private, location=location,
+                                      redirected_from=redirected_from)
             request_url, headers, extensions = _pinned(current, address)
             remaining = deadline - time.monotonic()
             if remaining <= 0:
@@ -119,7 +134,8 @@ def fetch(url: str, *, limits: Limits = DEFAULT_LIMITS, allow_private: bool = Fa
                 with client.stream("GET", request_url, headers=headers, extensions=extensions,
                                    timeout=httpx.Timeout(remaining)) as response:
                     if response.status_code in _REDIRECTS and "location" in response.headers:
-                        current = current.join(response.headers["location"])
+                        given, redirected_from = response.headers["location"], location
+                        current = current.join(given)
                         continue
                     if response.status_code >= 400:
                         raise FetchError(f"HTTP status {response.status_code} {response.reason_phrase}",

@@ -106,8 +106,14 @@ class HeadersResult:
     warnings: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
-        """``{"tables": [{"index": I, "header_rows": k, "header_cols": p, "method": ...}, ...]}``."""
-        return {"tables": [table.to_dict() for table in self.tables]}
+        """``{"tables": [{"index": I, "header_rows": k, "header_cols": p, "method": ...}, ...]}``, plus
+        ``"failures": [{"index", "locator", "code", "message"}, ...]`` only when some table failed (the shape of
+        :meth:`pyxform.normalize.GridDocument.to_json`)."""
+        result: dict[str, Any] = {"tables": [table.to_dict() for table in self.tables]}
+        if self.failures:
+            result["failures"] = [{"index": f.index, "locator": f.locator, "code": f.code, "message": f.message}
+                                  for f in self.failures]
+        return result
 
     def to_json_text(self) -> str:
         """:meth:`to_json` serialized (compact, one line)."""
@@ -196,9 +202,11 @@ class HeaderDetector:
         :param method: ``auto``, ``markup`` or ``format`` (see :data:`METHODS`).
         :param table: annotate and report only the table with this index (the others are copied unchanged).
         :param params: other stylesheet parameters by name (the weights and thresholds of
-            ``stylesheets/headers/params.xsl``), for evaluations; the defaults are the documented ones.
+            ``stylesheets/headers/params.xsl``), for evaluations; the defaults are the documented ones. Checked as
+            ``convert``'s are (:func:`pyxform.params.check_stage_params`).
         :returns: the annotated document and one :class:`TableHeaders` per annotated table.
         :raises ValueError: for an unknown ``method``.
+        :raises ParameterError: a parameter the stage does not declare, or a value it cannot take.
         :raises InputError: if ``grid`` is not a grid document.
         :raises NoTableError: if ``table`` names no table of the grid.
         :raises TableError: if ``table`` names a table that normalize could not build (``px:table-failure``).
@@ -206,6 +214,10 @@ class HeaderDetector:
         """
         if method not in METHODS:
             raise ValueError(f"method must be one of {', '.join(METHODS)}, not {method!r}")
+        if params:
+            from .params import check_stage_params
+
+            params = check_stage_params("headers", params)
         text = _as_text(grid)
         root = _check_grid(text)
         if table is not None:

@@ -39,7 +39,7 @@ from typing import Any, Final, Literal
 
 from . import errors
 from .errors import PyxformError, WorkerCrash
-from .limits import DEFAULT_LIMITS, MIN_WORKER_MEMORY, Limits, limit_exceeded
+from .limits import DEFAULT_LIMITS, MIN_WORKER_MEMORY, Limits, limit_exceeded, limit_value
 from .source import Source
 
 __all__ = ["PageJob", "PageResult", "TableFailureInfo", "Worker", "run_job", "convert_isolated"]
@@ -200,8 +200,7 @@ def _error_from_json(data: dict[str, Any], limits: Limits, location: str | None)
 
 
 def _memory_error(limits: Limits, location: str | None) -> PyxformError:
-    return limit_exceeded("max_memory", f"the page needed more than {limits.max_memory} bytes of memory "
-                          f"({limits.max_memory / 2**20:g} MiB)",
+    return limit_exceeded("max_memory", f"the page needed more than {limit_value('max_memory', limits)} of memory",
                           limits=limits, location=location)
 
 
@@ -306,7 +305,7 @@ class Worker:
         if self.limits.max_memory > 0 and out_of_memory:
             if starting:
                 return limit_exceeded(
-                    "max_memory", f"the worker process could not start within {self.limits.max_memory // 2**20} MiB "
+                    "max_memory", f"the worker process could not start within {limit_value('max_memory', self.limits)} "
                     f"of memory (it needs about {MIN_WORKER_MEMORY // 2**20} MiB before any page)",
                     limits=self.limits, location=location)
             return _memory_error(self.limits, location)

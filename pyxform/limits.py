@@ -1,7 +1,9 @@
 """Resource limits: defaults that real pages never reach, each raisable by an option.
 
-A limit that is hit raises :class:`pyxform.errors.LimitExceeded` naming the limit and the option that raises it (for
-a page), or records a ``px:table-failure`` with code ``limit`` (for one table; the page's other tables go on).
+A limit that is hit raises :class:`pyxform.errors.LimitExceeded` naming the limit and how to raise it (for a page):
+the keyword argument (``limits=Limits(max_slots=...)``, :func:`limit_keyword`) in the words of the Python API, which
+the command line shows as its option (``--max-slots``, :data:`LIMIT_OPTIONS`). For one table it records a
+``px:table-failure`` with code ``limit`` (the page's other tables go on).
 
 Where each limit is checked, and how the defaults were chosen (``python -m bench.corpus_run`` measures the corpus;
 the largest of its 913 pages has 0.87 MB, its largest table 3,770 slots, its largest page 3,772 slots in all, its
@@ -32,7 +34,8 @@ from typing import Final
 
 from .errors import LimitExceeded
 
-__all__ = ["Limits", "DEFAULT_LIMITS", "LIMIT_OPTIONS", "MIN_WORKER_MEMORY", "limit_exceeded"]
+__all__ = ["Limits", "DEFAULT_LIMITS", "LIMIT_OPTIONS", "MIN_WORKER_MEMORY", "limit_exceeded", "limit_keyword",
+           "limit_value"]
 
 #: The smallest ``max_memory`` (bytes) a worker process can start under: loading saxonche and compiling the stylesheets
 #: needs about 200 MiB of data segment (measured: 150 MiB fails, 200 MiB starts). ``--max-memory`` refuses less (but 0).
@@ -82,14 +85,27 @@ class Limits:
 DEFAULT_LIMITS = Limits()
 
 
+def limit_keyword(limit: str) -> str:
+    """How the Python API raises a limit: ``limits=Limits(max_slots=...)`` (the command line says
+    :data:`LIMIT_OPTIONS` instead)."""
+    return f"limits=Limits({limit}=...)"
+
+
+def limit_value(limit: str, limits: Limits) -> str:
+    """A limit's value in the unit its option takes: ``300`` (seconds), ``16777216`` (bytes), ``210 MiB`` for
+    ``max_memory`` (``--max-memory`` takes MiB)."""
+    value = getattr(limits, limit)
+    if limit == "max_memory":
+        return f"{value / 2**20:g} MiB"
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
 def limit_exceeded(limit: str, what: str, *, limits: Limits, location: str | None = None) -> LimitExceeded:
-    """The error for a limit that was hit: ``WHAT (limit NAME = VALUE; raise it with --OPTION)``.
+    """The error for a limit that was hit: ``WHAT (limit NAME = VALUE; raise it with limits=Limits(NAME=...))``
+    (:func:`limit_keyword`; the command line shows the option instead).
 
     :param limit: the field name of :class:`Limits` (``max_page_bytes``, ``timeout``, ...).
     :param what: what was found, e.g. ``"the page has more than 16777216 bytes"``.
     """
-    value = getattr(limits, limit)
-    option = LIMIT_OPTIONS.get(limit, limit)
-    return LimitExceeded(f"{what} (limit {limit} = {value:g}; raise it with {option})"
-                         if isinstance(value, float) else
-                         f"{what} (limit {limit} = {value}; raise it with {option})", limit=limit, location=location)
+    return LimitExceeded(f"{what} (limit {limit} = {limit_value(limit, limits)}; raise it with "
+                         f"{limit_keyword(limit)})", limit=limit, location=location)

@@ -32,6 +32,7 @@ from __future__ import annotations
 import os
 import re
 import threading
+import warnings
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -42,9 +43,11 @@ from typing import Any, Literal
 
 from lxml import etree
 
-from .errors import InputNotFound, LimitExceeded, NoTableError, PyxformError, StylesheetError, TableError
-from .limits import DEFAULT_LIMITS, LIMIT_OPTIONS, Limits
+from .errors import (InputError, InputNotFound, LimitExceeded, NoTableError, PyxformError, StepError, StylesheetError,
+                     TableError)
+from .limits import DEFAULT_LIMITS, Limits, limit_keyword
 from .normalize import PIPELINE_STYLESHEETS, shared_runtime
+from .params import check_params, check_step_params
 from .safexml import parse_untrusted, serialize_root
 from .saxon import SaxonRuntime, XsltMessage, builtin_stylesheet
 from .source import Source
@@ -184,7 +187,7 @@ class Runner:
                                            location=location or BUILTIN_STAGES.get(stage, stage))
                 limit = next((name for name in ("max_slots", "max_depth") if f"than {name} =" in text), None)
                 if code == "table-failed" and limit is not None:  # the table asked for is over a resource limit
-                    return LimitExceeded(f"{text} (raise it with {LIMIT_OPTIONS[limit]})", limit=limit,
+                    return LimitExceeded(f"{text} (raise it with {limit_keyword(limit)})", limit=limit,
                                          location=location)
                 return kind(text, location=location)
             error.message = f"{error.message}: {messages[-1].text}"
@@ -237,19 +240,30 @@ class Step:
     def stage(cls, stage: str, params: Params | None = None, *, name: str | None = None) -> Step:
         """A built-in stylesheet: ``Step.stage("xhtml")``. Stage names: :data:`BUILTIN_STAGES`.
 
+        :param params: the stage's parameters (``docs/stylesheets.md``), checked now (:mod:`pyxform.params`).
         :raises ValueError: if pyxform has no stage of that name.
+        :raises ParameterError: a parameter the stage does not declare, or a value it cannot take.
         """
         if stage not in BUILTIN_STAGES:
             raise ValueError(f"pyxform has no built-in stage {stage!r} (stages: {', '.join(BUILTIN_STAGES)})")
-        return cls(name or stage, "xslt", stage, True, dict(params or {}))
+        step = cls(name or stage, "xslt", stage, True, dict(params or {}))
+        if params:
+            check_step_params(step, step.params)
+        return step
 
     @classmethod
     def xslt(cls, path: str | os.PathLike[str], params: Params | None = None, *, name: str | None = None) -> Step:
         """The user's XSLT 3.0 stylesheet (a file): ``Step.xslt("post.xsl", {"prefix": "x"})``.
 
         :param name: the step's name (default: the file name without suffix, ``post``).
+        :raises InputError: ``path`` is a URL (stylesheets are read from files).
         :raises InputNotFound: if the file does not exist.
         """
+        from .source import looks_like_url
+
+        if isinstance(path, str) and looks_like_url(path):
+            raise InputError("a stylesheet is read from a file, not a URL: download it (or xsl:import pyxform's "
+                             "modules by their public URIs from a local stylesheet)", location=path)
         file = Path(path).resolve()
         if not file.is_file():
             raise InputNotFound("no such stylesheet", location=str(path))
@@ -257,7 +271,8 @@ class Step:
 
     @classmethod
     def python(cls, name: str, function: Callable[[Any], Any], *, tree: Literal["lxml", "xdm"] = "lxml") -> Step:
-        """A Python callable on the document: ``function(tree) -> tree | None`` (see :attr:`tree`)."""
+        """A Python callable on the document: ``function(tree) -> tree | None`` (see :attr:`tree`). When it raises,
+        the run stops with a :class:`~pyxform.errors.StepError` naming the step, its exception as ``__cause__``."""
         if tree not in ("lxml", "xdm"):
             raise ValueError(f"tree must be 'lxml' or 'xdm', not {tree!r}")
         return cls(name, "python", function=function, tree=tree)
@@ -395,7 +410,9 @@ class Pipeline:
             (``os.PathLike``) or a :class:`~pyxform.source.Source`. Otherwise an XML document: bytes or text, a path (``os.PathLike``), an
             lxml tree or element, or a ``PyXdmNode`` of :meth:`runner`'s runtime.
         :param params: per-run stylesheet parameters by step name, over the steps' own:
-            ``{"headers": {"method": "format"}, "post": {"prefix": "x"}}``.
+            ``{"headers": {"method": "format"}, "post": {"prefix": "x"}}``. Checked before the first step runs
+            (:func:`pyxform.params.check_params`): a parameter a stylesheet of yours does not declare gives a
+            :class:`~pyxform.params.ParameterWarning` (Saxon ignores it).
         :param keep: names of the steps whose result :meth:`PipelineResult.stage` should return.
         :param keep_stages: a folder to write every step's result into, as ``NN-NAME.xml`` (``00-clean.xhtml`` for
             clean; the last step's as serialized), for debugging a pipeline. Created if missing.
@@ -407,16 +424,23 @@ class Pipeline:
         :param messages: a list that receives each step's ``xsl:message`` texts when the step ends, also when it
             fails (the result's :attr:`~PipelineResult.messages` has them too).
         :returns: a :class:`PipelineResult`.
-        :raises KeyError: if ``params`` or ``keep`` names a step the pipeline does not have.
+        :raises KeyError: if ``keep`` names a step the pipeline does not have.
+        :raises ParameterError: ``params`` names a step the pipeline does not have, or a built-in step gets a
+            parameter it does not declare or a value it cannot take (a :class:`ValueError`).
         :raises StylesheetError: a stylesheet failed (Saxon's code, module and line) or the input is not XML.
+        :raises StepError: a Python step raised an exception (its ``__cause__``) or returned no tree.
         :raises NoTableError, TableError: a built-in stylesheet stopped on the input (``px:no-table`` ...).
         :raises InputError, LimitExceeded: from clean.
+        :raises OutputError: a ``keep_stages`` file could not be written.
         """
         if not self.steps:
             raise ValueError("the pipeline has no step")
         keep = frozenset(keep)
-        for name in [*(params or {}), *keep]:
+        for name in keep:
             self[name]
+        checked, parameter_warnings = check_params(self.steps, params)
+        for warning in parameter_warnings:
+            warnings.warn(warning, stacklevel=2)
         run_on = self.runner()
         location = source
         if location is None and isinstance(document, Source):
@@ -431,15 +455,15 @@ class Pipeline:
         text: str | None = None
         last = len(self.steps) - 1
         for position, step in enumerate(self.steps):
-            step_params = {**step.params, **(params or {}).get(step.name, {})}
+            step_params = checked[step.name]
             if step.kind == "clean":
                 # The built-in normalize reads only the tables: when it comes next (and no stage is written out),
                 # Saxon gets the tables alone, which give the same grid at half the parsing cost.
                 following = self.steps[position + 1] if position < last else None
                 tables_only = (dump is None and step.name not in keep and following is not None
                                and following.builtin and following.stylesheet == "normalize")
-                cleaned, warnings = _clean(document, limits, tables_only=tables_only)
-                messages.extend(XsltMessage("clean", warning) for warning in warnings)
+                cleaned, clean_warnings = _clean(document, limits, tables_only=tables_only)
+                messages.extend(XsltMessage("clean", warning) for warning in clean_warnings)
                 node = run_on.parse(cleaned)
                 del cleaned  # the XHTML text is not needed once parsed: free it before the stages run
             else:
@@ -454,7 +478,7 @@ class Pipeline:
                     else:
                         node = result
                 else:
-                    node = _run_python(run_on, step, node)
+                    node = _run_python(run_on, step, node, location)
             if step.name in keep:
                 kept[step.name] = node
             if dump is not None:
@@ -470,12 +494,19 @@ class _StageDump:
     folder: Path
 
     def write(self, position: int, step: Step, run_on: Runner, result: Any) -> None:
+        """:raises OutputError: the folder or the file cannot be written (no permission, disk full, ...)."""
+        from .errors import OutputError
         from .files import atomic_write
 
-        self.folder.mkdir(parents=True, exist_ok=True)
         text = result if isinstance(result, str) else run_on.serialize(result)
         suffix = ".xhtml" if step.kind == "clean" else ".xml" if text.lstrip().startswith("<") else ".txt"
-        atomic_write(self.folder / f"{position:02d}-{step.name}{suffix}", text.encode("utf-8"))
+        path = self.folder / f"{position:02d}-{step.name}{suffix}"
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            atomic_write(path, text.encode("utf-8"))
+        except OSError as error:
+            raise OutputError(f"cannot write the stage {step.name} (--keep-stages): {error.strerror or error}",
+                              location=str(path)) from None
 
 
 def _clean(document: Any, limits: Limits, *, tables_only: bool = False) -> tuple[bytes, list[str]]:
@@ -513,13 +544,32 @@ def _xml_input(run_on: Runner, document: Any, location: str | None) -> Any:
     return document  # a PyXdmNode
 
 
-def _run_python(run_on: Runner, step: Step, node: Any) -> Any:
+def _run_python(run_on: Runner, step: Step, node: Any, location: str | None) -> Any:
+    """Run a Python step on ``node``; its result as a document node of ``run_on``'s runtime.
+
+    :raises StepError: the callable raised an exception (kept as ``__cause__``; pyxform's own errors pass as they
+        are) or returned something other than a tree (``None`` for the lxml tree changed in place).
+    """
     assert step.function is not None
+    tree: Any = node
+    if step.tree == "lxml":
+        tree = etree.ElementTree(etree.fromstring(run_on.serialize(node).encode("utf-8"), safe_xml_parser()))
+    try:
+        returned = step.function(tree)
+    except PyxformError:
+        raise
+    except Exception as error:
+        raise StepError(f"the Python step {step.name!r} failed: {type(error).__name__}: {error}", step=step.name,
+                        location=location) from error
     if step.tree == "xdm":
-        return step.function(node)
-    tree = etree.ElementTree(etree.fromstring(run_on.serialize(node).encode("utf-8"), safe_xml_parser()))
-    returned = step.function(tree)
+        if returned is None or not hasattr(returned, "node_kind"):
+            raise StepError(f"the Python step {step.name!r} returned {type(returned).__name__}, not a document node "
+                            "(PyXdmNode) of the pipeline's runtime", step=step.name, location=location)
+        return returned
     result = tree if returned is None else returned
+    if not isinstance(result, etree._ElementTree | etree._Element):
+        raise StepError(f"the Python step {step.name!r} returned {type(result).__name__}, not an lxml tree or element "
+                        "(or None after changing the tree in place)", step=step.name, location=location)
     return run_on.parse(etree.tostring(result, encoding="utf-8"))
 
 

@@ -24,11 +24,12 @@ from typing import Any
 
 from lxml import etree
 
-from .errors import BadXmlInput, InputNotFound, QueryError
+from .errors import BadXmlInput, InputError, InputNotFound, QueryError
 from .safexml import SAXON_PARSER_LIMITS, parse_untrusted, serialize_root
 from .saxon import _ALLOWED_PROTOCOLS
 
-__all__ = ["QueryItem", "QueryResult", "SkippedDocument", "query", "xpath", "documents_of", "DEFAULT_NAMESPACES"]
+__all__ = ["QueryItem", "QueryResult", "SkippedDocument", "query", "xpath", "documents_of", "is_xml_text",
+           "DEFAULT_NAMESPACES", "XML_TEXT"]
 
 #: Namespace prefixes every expression may use without declaring them.
 DEFAULT_NAMESPACES: dict[str, str] = {"px": "urn:pyxform"}
@@ -121,46 +122,85 @@ def _query_processor() -> _QueryProcessor:
     return _processor
 
 
+def is_xml_text(target: object) -> bool:
+    """Whether a query target is XML text rather than a path: a ``str`` whose first character after white space is
+    ``<`` (no file name pyxform reads starts so)."""
+    return isinstance(target, str) and target.lstrip().startswith("<")
+
+
+def _kind(path: Path) -> str:
+    """``dir``, ``file`` or ``missing``; a path the system cannot even look up (too long, a NUL byte) is refused.
+
+    :raises InputNotFound: naming the path (shortened) and the system's reason.
+    """
+    try:
+        return "dir" if path.is_dir() else "file" if path.is_file() else "missing"
+    except (OSError, ValueError) as error:
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+        shown = str(path) if len(str(path)) <= 80 else str(path)[:77] + "..."
+        raise InputNotFound(f"cannot read this path: {reason}", location=shown) from None
+
+
 def documents_of(target: str | os.PathLike[str] | Sequence[str | os.PathLike[str]]) -> list[Path]:
     """The XML files a query target names: a file, a folder (its ``*.xml`` files, sorted by name, not recursive) or
     a list of files.
 
-    :raises InputNotFound: a path that does not exist, or a folder without XML files.
+    :raises InputError: the target is a URL (queries read local files only).
+    :raises InputNotFound: a path that does not exist or cannot be looked up, or a folder without XML files.
     """
+    from .source import looks_like_url
+
     if isinstance(target, (str, os.PathLike)):
+        if isinstance(target, str) and looks_like_url(target):
+            raise InputError("a query reads XML files and folders, not URLs: fetch the document first",
+                             location=target)
         path = Path(target)
-        if path.is_dir():
-            files = sorted(p for p in path.iterdir() if p.suffix.lower() == ".xml" and p.is_file())
+        kind = _kind(path)
+        if kind == "dir":
+            try:
+                files = sorted(p for p in path.iterdir() if p.suffix.lower() == ".xml" and p.is_file())
+            except OSError as error:
+                raise InputNotFound(f"cannot list the folder: {error.strerror or error}", location=str(path)) from None
             if not files:
                 raise InputNotFound("the folder holds no .xml file", location=str(path))
             return files
-        if not path.is_file():
+        if kind == "missing":
             raise InputNotFound("no such file or folder", location=str(path))
         return [path]
     paths = [Path(p) for p in target]
     for path in paths:
-        if not path.is_file():
+        if _kind(path) != "file":
             raise InputNotFound("no such file", location=str(path))
     return paths
 
 
-def _load(processor: Any, path: Path) -> Any:
-    """Parse one file with lxml (no DTD, no entities, no network: :func:`pyxform.safexml.parse_untrusted`) and give
-    its root element (without DTD) to Saxon with the file's URI as base URI."""
+#: The location errors of a query over XML text (not a file) name.
+XML_TEXT = "<XML text>"
+
+
+def _load(processor: Any, path: Path | str) -> Any:
+    """Parse one file (or, given a ``str``, XML text) with lxml (no DTD, no entities, no network:
+    :func:`pyxform.safexml.parse_untrusted`) and give its root element (without DTD) to Saxon, with the file's URI
+    as base URI."""
+    location = XML_TEXT if isinstance(path, str) else str(path)
+    if isinstance(path, str):
+        data: bytes | str = path
+    else:
+        try:
+            data = path.read_bytes()
+        except OSError as error:
+            raise InputNotFound(f"cannot read the document: {error.strerror or error}", location=location) from None
     try:
-        data = path.read_bytes()
-    except OSError as error:
-        raise InputNotFound(f"cannot read the document: {error.strerror or error}", location=str(path)) from None
-    try:
-        text = serialize_root(parse_untrusted(data, location=str(path)))
+        text = serialize_root(parse_untrusted(data, location=location))
     except BadXmlInput as error:
-        raise QueryError(f"cannot read the document: {error.message}", location=str(path)) from None
+        raise QueryError(f"cannot read the document: {error.message}", location=location) from None
     builder = processor.new_document_builder()
-    builder.set_base_uri(path.resolve().as_uri())
+    if not isinstance(path, str):
+        builder.set_base_uri(path.resolve().as_uri())
     try:
         return builder.parse_xml(xml_text=text)
     except Exception as error:  # saxonche's PySaxonApiError
-        raise QueryError(f"cannot read the document: {' '.join(str(error).split())}", location=str(path)) from None
+        raise QueryError(f"cannot read the document: {' '.join(str(error).split())}", location=location) from None
 
 
 def rewrite_collection_calls(expression: str) -> str:
@@ -237,16 +277,21 @@ def query(target: str | os.PathLike[str] | Sequence[str | os.PathLike[str]], exp
     """Evaluate an XPath 3.1 (or, with ``xquery``, XQuery 3.1) expression with Saxon-HE over XML files.
 
     :param target: one XML file (the context item and the collection), a folder (its ``*.xml`` files are the
-        collection; no context item) or a list of files.
+        collection; no context item) or a list of files, given as paths (``str`` or ``os.PathLike``); or one XML
+        document as text. A ``str`` is XML text when its first character after white space is ``<``, otherwise a
+        path (no file or folder name is tried for text, and a URL is refused). XML text is the context item and
+        the collection, without a base URI; its errors are located at ``<XML text>``.
     :param expression: the expression. ``collection()`` and ``$collection`` are the target's documents; prefix
         ``px`` is bound to ``urn:pyxform``; more prefixes via ``namespaces`` (XPath) or the query prolog (XQuery).
     :returns: a :class:`QueryResult`.
-    :raises InputNotFound: the target does not exist.
+    :raises InputNotFound: the target does not exist or cannot be read (a path too long, ...).
+    :raises InputError: the target is a URL.
     :raises QueryError: a document is not well-formed, or the expression fails to compile or to run (Saxon's error
         code and message).
     """
-    paths = documents_of(target)
-    single = isinstance(target, (str, os.PathLike)) and not Path(target).is_dir()
+    paths: Sequence[Path | str] = [target] if is_xml_text(target) else documents_of(target)  # type: ignore[list-item]
+    single = isinstance(target, (str, os.PathLike)) and (is_xml_text(target) or _kind(Path(target)) != "dir")
+    where = XML_TEXT if is_xml_text(target) else str(target)
     bound = {**DEFAULT_NAMESPACES, **(namespaces or {})}
     runner = _query_processor()
     with runner.lock:
@@ -261,7 +306,7 @@ def query(target: str | os.PathLike[str] | Sequence[str | os.PathLike[str]], exp
                 skipped.append(SkippedDocument(str(path), error.message))  # one bad file never stops the others
         if not documents:
             raise QueryError(f"none of the {len(paths)} files could be read; first: {skipped[0].path}: "
-                             f"{skipped[0].message}", location=str(target))
+                             f"{skipped[0].message}", location=where)
         collection = processor.empty_sequence()
         for document in documents:
             collection.add_xdm_item(document)
@@ -278,7 +323,7 @@ def query(target: str | os.PathLike[str] | Sequence[str | os.PathLike[str]], exp
             code, message = _locate_error(processor, message, expression, rewritten, offsets, bound, xquery)
             if ("XPDY0002" in message or "context item is absent" in message) and not single:
                 message += " (over a folder there is no context item: start from collection() or $collection)"
-            raise QueryError(message, error_code=code, location=str(target) if single else None) from None
+            raise QueryError(message, error_code=code, location=where if single else None) from None
     items = tuple(_item(result.item_at(i)) for i in range(result.size)) if result is not None else ()
     return QueryResult(items, tuple(skipped))
 

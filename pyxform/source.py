@@ -16,9 +16,14 @@ from typing import BinaryIO, Final
 from .errors import InputNotFound
 from .limits import DEFAULT_LIMITS, Limits, limit_exceeded
 
-__all__ = ["Source", "read_source"]
+__all__ = ["Source", "read_source", "looks_like_url"]
 
 _URL: Final = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
+
+
+def looks_like_url(text: str) -> bool:
+    """Whether ``text`` is a URL (``scheme://...``, or ``file:...``) rather than a file path."""
+    return bool(_URL.match(text)) or text[:5].lower() == "file:"
 
 
 @dataclass(frozen=True)
@@ -51,7 +56,8 @@ def read_source(spec: str | bytes | os.PathLike[str] | Source, *, limits: Limits
                 allow_private: bool = False) -> Source:
     """Read one page's bytes.
 
-    :param spec: ``-`` (standard input), an ``http(s)://`` URL (fetched by :func:`pyxform.fetch.fetch`), a file path
+    :param spec: ``-`` (standard input), a URL (``scheme://...`` or ``file:...``; only http(s) ones are fetched, by
+        :func:`pyxform.fetch.fetch`), a file path
         (``str`` or ``os.PathLike``), ``bytes`` (taken as they are), or a :class:`Source` (returned after the size
         check).
     :param limits: ``max_page_bytes`` for every kind of input; ``fetch_timeout`` and ``max_fetch_bytes`` for URLs.
@@ -59,7 +65,8 @@ def read_source(spec: str | bytes | os.PathLike[str] | Source, *, limits: Limits
     :returns: the :class:`Source`.
     :raises InputNotFound: the file does not exist or cannot be read, or ``spec`` is markup rather than a location.
     :raises LimitExceeded: the page is larger than ``limits.max_page_bytes``.
-    :raises ForbiddenAddress: a URL with another scheme than http(s), or a refused address.
+    :raises UnsupportedScheme: a URL with another scheme than http(s) (``file:``, ``ftp:``, ...).
+    :raises ForbiddenAddress: a URL whose host is a refused address.
     :raises FetchError: a URL could not be fetched.
     """
     if isinstance(spec, Source):
@@ -72,7 +79,7 @@ def read_source(spec: str | bytes | os.PathLike[str] | Source, *, limits: Limits
     if isinstance(spec, str):
         if spec == "-":
             return Source(_read_stream(sys.stdin.buffer, limits, "-"), "-", None)
-        if _URL.match(spec):
+        if looks_like_url(spec):
             from .fetch import fetch  # httpx is imported only when a URL is read (it costs 40 ms of start-up)
 
             body, final_url, charset = fetch(spec, limits=limits, allow_private=allow_private)

@@ -43,6 +43,9 @@
     <xsl:if test="not($method = ('auto', 'markup', 'format'))">
       <xsl:message terminate="yes" error-code="px:bad-method">[px:bad-method] method must be auto, markup or format, not "{$method}"</xsl:message>
     </xsl:if>
+    <xsl:if test="not($size-difference = ('signed', 'absolute'))">
+      <xsl:message terminate="yes" error-code="px:bad-parameter">[px:bad-parameter] size-difference must be signed or absolute, not "{$size-difference}"</xsl:message>
+    </xsl:if>
     <xsl:if test="not(px:grids)">
       <xsl:message terminate="yes" error-code="px:not-a-grid">[px:not-a-grid] the input is not a grid document (px:grids)</xsl:message>
     </xsl:if>

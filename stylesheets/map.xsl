@@ -34,7 +34,8 @@
   <xsl:include href="map/table.xsl"/>
   <xsl:include href="map/value.xsl"/>
 
-  <xsl:param name="names" as="xs:string" select="'paper'"/>
+  <!-- paper: element names from the header text (lib/names.xsl); generic: <field name="Average">. -->
+  <xsl:param name="names" as="xs:string" select="'paper'" px:values="paper generic"/>
   <xsl:param name="table" as="xs:integer" select="-1"/>
 
   <xsl:variable name="f:generic-names" as="xs:boolean" select="$names eq 'generic'"/>

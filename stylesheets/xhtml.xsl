@@ -28,6 +28,8 @@
       assignment.
   Content: the cell's text with its line feeds as br, each link's text (where the text holds it, in order) as an a
   element with the link's href, its images as img, and the tables nested in it, rendered the same way in place.
+  Links whose scheme is not http(s), mailto, ftp, tel or news (javascript:, vbscript:, data:) stay plain text, and
+  images other than http(s) and data:image/ are left out: the rendering is made to be opened in a browser.
   Tables nested elsewhere (in a caption) follow their parent table.
 
   Parameters: table = the index of the one table to render (-1: every table); title = the page's title element
@@ -208,10 +210,11 @@
   <!-- A cell's content: text with links and line breaks, images, nested tables. -->
   <xsl:function name="fp:content" as="node()*">
     <xsl:param name="cell" as="element(px:cell)"/>
-    <xsl:sequence select="fp:linked(f:text($cell), $cell/px:link[normalize-space(@href)][normalize-space(.)])"/>
-    <xsl:for-each select="$cell/px:image">
-      <img>
-        <xsl:sequence select="@src, @alt"/>
+    <xsl:sequence select="fp:linked(f:text($cell), $cell/px:link[exists(fp:safe-url(@href, $fp:link-schemes))]
+                                                             [normalize-space(.)])"/>
+    <xsl:for-each select="$cell/px:image[exists(fp:safe-url(@src, $fp:image-schemes))]">
+      <img src="{fp:safe-url(@src, $fp:image-schemes)}">
+        <xsl:sequence select="@alt"/>
       </img>
     </xsl:for-each>
     <xsl:apply-templates select="f:nested-tables($cell)" mode="m:table"/>
@@ -228,13 +231,33 @@
       </xsl:when>
       <xsl:when test="contains($text, string($link))">
         <xsl:sequence select="fp:lines(substring-before($text, string($link)))"/>
-        <a href="{$link/@href}"><xsl:sequence select="fp:lines(string($link))"/></a>
+        <a href="{fp:safe-url($link/@href, $fp:link-schemes)}"><xsl:sequence select="fp:lines(string($link))"/></a>
         <xsl:sequence select="fp:linked(substring-after($text, string($link)), tail($links))"/>
       </xsl:when>
       <xsl:otherwise>
         <xsl:sequence select="fp:linked($text, tail($links))"/>
       </xsl:otherwise>
     </xsl:choose>
+  </xsl:function>
+
+  <!-- The URL schemes the rendering keeps (a URL without a scheme is relative: kept). The rendering is meant to be
+       opened in a browser: a page's javascript:, vbscript: or data:text/html link must not become live there. -->
+  <xsl:variable name="fp:link-schemes" as="xs:string*" select="'http', 'https', 'mailto', 'ftp', 'tel', 'news'"/>
+  <xsl:variable name="fp:image-schemes" as="xs:string*" select="'http', 'https', 'data:image/'"/>
+
+  <!-- $url as a browser reads it (tab, line feed and carriage return removed anywhere, spaces trimmed: the WHATWG
+       URL parser's first steps) if it is relative or its scheme is one of $schemes (an entry ending in '/' names a
+       prefix, as 'data:image/'); else empty. -->
+  <xsl:function name="fp:safe-url" as="xs:string?">
+    <xsl:param name="url" as="xs:string?"/>
+    <xsl:param name="schemes" as="xs:string*"/>
+    <xsl:variable name="read" as="xs:string" select="normalize-space(replace(string($url), '[&#9;&#10;&#13;]', ''))"/>
+    <xsl:variable name="scheme" as="xs:string"
+                  select="if (matches($read, '^[A-Za-z][A-Za-z0-9+.\-]*:')) then lower-case(substring-before($read, ':'))
+                          else ''"/>
+    <xsl:sequence select="$read[. ne ''][$scheme eq '' or $scheme = $schemes
+                          or (some $prefix in $schemes[ends-with(., '/')]
+                              satisfies starts-with(lower-case(.), $prefix))]"/>
   </xsl:function>
 
   <!-- Text with each line feed as a br element. -->

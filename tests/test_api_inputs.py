@@ -1,5 +1,7 @@
-"""What the page functions accept: a page that is not bytes, str or a Source is a TypeError (never read as binary
-data); an empty page is reported in the same words by every command."""
+"""What the API functions accept: a page that is not bytes, str, a path or a Source is a TypeError (never read as
+binary data); a path is read as a file by every page function; an empty page is reported in the same words by every
+command; a query target str is XML text when it starts with markup, else a path (never a raw OSError); URLs are
+refused by name where only files are read; a Python step that raises is a StepError naming the step."""
 
 from __future__ import annotations
 
@@ -9,7 +11,8 @@ import pytest
 
 import pyxform
 from pyxform.cli import main
-from pyxform.errors import EmptyInput
+from pyxform.errors import EmptyInput, InputError, InputNotFound, NoTableError, QueryError, StepError
+from pyxform.pipeline import CONVERSION, Step
 
 
 @pytest.mark.parametrize("function", [pyxform.convert, pyxform.grid, pyxform.headers])
@@ -38,3 +41,92 @@ def test_commands_say_the_same_of_an_empty_page(tmp_path: Path, capsys: pytest.C
     page.write_bytes(data)
     assert main([command, str(page), "--timeout", "0", "--max-memory", "0"]) == 4
     assert capsys.readouterr().err == f"pyxform: error [empty]: {page}: {message}\n"
+
+
+PAGE = b"<table><tr><th>Name</th><th>Age</th></tr><tr><td>x</td><td>2</td></tr></table>"
+
+
+@pytest.mark.parametrize("function", [pyxform.convert, pyxform.grid, pyxform.headers])
+def test_a_path_is_read_as_a_file_by_every_page_function(tmp_path: Path, function: object) -> None:
+    page = tmp_path / "page.html"
+    page.write_bytes(PAGE)
+    from_path, from_bytes = function(page), function(PAGE)  # type: ignore[operator]
+    if function is pyxform.convert:
+        assert from_path.pairs() == from_bytes.pairs() and from_path.source == str(page)
+        assert from_path.pairs()[0]["col_headers"] == ["Name"]
+    else:
+        assert len(from_path.tables) == len(from_bytes.tables) == 1
+    with pytest.raises(InputNotFound) as caught:
+        function(tmp_path / "missing.html")  # type: ignore[operator]
+    assert (caught.value.message, caught.value.location) == ("no such file", str(tmp_path / "missing.html"))
+
+
+def test_a_query_target_str_starting_with_markup_is_xml_text_else_a_path(tmp_path: Path) -> None:
+    long_text = "<r>" + "x" * 300 + "</r>"
+    assert pyxform.query(long_text, "string-length(/r)").values() == ["300"]
+    assert pyxform.query("\n  <r><a>1</a><a>2</a></r>", "count(collection()//a), count($collection)").values() == [
+        "2", "1"]
+    with pytest.raises(QueryError) as caught:
+        pyxform.query("<r>", "1")
+    assert caught.value.location == "<XML text>" and "not well-formed" in caught.value.message
+    document = tmp_path / "d.xml"
+    document.write_text("<r>file</r>", encoding="utf-8")
+    assert pyxform.query(str(document), "string(/r)").values() == ["file"]
+
+
+@pytest.mark.parametrize(("target", "message"), [("x" * 300, "cannot read this path: File name too long"),
+                                                 ("a/\0b", "no such file or folder")])
+def test_a_path_the_system_cannot_look_up_is_input_not_found_not_os_error(target: str, message: str) -> None:
+    with pytest.raises(InputNotFound) as caught:
+        pyxform.query(target, "1")
+    assert caught.value.message == message
+    assert len(caught.value.location or "") <= 80
+
+
+def test_urls_are_refused_by_name_where_only_files_are_read() -> None:
+    with pytest.raises(InputError, match="a query reads XML files and folders, not URLs"):
+        pyxform.query("https://example.org/a.xml", "1")
+    with pytest.raises(InputError, match="a stylesheet is read from a file, not a URL"):
+        Step.xslt("http://example.org/post.xsl")
+
+
+def test_a_python_step_that_raises_is_a_step_error_naming_the_step() -> None:
+    def broken(tree: object) -> None:
+        1 / 0
+
+    with pytest.raises(StepError) as caught:
+        pyxform.convert(PAGE, pipeline=CONVERSION.append(Step.python("fix-names", broken)))
+    error = caught.value
+    assert error.step == "fix-names" and error.exit_code == 10
+    assert error.message == "the Python step 'fix-names' failed: ZeroDivisionError: division by zero"
+    assert isinstance(error.__cause__, ZeroDivisionError)
+    with pytest.raises(StepError, match="returned int, not an lxml tree"):
+        CONVERSION.append(Step.python("bad", lambda tree: 3)).run(PAGE)
+    with pytest.raises(StepError, match="returned str, not a document node"):
+        CONVERSION.append(Step.python("bad", lambda node: "x", tree="xdm")).run(PAGE)
+    with pytest.raises(NoTableError):  # pyxform's own errors pass as they are
+        CONVERSION.append(Step.python("mine", lambda tree: (_ for _ in ()).throw(NoTableError("none")))).run(PAGE)
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["query", "-", "1"], "-: `pyxform query` does not read XML documents from standard input: give a file"),
+    (["query", "http://example.org/a.xml", "1"],
+     "http://example.org/a.xml: `pyxform query` does not read XML documents from a URL: download it and give the "
+     "file"),
+    (["validate", "-"], "-: `pyxform validate` does not read the document from standard input: give a file"),
+    (["validate", "{xml}", "--schema", "https://example.org/s.xsd"],
+     "https://example.org/s.xsd: `pyxform validate` does not read the schema from a URL: download it and give the "
+     "file"),
+    (["schema", "-"], "-: `pyxform schema` does not read the document from standard input: give a file"),
+    (["transform", "-", "{xml}"], "-: `pyxform transform` does not read the stylesheet from standard input: give a "
+                                  "file"),
+    (["convert", "{xml}", "--xslt", "http://example.org/post.xsl"],
+     "http://example.org/post.xsl: `pyxform convert --xslt` does not read a stylesheet from a URL: download it and "
+     "give the file"),
+])
+def test_commands_that_read_local_files_refuse_urls_and_standard_input_by_name(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], argv: list[str], message: str) -> None:
+    document = tmp_path / "d.xml"
+    document.write_text("<r/>", encoding="utf-8")
+    assert main([arg.format(xml=document) for arg in argv]) == 3
+    assert capsys.readouterr().err == f"pyxform: error [input]: {message}\n"

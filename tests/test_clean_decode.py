@@ -131,6 +131,25 @@ def test_undeclared_legacy_text_is_detected_by_charset_normalizer() -> None:
     decoded = decode_html(text.encode("windows-1251"))
     assert decoded.source == "detected"
     assert "Привет, как дела?" in decoded.text
+    assert any("charset-normalizer's guess" in w for w in decoded.warnings)
+
+
+def test_undeclared_utf8_with_a_few_invalid_bytes_stays_utf8_with_a_warning() -> None:
+    """A stray legacy byte, or a page cut inside a character, in undeclared UTF-8 text: UTF-8 with U+FFFD."""
+    data = "<p>Zürich, Genève, São Paulo, Kraków, Malmö, Brontë, Dvořák, Łódź</p><p>".encode() + b"caf\xe9</p><p>" + "naïve".encode()[:3]
+    decoded = decode_html(data)
+    assert (decoded.encoding, decoded.source) == ("utf-8", "detected")
+    assert "São Paulo, Kraków, Malmö, Brontë, Dvořák, Łódź" in decoded.text and "caf\ufffd" in decoded.text
+    assert decoded.text.endswith("na\ufffd")
+    assert any("2 invalid sequence(s)" in w for w in decoded.warnings)
+
+
+def test_legacy_bytes_that_form_a_few_utf8_sequences_by_chance_are_not_read_as_utf8() -> None:
+    """Four valid multi-byte characters per invalid sequence are needed: windows-1252 "Ã©" pairs alone are not."""
+    text = "<p>" + "Ã© déjà vu, à côté, pâté, crème brûlée. " * 10 + "</p>"
+    decoded = decode_html(text.encode("windows-1252"))
+    assert decoded.encoding != "utf-8"
+    assert "déjà vu, à côté" in decoded.text
 
 
 def test_nul_bytes_are_replaced_with_a_warning() -> None:

@@ -38,7 +38,7 @@ def test_the_declared_parameters_are_read_from_the_stage_and_its_modules() -> No
 def test_an_unknown_parameter_of_a_step_is_refused_listing_the_steps_parameters(
         page: Path, capsys: pytest.CaptureFixture[str]) -> None:
     line = usage_error(capsys, "convert", str(page), "--param", "headers.nosuch=1")
-    assert line.startswith("pyxform convert: error: --param headers.nosuch=...: the headers step has no parameter "
+    assert line.startswith("pyxform convert: error: --param headers.nosuch=1: the headers step has no parameter "
                            "'nosuch' (its parameters: ")
     assert all(name in line for name in stage_parameters("headers"))
     assert usage_error(capsys, "convert", str(page), "--param", "merge.a=1").endswith(
@@ -47,14 +47,65 @@ def test_an_unknown_parameter_of_a_step_is_refused_listing_the_steps_parameters(
         "the clean step has no parameter 'a' (its parameters: none)")
 
 
-@pytest.mark.parametrize(("binding", "declared"), [("headers.threshold=abc", "xs:double"),
-                                                   ("headers.max-header-rows=1.5", "xs:integer"),
-                                                   ("map.table=x", "xs:integer")])
+WHOLE = "xs:integer, a whole number (e.g. 3)"
+
+
+@pytest.mark.parametrize(("binding", "declared"), [("headers.threshold=abc", "xs:double, a number (e.g. 2.5 or 1e3)"),
+                                                   ("headers.max-header-rows=1.5", WHOLE), ("map.table=x", WHOLE)])
 def test_a_value_its_declared_type_cannot_take_is_refused_naming_the_parameter(
         page: Path, capsys: pytest.CaptureFixture[str], binding: str, declared: str) -> None:
     name, value = binding.split("=")
     assert usage_error(capsys, "convert", str(page), "--param", binding) == (
         f"pyxform convert: error: --param {binding}: {name} is {declared}; {value!r} is not a value of that type")
+
+
+@pytest.mark.parametrize(("binding", "values"), [("headers.method=bogus", "auto, markup or format"),
+                                                 ("headers.size-difference=both", "signed or absolute"),
+                                                 ("map.names=Paper", "paper or generic")])
+def test_a_value_outside_a_parameters_fixed_set_is_refused_up_front_naming_the_values(
+        tmp_path: Path, page: Path, capsys: pytest.CaptureFixture[str], binding: str, values: str) -> None:
+    name, value = binding.split("=")
+    expected = f"pyxform convert: error: --param {binding}: {name} takes {values}; {value!r} is none of them"
+    assert usage_error(capsys, "convert", str(page), "--param", binding) == expected
+    # a batch: refused before any page is read (no output folder, no per-page failure, exit 2 rather than 13)
+    assert usage_error(capsys, "convert", str(page), str(page), "-o", str(tmp_path / "out"), "--param",
+                       binding) == expected
+    assert not (tmp_path / "out").exists()
+
+
+def test_the_fixed_sets_come_from_the_stylesheets_declarations() -> None:
+    from pyxform.docs import stage_parameter_declarations
+
+    assert stage_parameter_declarations("headers")["method"].values == ("auto", "markup", "format")
+    assert stage_parameter_declarations("headers")["size-difference"].values == ("signed", "absolute")
+    assert stage_parameter_declarations("map")["names"].values == ("paper", "generic")
+    assert stage_parameter_declarations("headers")["threshold"].values == ()
+    from pyxform.docs import DOCS_PAGE
+
+    assert "`method` `xs:string = 'auto', one of auto markup format`" in DOCS_PAGE.read_text(encoding="utf-8")
+
+
+def test_every_value_of_a_fixed_set_is_accepted(page: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    for binding in ("headers.method=markup", "headers.size-difference=absolute", "map.names=generic"):
+        assert main(["convert", str(page), "--param", binding, "--timeout", "0", "--max-memory", "0"]) == 0
+    assert "<field" in capsys.readouterr().out  # map.names=generic was used
+
+
+def test_a_parameter_your_stylesheet_does_not_declare_is_warned_about_not_refused(
+        tmp_path: Path, page: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    post = tmp_path / "post.xsl"
+    post.write_text('<xsl:stylesheet version="3.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform">'
+                    '<xsl:param name="prefix" select="\'x\'"/>'
+                    '<xsl:template match="/"><out p="{$prefix}"/></xsl:template></xsl:stylesheet>')
+    assert main(["convert", str(page), "--xslt", str(post), "--param", "nosuch=1", "--param", "prefix=y",
+                 "--timeout", "0", "--max-memory", "0"]) == 0
+    captured = capsys.readouterr()
+    assert 'p="y"' in captured.out
+    assert captured.err == ("pyxform: warning: --param nosuch=1: the stylesheet post.xsl (step post) declares no "
+                            "parameter 'nosuch' (its parameters: prefix): it is ignored\n")
+    assert main(["transform", str(post), str(post), "--param", "other=2"]) == 0
+    assert capsys.readouterr().err == ("pyxform: warning: --param other=2: the stylesheet post.xsl (step post) "
+                                       "declares no parameter 'other' (its parameters: prefix): it is ignored\n")
 
 
 def test_values_of_the_declared_type_are_accepted_and_used(tmp_path: Path,
@@ -72,7 +123,14 @@ def test_values_of_the_declared_type_are_accepted_and_used(tmp_path: Path,
     assert found == [["Name"], []]
 
 
-def test_a_stylesheet_message_is_shown_unescaped(page: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["convert", str(page), "--param", "headers.method=<x/>", "--timeout", "0", "--max-memory", "0"]) == 10
-    assert capsys.readouterr().err == (f"pyxform: error [xslt px:bad-method]: {page}: method must be auto, markup or "
-                                       'format, not "<x/>"\n')
+def test_a_stylesheet_message_is_shown_unescaped(tmp_path: Path, page: Path,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    post = tmp_path / "post.xsl"
+    post.write_text('<xsl:stylesheet version="3.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform" '
+                    'expand-text="yes"><xsl:param name="mode"/><xsl:template match="/">'
+                    '<xsl:message terminate="yes">[px:bad-mode] mode must be a or b, not "{$mode}"</xsl:message>'
+                    '</xsl:template></xsl:stylesheet>')
+    assert main(["convert", str(page), "--xslt", str(post), "--param", "mode=<x/>", "--timeout", "0",
+                 "--max-memory", "0"]) == 10
+    assert capsys.readouterr().err == (f"pyxform: error [xslt px:bad-mode]: {page}: mode must be a or b, not "
+                                       '"<x/>"\n')

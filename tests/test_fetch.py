@@ -11,7 +11,7 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
-from pyxform.errors import FetchError, ForbiddenAddress
+from pyxform.errors import FetchError, ForbiddenAddress, UnsupportedScheme
 from pyxform.fetch import check_address, fetch, resolve_checked
 from pyxform.limits import Limits
 
@@ -104,8 +104,9 @@ def test_redirect_is_followed_and_final_url_reported(server: str) -> None:
 
 
 def test_redirect_to_another_scheme_is_refused(server: str) -> None:
-    with pytest.raises(ForbiddenAddress, match="only http and https"):
+    with pytest.raises(UnsupportedScheme, match="only") as caught:
         fetch(server + "/to-file", allow_private=True)
+    assert caught.value.location == "file:///etc/passwd" and caught.value.exit_code == 8
 
 
 def test_redirect_loop_stops(server: str) -> None:
@@ -132,8 +133,10 @@ def test_http_error_status(server: str) -> None:
 
 @pytest.mark.parametrize("url", ["ftp://example.org/x", "file:///etc/passwd", "gopher://h/", "javascript:alert(1)"])
 def test_other_schemes_are_refused(url: str) -> None:
-    with pytest.raises(ForbiddenAddress):
+    with pytest.raises(UnsupportedScheme) as caught:
         fetch(url)
+    assert caught.value.location == url  # as given, not as httpx writes it (file:/etc/passwd)
+    assert not isinstance(caught.value, ForbiddenAddress)
 
 
 @pytest.mark.parametrize("address", [

@@ -215,7 +215,8 @@ def test_a_page_over_the_memory_limit_fails_and_the_next_page_gets_a_new_worker(
         with pytest.raises(LimitExceeded) as caught:
             worker.run(PageJob(Source(square_table(300), "big.html")))
         assert caught.value.limit == "max_memory" and caught.value.location == "big.html"
-        assert "the page needed more than 262144000 bytes of memory" in caught.value.message
+        assert caught.value.message == ("the page needed more than 250 MiB of memory (limit max_memory = 250 MiB; "
+                                        "raise it with limits=Limits(max_memory=...))")  # the API's words
         result = worker.run(PageJob(Source(OK_PAGE, "ok.html")))
     assert result.tables == 1 and b"<a px:label" in result.payload
 
@@ -262,7 +263,8 @@ def test_grid_and_headers_stop_a_page_at_the_memory_limit(tmp_path: Path, capsys
     big.write_bytes(square_table(300))
     status, out, err = run(capsys, command, str(big), "--max-memory", "250")
     assert status == 7 and out == ""
-    assert "the page needed more than 262144000 bytes of memory" in err
+    assert err.endswith(": the page needed more than 250 MiB of memory (limit max_memory = 250 MiB; raise it with "
+                        "--max-memory)\n")  # in MiB, as --max-memory takes it
 
 
 @pytest.mark.parametrize("command", ["grid", "headers"])
@@ -347,9 +349,9 @@ def test_a_page_that_runs_saxon_out_of_memory_is_the_memory_limit_not_a_crash(tm
                           check=False, capture_output=True, text=True, timeout=120)
     assert done.returncode == 7, done.stderr
     assert done.stdout == ""
-    assert done.stderr.startswith(f"pyxform: error [limit]: {tall}: the page needed more than 314572800 bytes of "
-                                  "memory (300 MiB)")
-    assert "raise it with --max-memory" in done.stderr and "crash" not in done.stderr
+    assert done.stderr.startswith(f"pyxform: error [limit]: {tall}: the page needed more than 300 MiB of memory "
+                                  "(limit max_memory = 300 MiB; raise it with --max-memory)\n")
+    assert "crash" not in done.stderr
 
 
 @pytest.mark.parametrize("megabytes", ["1", "50", "199"])
@@ -382,5 +384,23 @@ def test_a_worker_that_cannot_start_within_its_memory_is_the_memory_limit(fork: 
     for mib, answer in zip((1, 120), answers, strict=True):
         assert answer == {"code": "limit", "limit": "max_memory", "location": "p.html",
                           "message": f"the worker process could not start within {mib} MiB of memory (it needs about "
-                                     f"200 MiB before any page) (limit max_memory = {mib * 2**20}; raise it with "
-                                     "--max-memory)"}
+                                     f"200 MiB before any page) (limit max_memory = {mib} MiB; raise it with "
+                                     "limits=Limits(max_memory=...))"}
+
+
+def test_the_python_api_names_the_keyword_argument_and_the_command_line_the_option(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(LimitExceeded) as caught:
+        read_source(OK_PAGE, limits=Limits(max_page_bytes=10))
+    assert caught.value.message == ("the page has more than 10 bytes (limit max_page_bytes = 10; raise it with "
+                                    "limits=Limits(max_page_bytes=...))")
+    with pytest.raises(LimitExceeded) as caught:  # one table over max_slots, asked for alone
+        convert(square_table(10), table=0, limits=Limits(max_slots=50))
+    assert caught.value.limit == "max_slots"
+    assert caught.value.message.endswith("(raise it with limits=Limits(max_slots=...))")
+    page = tmp_path / "p.html"
+    page.write_bytes(square_table(10))
+    assert main(["convert", str(page), "--table", "0", "--max-slots", "50", "--timeout", "0",
+                 "--max-memory", "0"]) == 7
+    err = capsys.readouterr().err
+    assert err.endswith("(raise it with --max-slots)\n") and "Limits(" not in err

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
-from pyxform.convert import convert_grid
+from pyxform.convert import convert, convert_grid
 from pyxform.errors import NoTableError, StylesheetError
 from pyxform.pipeline import runner
 
@@ -280,3 +280,34 @@ def test_slots_of_one_cell_with_the_same_headers_give_one_pair_also_when_not_adj
     assert note == [(0, []), (1, ["Score"])]
     (table,) = xml_of(t, title="")
     assert shape(table[-1]) == "row(column-1=Source: the club,score=Source: the club)"
+
+
+def test_note_row_after_the_data_gives_one_note_element_not_a_value_per_column() -> None:
+    """A footnote spanning the table after the last data row (row kind "note", docs/headers.md section 4) is stated
+    once, as <note px:row="R">, after the records; its links are kept; the pairs still give it per header set."""
+    page = b"""<table><tr><th>Title</th><th>US</th><th>UK</th></tr>
+      <tr><th>Alpha</th><td>1</td><td>4</td></tr>
+      <tr><th>Beta</th><td>2</td><td>\xe2\x80\x94</td></tr>
+      <tr><td colspan="3">"\xe2\x80\x94" denotes a release that did not chart (<a href="/notes">notes</a>).</td></tr>
+      </table>"""
+    conversion = convert(page)
+    table = etree.fromstring(conversion.to_bytes())[0]
+    assert shape(table) == "table(alpha(us=1,uk=4),beta(us=2,uk=\u2014),note=\"\u2014\" denotes a release that did " \
+                           "not chart (notes).)"
+    note = table[-1]
+    assert note.get(f"{PX}row") == "3" and note.get("href") == "/notes"
+    assert [(p["row"], p["col"]) for p in conversion.pairs() if p["row"] == 3] == [(3, 0), (3, 1), (3, 2)]
+
+
+def test_note_rows_of_two_tables_and_a_heading_like_note_stay_apart() -> None:
+    page = b"""<table><tr><th>A</th><th>B</th><th>C</th></tr><tr><td>1</td><td>2</td><td>3</td></tr>
+      <tr><td colspan="3">Source: one</td></tr><tr><td colspan="3">Source: two</td></tr></table>"""
+    table = etree.fromstring(convert(page).to_bytes())[0]
+    assert [(e.tag, e.text, e.get(f"{PX}row")) for e in table if e.tag == "note"] == [
+        ("note", "Source: one", "2"), ("note", "Source: two", "3")]
+
+
+def test_a_table_of_one_wide_row_is_a_record_not_a_note() -> None:
+    """A note is a row below the records; a table whose only rows are wide (a one-cell layout table) has records."""
+    table = etree.fromstring(convert(b'<table><tr><td colspan="3">Only text</td></tr></table>').to_bytes())[0]
+    assert shape(table) == "table(row(column-1=Only text))"

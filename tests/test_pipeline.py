@@ -10,7 +10,7 @@ import pytest
 from lxml import etree
 
 from pyxform import convert, convert_grid
-from pyxform.errors import BadXmlInput, InputNotFound, NoTableError, StylesheetError, TableError
+from pyxform.errors import BadXmlInput, InputNotFound, NoTableError, ParameterError, StylesheetError, TableError
 from pyxform.pipeline import BUILTIN_STAGES, CONVERSION, MAX_RUNTIMES, Pipeline, Step, runner
 from pyxform.saxon import UntypedAtomic
 
@@ -74,7 +74,7 @@ def test_bad_lists_are_refused(tmp_path: Path, rename: Path) -> None:
         Step.xslt(tmp_path / "missing.xsl")
     with pytest.raises(KeyError, match="no step 'nope'"):
         CONVERSION.insert("nope", Step.xslt(rename))
-    with pytest.raises(KeyError, match="no step 'post'"):
+    with pytest.raises(ParameterError, match="no step 'post'"):
         CONVERSION.run(PAPER, params={"post": {"x": 1}})
 
 

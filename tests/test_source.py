@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from pyxform.clean import clean
-from pyxform.errors import ForbiddenAddress, InputNotFound, LimitExceeded
+from pyxform.errors import InputNotFound, LimitExceeded, UnsupportedScheme
 from pyxform.limits import Limits
 from pyxform.source import Source, read_source
 
@@ -60,9 +60,11 @@ def test_size_limit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         clean(PAGE, limits=small)
 
 
-def test_non_http_url_is_refused() -> None:
-    with pytest.raises(ForbiddenAddress):
-        read_source("file:///etc/passwd")
+@pytest.mark.parametrize("url", ["file:///etc/passwd", "file:/etc/passwd", "ftp://h/x"])
+def test_non_http_url_is_refused(url: str) -> None:
+    with pytest.raises(UnsupportedScheme) as caught:
+        read_source(url)
+    assert caught.value.location == url and caught.value.code == "unsupported-scheme"
 
 
 def test_source_charset_reaches_the_decoder() -> None:

@@ -15,6 +15,8 @@ import pytest
 
 import pyxform.fetch
 from pyxform.cli import main
+from pyxform.errors import ForbiddenAddress
+from pyxform.source import read_source
 
 PAGE = "<title>t</title><table><tr><th>Maß</th></tr><tr><td>größe</td></tr></table>".encode("iso-8859-1")
 
@@ -91,8 +93,11 @@ def test_loopback_is_refused_before_any_request(server: str, capsys: pytest.Capt
     status, out, err = run(capsys, "convert", server + "/page")
     assert (status, out) == (8, "")
     assert err == (f"pyxform: error [forbidden-address]: {server}/page: refused: 127.0.0.1 is a private, loopback, "
-                   "link-local or reserved address (allow it with allow_private=True / --allow-private)\n")
+                   "link-local or reserved address (allow it with --allow-private)\n")  # the option, not the keyword
     assert Handler.requests == []
+    with pytest.raises(ForbiddenAddress) as caught:  # the Python API says its keyword argument
+        read_source(server + "/page")
+    assert caught.value.message.endswith("(allow it with allow_private=True)")
 
 
 def test_allow_private_fetches_and_decodes_with_the_http_charset(server: str,
@@ -103,16 +108,23 @@ def test_allow_private_fetches_and_decodes_with_the_http_charset(server: str,
                                "value": "größe"}
 
 
-@pytest.mark.parametrize("url", ["file:///etc/passwd", "ftp://127.0.0.1/x", "gopher://h/"])
-def test_other_schemes_are_refused(url: str, capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize(("url", "scheme"), [("file:///etc/passwd", "file"), ("file:/etc/passwd", "file"),
+                                             ("FILE:///etc/passwd", "file"), ("ftp://127.0.0.1/x", "ftp"),
+                                             ("gopher://h/", "gopher")])
+def test_other_schemes_are_refused_showing_the_url_as_given(url: str, scheme: str,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
     status, out, err = run(capsys, "convert", url, "--allow-private")
     assert (status, out) == (8, "")
-    assert "only http and https URLs are fetched" in err and "root:" not in err
+    hint = "; for a local file give its path" if scheme == "file" else ""
+    assert err == (f"pyxform: error [unsupported-scheme]: {url}: unsupported URL: scheme {scheme!r}; pyxform "
+                   f"fetches http and https URLs only{hint}\n")
 
 
 def test_a_redirect_to_another_scheme_is_refused(server: str, capsys: pytest.CaptureFixture[str]) -> None:
     status, _, err = run(capsys, "convert", server + "/to-file", "--allow-private")
-    assert status == 8 and "[forbidden-address]" in err and "not file scheme" in err
+    assert status == 8
+    assert err == (f"pyxform: error [unsupported-scheme]: file:///etc/passwd: unsupported URL: scheme 'file' (the "
+                   f"redirect of {server}/to-file); pyxform fetches http and https URLs only\n")
 
 
 def test_a_redirect_to_a_private_address_is_refused(server: str, loopback_is_public: None,
@@ -143,10 +155,10 @@ def test_a_batch_of_urls_records_each_status(server: str, tmp_path: Path,
     assert status == 13
     records = [json.loads(line) for line in report.read_text().splitlines()]
     assert [(r["input"], r["status"], r.get("code")) for r in records] == [
-        (urls[0], "ok", None), (urls[1], "failed", "fetch"), (urls[2], "failed", "forbidden-address")]
+        (urls[0], "ok", None), (urls[1], "failed", "fetch"), (urls[2], "failed", "unsupported-scheme")]
     assert records[1]["message"] == "HTTP status 404 Not Found"
     assert (tmp_path / "out" / "page.xml").is_file()
-    assert err.splitlines()[-1].startswith("pyxform: 2 of 3 inputs failed (fetch: 1, forbidden-address: 1): ")
+    assert err.splitlines()[-1].startswith("pyxform: 2 of 3 inputs failed (fetch: 1, unsupported-scheme: 1): ")
 
 
 def test_grid_reads_a_url_as_readme_says(server: str, capsys: pytest.CaptureFixture[str]) -> None:

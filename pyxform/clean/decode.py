@@ -7,7 +7,8 @@ Order (HTML Living Standard, 13.2.3.2 "Determining the character encoding"):
 3. the ``<meta>`` prescan of the first 1024 bytes ("prescan a byte stream to
    determine its encoding", implemented here step by step)                     -> source ``meta``;
 4. detection: UTF-16 without a BOM (NUL-byte pattern), then bytes that are
-   valid UTF-8, then ``charset-normalizer``                                     -> source ``detected``;
+   valid UTF-8, then bytes that are UTF-8 but for a few invalid sequences
+   (below), then ``charset-normalizer`` (a guess: with a warning)               -> source ``detected``;
 5. windows-1252, the spec's default for unknown locales                        -> source ``default``.
 
 Labels are mapped to encodings by the WHATWG Encoding Standard's label table (the ``webencodings`` package): e.g.
@@ -19,6 +20,12 @@ are valid UTF-8 and hold at least one multi-byte sequence: text in a legacy enco
 once it has non-ASCII characters, so such bytes are UTF-8 whatever the page says (the page is decoded as UTF-8, source
 ``detected``, with a warning). A declared UTF-8 is never overruled: invalid sequences (mixed encodings) become U+FFFD
 with a warning, as a browser shows them.
+
+**Mostly UTF-8.** Undeclared bytes whose non-ASCII characters are valid UTF-8 sequences but for a few invalid ones
+(at least four valid multi-byte characters for each invalid sequence: a page saved with a stray legacy byte, or
+cut in the middle of a character) are UTF-8 with the invalid sequences as U+FFFD and a warning: a legacy encoding's
+text practically never forms that many valid UTF-8 sequences by chance, and a detector would read the whole page
+in a legacy encoding for the sake of a few bad bytes.
 
 **Never a crash.** Undecodable sequences become U+FFFD and add a warning. Input with no bytes, or only whitespace,
 raises :class:`~pyxform.errors.EmptyInput`; binary data (many control bytes, or a known binary file signature)
@@ -131,6 +138,15 @@ def _is_multibyte_utf8(data: bytes) -> bool:
     except UnicodeDecodeError:
         return False
     return True
+
+
+def _invalid_utf8_sequences(data: bytes) -> int | None:
+    """How many invalid UTF-8 sequences ``data`` holds, when its valid multi-byte characters outnumber them at
+    least four to one (see "Mostly UTF-8" in the module docstring); else ``None``."""
+    text = data.decode("utf-8", errors="replace")
+    invalid = text.count("\ufffd") - data.count(b"\xef\xbf\xbd")
+    valid = sum(1 for char in text if char > "\x7f") - text.count("\ufffd")
+    return invalid if 0 < invalid and valid >= 4 * invalid else None
 
 
 def _sniff_utf16(data: bytes) -> str | None:
@@ -383,8 +399,14 @@ def _sniff(data: bytes, charset: str | None, location: str | None) -> Decoded:
         return Decoded(data.decode("utf-8"), "utf-8", "detected", tuple(warnings))
     except UnicodeDecodeError:
         pass
+    invalid = _invalid_utf8_sequences(data)
+    if invalid is not None:
+        warnings.append(f"no encoding declared; the bytes are UTF-8 but for {invalid} invalid sequence(s): decoded as "
+                        "UTF-8, the invalid sequences replaced by U+FFFD")
+        return Decoded(data.decode("utf-8", errors="replace"), "utf-8", "detected", tuple(warnings))
     detected = _detect_with_charset_normalizer(data)
     if detected is not None:
+        warnings.append(f"no encoding declared: {detected} is charset-normalizer's guess from the bytes")
         return Decoded(_decode_with(data, detected, warnings), detected, "detected", tuple(warnings))
     warnings.append("no encoding declared or detected: decoded as windows-1252 (the WHATWG default)")
     return Decoded(_decode_with(data, "windows-1252", warnings), "windows-1252", "default", tuple(warnings))

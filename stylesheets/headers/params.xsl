@@ -2,17 +2,19 @@
 <!--
   Parameters of the headers stage, in one place: the method, and every weight and threshold of the formatting
   method with its reason. docs/headers.md explains them at more length. All are stylesheet parameters, so an
-  evaluation can vary one without editing the modules.
+  evaluation can vary one without editing the modules. px:values lists the values of a parameter that takes one of
+  a fixed set (pyxform checks a value given to it before the stage runs).
 -->
 <xsl:stylesheet version="3.0"
     xmlns:xsl="http://www.w3.org/1999/XSL/Transform"
     xmlns:xs="http://www.w3.org/2001/XMLSchema"
+    xmlns:px="urn:pyxform"
     exclude-result-prefixes="#all"
     expand-text="yes">
 
   <!-- auto: markup where it marks something useful, else formatting; markup: th/thead/scope/headers only;
        format: formatting and content only, as if the author had marked nothing. -->
-  <xsl:param name="method" as="xs:string" select="'auto'"/>
+  <xsl:param name="method" as="xs:string" select="'auto'" px:values="auto markup format"/>
 
   <!-- Only the table with this px:table/@index is annotated (the others are copied unchanged); -1: all tables. -->
   <xsl:param name="table" as="xs:integer" select="-1"/>
@@ -22,7 +24,7 @@
   <xsl:param name="weight-bold" as="xs:double" select="10"/>
   <xsl:param name="weight-italic" as="xs:double" select="1"/>
   <!-- signed: the paper's (n - k0); absolute: |n - k0| (smaller type also sets cells apart). -->
-  <xsl:param name="size-difference" as="xs:string" select="'signed'"/>
+  <xsl:param name="size-difference" as="xs:string" select="'signed'" px:values="signed absolute"/>
 
   <!-- The paper's further features, in its order of importance (colon, indentation, face and colour) and all
        below bold. A trailing colon is the usual mark of a key in a key: value layout (6). Indentation: a cell

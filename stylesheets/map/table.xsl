@@ -17,6 +17,11 @@
   header cells) is shared with another data row (two rows under one row header cell that spans them both): otherwise
   their values would merge into one element and records would mix.
 
+  A note row (row kind "note" in the headers stage's px:header-evidence: one cell with text spanning the table, or
+  a lone heading-like cell, after the last data row: a source line, a footnote) below a record is not a record: its
+  cell gives one <note px:row="R"> element after the records, holding its value, instead of its text under every
+  column header of the columns it spans. (A table of wide rows only, such as a one-cell layout table, has records.)
+
   The table element is named after the caption; a top-level table without a caption after the nearest preceding
   heading, then the page title; otherwise (or for a nested table without a caption) it is <table>.
 -->
@@ -41,7 +46,17 @@
     </xsl:if>
     <xsl:variable name="table" as="element(px:table)" select="."/>
     <xsl:variable name="label" as="map(xs:string, xs:string)" select="fp:table-label($table)"/>
-    <xsl:variable name="data-slots" as="element(px:slot)*" select="f:data-slots($table)"/>
+    <!-- note rows (a table-wide row after the last data row: a source line, a footnote; headers stage, row kind
+         "note") give one <note> element, not a value under every column header of the columns the note spans -->
+    <xsl:variable name="all-data-slots" as="element(px:slot)*" select="f:data-slots($table)"/>
+    <xsl:variable name="note-kind-rows" as="xs:string*"
+                  select="px:header-evidence/px:row-kind[@kind eq 'note']/@row ! string()"/>
+    <!-- only below a record: a table of wide rows alone (a one-cell layout table) has records, not notes -->
+    <xsl:variable name="first-record-row" as="xs:integer?"
+                  select="min($all-data-slots/../@index[not(. = $note-kind-rows)] ! xs:integer(.))"/>
+    <xsl:variable name="note-rows" as="xs:string*"
+                  select="$note-kind-rows[exists($first-record-row) and xs:integer(.) gt $first-record-row]"/>
+    <xsl:variable name="data-slots" as="element(px:slot)*" select="$all-data-slots[not(../@index = $note-rows)]"/>
     <!-- Slots of one row share their row header cells, and slots of one column their column header cells: the cells
          and the element each makes are found once per distinct px:slot/@row-headers (@column-headers) value. -->
     <xsl:variable name="row-headers" as="map(xs:string, element(px:cell)*)" select="
@@ -94,6 +109,11 @@
         </xsl:for-each>
       </xsl:variable>
       <xsl:sequence select="fp:nest($chains, 1)"/>
+      <xsl:for-each-group select="$all-data-slots[../@index = $note-rows]" group-by="../@index">
+        <note px:row="{current-grouping-key()}" px:key="n{current-grouping-key()}">
+          <xsl:sequence select="f:value(f:cell(.))"/>
+        </note>
+      </xsl:for-each-group>
     </xsl:element>
   </xsl:template>
 
