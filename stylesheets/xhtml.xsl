@@ -8,14 +8,19 @@
     <table id="table-I">
       <caption>…</caption>      the table's caption, when it has one
       <thead>…</thead>          the k header rows, when no cell spans from them into the body
-      <tbody>…</tbody>          the other rows (all rows when there is no thead)
+      <tbody>…</tbody>…         the other rows (all rows when there is no thead), a tbody per section
   Every cell sits at its anchor slot with its effective rowspan and colspan (the normalized grid, so a browser forms
   the same grid); a slot no cell covers stays empty.
-    - A header cell with text is a th with an id (the grid's cell id) and scope col (anchored in a header row or a
-      data column) or row (in a header column of the body).
-    - A section cell keeps the source's tag: a th gets scope rowgroup; a td stays a td (pyxform found that section
-      row from its shape; as a th at the top of a table it would read as a header row on the way back).
-    - A header cell without text heads nothing (a null tag): an empty td.
+    - A header cell with text is a th with an id (the grid's cell id) and the scope of the axis along which it
+      heads data slots: col when only column header lists name it, row when only row header lists do; one that
+      heads nothing keeps the scope row or col of its source th where the markup method honoured it, else col
+      (anchored in a header row or a data column) or row (in a header column of the body).
+    - A section cell is a th with an id and scope rowgroup, and each run of section rows starts a tbody (where no
+      cell spans into it from above), so that the markup says which rows it heads (WHATWG: the rest of its row
+      group).
+    - A header cell without text heads nothing (a null tag): an empty th without id or scope where it holds an
+      image or a link (so that it stays no data cell), else an empty td (a th would set a nested table's cells in
+      bold); headers attributes leave it out.
     - Data and empty cells are td, with headers (the ids of their header cells: row headers outermost first, then
       column headers) where HTML can say it: not for a cell whose slots have different header cells (a span across
       columns under different headers: the attribute would give every slot all of them), nor for one headed by a
@@ -57,6 +62,8 @@
 
   <xsl:key name="fp:row-cells" match="px:cell" use="../@index || ':' || @row"/>
   <xsl:key name="fp:row" match="px:row" use="../@index || ':' || @index"/>
+  <xsl:key name="fp:column-header-of" match="px:slot[@column-headers]" use="tokenize(@column-headers)"/>
+  <xsl:key name="fp:row-header-of" match="px:slot[@row-headers]" use="tokenize(@row-headers)"/>
 
   <xsl:template match="/">
     <xsl:apply-templates select="px:grids"/>
@@ -102,15 +109,17 @@
       <xsl:if test="px:caption">
         <caption>{px:caption}</caption>
       </xsl:if>
-      <xsl:choose>
-        <xsl:when test="$thead">
-          <thead><xsl:sequence select="px:row[xs:integer(@index) lt $k] ! fp:row(., $k, $p)"/></thead>
-          <tbody><xsl:sequence select="px:row[xs:integer(@index) ge $k] ! fp:row(., $k, $p)"/></tbody>
-        </xsl:when>
-        <xsl:otherwise>
-          <tbody><xsl:sequence select="px:row ! fp:row(., $k, $p)"/></tbody>
-        </xsl:otherwise>
-      </xsl:choose>
+      <xsl:if test="$thead">
+        <thead><xsl:sequence select="px:row[xs:integer(@index) lt $k] ! fp:row(., $k, $p)"/></thead>
+      </xsl:if>
+      <!-- row groups: a new tbody at each run of section rows that no cell spans into from above -->
+      <xsl:variable name="sections" as="xs:integer*" select="distinct-values($cells[@role eq 'section']/xs:integer(@row))"/>
+      <xsl:variable name="starts" as="xs:integer*" select="for $y in $sections[not(. - 1 = $sections)] return
+          $y[empty($cells[xs:integer(@row) lt $y][xs:integer(@row) + xs:integer(@rowspan) gt $y])]"/>
+      <xsl:for-each-group select="px:row[not($thead) or xs:integer(@index) ge $k]"
+                          group-starting-with="px:row[xs:integer(@index) = $starts]">
+        <tbody><xsl:sequence select="current-group() ! fp:row(., $k, $p)"/></tbody>
+      </xsl:for-each-group>
     </table>
   </xsl:template>
 
@@ -132,20 +141,25 @@
     <xsl:param name="k" as="xs:integer"/>
     <xsl:param name="p" as="xs:integer"/>
     <xsl:variable name="header" as="xs:boolean" select="not(f:is-null(f:text($cell)))
-                  and ($cell/@role eq 'header' or ($cell/@role eq 'section' and $cell/@tag eq 'th'))"/>
-    <xsl:element name="{if ($header) then 'th' else 'td'}">
+                  and $cell/@role = ('header', 'section')"/>
+    <!-- a header cell without text but with an image or a link heads nothing, but is no data cell either (one
+         holding a table stays a td: a th would set the nested table's cells in bold) -->
+    <xsl:variable name="null-header" as="xs:boolean" select="not($header) and $cell/@role eq 'header'
+                  and exists($cell/(px:image | px:link))"/>
+    <xsl:element name="{if ($header or $null-header) then 'th' else 'td'}">
       <xsl:choose>
         <xsl:when test="$header">
           <xsl:attribute name="id" select="$cell/@id"/>
-          <xsl:attribute name="scope" select="
-              if ($cell/@role eq 'section') then 'rowgroup'
-              else if (xs:integer($cell/@row) lt $k or xs:integer($cell/@col) ge $p) then 'col' else 'row'"/>
+          <xsl:attribute name="scope" select="if ($cell/@role eq 'section') then 'rowgroup' else fp:scope($cell, $k, $p)"/>
         </xsl:when>
+        <xsl:when test="$null-header"/>
         <xsl:otherwise>
           <xsl:variable name="lists" as="xs:string*"
                         select="distinct-values(fp:slots($cell) ! normalize-space(string-join((@row-headers,
                                                                                               @column-headers), ' ')))"/>
-          <xsl:variable name="headers" as="xs:string*" select="tokenize($lists[1])"/>
+          <!-- header cells without text are left out (they head nothing and have no id) -->
+          <xsl:variable name="headers" as="xs:string*" select="tokenize($lists[1])
+                        [key('f:cell', ., root($cell))[1][not(f:is-null(f:text(.)))]]"/>
           <xsl:if test="count($lists) eq 1 and exists($headers)
                         and not(some $id in $headers satisfies key('f:cell', $id, root($cell))/@role = 'section')">
             <xsl:attribute name="headers" select="$headers"/>
@@ -160,6 +174,25 @@
       </xsl:if>
       <xsl:sequence select="fp:content($cell)"/>
     </xsl:element>
+  </xsl:function>
+
+  <!-- The scope of a header cell: the axis along which it heads data slots (col when only column header lists name
+       it, row when only row header lists do). A header cell that heads nothing (or, through headers attributes,
+       both ways) keeps the scope its author gave it where the markup method honoured it (a th with scope row or
+       col); else col in a header row or right of the header columns, row in a header column of the body. -->
+  <xsl:function name="fp:scope" as="xs:string">
+    <xsl:param name="cell" as="element(px:cell)"/>
+    <xsl:param name="k" as="xs:integer"/>
+    <xsl:param name="p" as="xs:integer"/>
+    <xsl:variable name="column" as="xs:boolean" select="exists(key('fp:column-header-of', $cell/@id, root($cell)))"/>
+    <xsl:variable name="row" as="xs:boolean" select="exists(key('fp:row-header-of', $cell/@id, root($cell)))"/>
+    <xsl:variable name="declared" as="xs:string" select="lower-case(normalize-space($cell/@scope))"/>
+    <xsl:sequence select="
+        if ($column and not($row)) then 'col'
+        else if ($row and not($column)) then 'row'
+        else if ($cell/../@header-method eq 'markup' and $cell/@tag eq 'th' and $declared = ('row', 'col'))
+        then $declared
+        else if (xs:integer($cell/@row) lt $k or xs:integer($cell/@col) ge $p) then 'col' else 'row'"/>
   </xsl:function>
 
   <!-- The slots a cell covers (and owns: where cells overlap, the slot names the later cell). -->

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 
 import pytest
 from hypothesis import given, settings
@@ -149,7 +150,7 @@ CELLS = st.builds(lambda tag, text, bold: cell(tag, text, bold=bold),
                   st.sampled_from(["td", "td", "th"]), TEXTS, st.booleans())
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=int(os.environ.get("PYXFORM_PROPERTY_EXAMPLES", "60")), deadline=None)
 @given(rows=st.integers(1, 6).flatmap(lambda n: st.lists(st.lists(CELLS, min_size=n, max_size=n), min_size=1,
                                                         max_size=7)),
        method=st.sampled_from(["auto", "markup", "format"]))

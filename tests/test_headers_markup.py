@@ -280,3 +280,84 @@ def test_th_scope_row_alone_in_its_row_heads_that_row_not_the_rows_below() -> No
     assert roles["Latvia"] == roles["Iceland"] == "header"
     assert slot_headers(result, 4, 1) == (["Europe", "Sweden"], ["Gold"])
     assert slot_headers(result, 5, 2) == (["Europe", "Iceland"], ["Silver"])
+
+
+def test_a_row_of_th_scope_row_over_empty_cells_is_no_header_row_at_the_top() -> None:
+    """A navigation box: under its title, group headings with scope=row over their lists; a group whose list is
+    empty (or only a nested table) leaves a row whose only text is a th with scope=row. Its author declares that
+    the th heads its own row, so it is a data row there as in the body, not a column-label row (k = 1, not 2)."""
+    rows = [[cell("th", "Radio stations", colspan=2, scope="col")],
+            [cell("th", "National", scope="row"), "td:"],
+            [cell("th", "Local", scope="row"), "td:Alpha FM, Beta FM"],
+            [cell("th", "Digital", scope="row"), "td:Gamma"]]
+    result = detect(rows)
+    assert kp(result) == (1, 1, "markup")
+    roles = cell_roles(result)
+    assert roles["National"] == roles["Local"] == "header"
+    assert slot_headers(result, 1, 1) == (["National"], ["Radio stations"])
+    assert slot_headers(result, 2, 1) == (["Local"], ["Radio stations"])
+
+
+def test_a_wide_title_in_thead_over_section_rows_stays_the_header() -> None:
+    """A run of wide rows at the top of a table with section rows below is the first section (a succession box),
+    unless it is in thead: there its author declares it the table's header, which heads every row (not only the
+    rows up to the first section)."""
+    rows = [{"cells": [cell("th", "1979-80 season", colspan=2)], "group_kind": "thead"},
+            [cell("th", "League", scope="row"), "td:NBA"],
+            [cell("th", "Draft", colspan=2)],
+            [cell("th", "Top pick", scope="row"), "td:Magic Johnson"],
+            [cell("th", "Finals", colspan=2)],
+            [cell("th", "Champions", scope="row"), "td:Lakers"]]
+    result = detect(rows)
+    assert kp(result) == (1, 1, "markup")
+    assert cell_roles(result)["1979-80 season"] == "header"
+    assert slot_headers(result, 1, 1) == (["League"], ["1979-80 season"])
+    assert slot_headers(result, 5, 1) == (["Finals", "Champions"], ["1979-80 season"])
+
+
+def test_the_formatting_method_adds_no_row_with_a_th_scope_row_under_a_title() -> None:
+    """When the markup's header is only a title row, the formatting method looks for column-label rows under it;
+    a row holding a th with scope=row is none (its author declares the row a data row), however it scores."""
+    import pyxform
+
+    page = ("<table><tr><th colspan=2 style='font-size:18px'>Def Jam Recordings</th></tr>"
+            "<tr><th scope=row>Founders</th><td>Russell Simmons<br>Rick Rubin</td></tr>"
+            "<tr><th scope=row>Artists</th><td>alpha beta<br>gamma</td></tr>"
+            "<tr><th scope=row>Subsidiaries</th><td>south side, island</td></tr></table>")
+    result = pyxform.headers(page)
+    assert [(t.header_rows, t.header_cols) for t in result.tables] == [(1, 1)]
+    assert evidence(result).find(f"{PX}format").get("header-rows") == "2"  # what the formatting method found
+    pairs = pyxform.convert(page).pairs()
+    assert [(p["row"], p["row_headers"], p["col_headers"]) for p in pairs] == [
+        (1, ["Founders"], ["Def Jam Recordings"]), (2, ["Artists"], ["Def Jam Recordings"]),
+        (3, ["Subsidiaries"], ["Def Jam Recordings"])]
+
+
+def test_rowgroup_headings_of_section_rows_are_markup_enough_without_header_rows() -> None:
+    """A succession box written with th scope=rowgroup: no header row or column (its first row is the first
+    section), but the markup says which rows each heading heads, so the markup method decides (the formatting
+    method would read the bold first row as a title heading every column)."""
+    rows = [[cell("th", "Parliament", colspan=3, scope="rowgroup")],
+            ["td:Preceded by Alfred", "td:Member for Ashton", "td:Succeeded by Albert"],
+            [cell("th", "Political offices", colspan=3, scope="rowgroup")],
+            ["td:New office", "td:Minister of Information", "td:Succeeded by Lord Downham"]]
+    result = detect(rows)
+    assert kp(result) == (0, 0, "none")
+    assert evidence(result).find(f"{PX}markup").get("usable") == "true"
+    assert cell_roles(result)["Parliament"] == "section"
+    assert slot_headers(result, 1, 1) == (["Parliament"], [])
+    assert slot_headers(result, 3, 1) == (["Political offices"], [])
+
+
+def test_th_row_headers_over_cells_holding_only_tables_are_usable_markup() -> None:
+    """Every cell with text is a th, but the td beside them hold nested tables: data cells with content, so the
+    markup says something (p = 1: each th heads its row's nested table), not "every cell is a header"."""
+    import pyxform
+
+    page = ("<table><tr><th scope=row>Eastern</th><td><table><tr><td>Boston<td>Buffalo</tr></table></td></tr>"
+            "<tr><th scope=row>Western</th><td><table><tr><td>Chicago<td>Denver</tr></table></td></tr>"
+            "<tr><th scope=row>Central</th><td><table><tr><td>Atlanta<td>Cleveland</tr></table></td></tr></table>")
+    assert pyxform.headers(page).to_json()["tables"][0] == {"index": 0, "header_rows": 0, "header_cols": 1,
+                                                            "method": "markup"}
+    assert [(p["row_headers"], p["nested"]) for p in pyxform.convert(page).pairs() if p["table"] == 0] == [
+        (["Eastern"], [1]), (["Western"], [2]), (["Central"], [3])]

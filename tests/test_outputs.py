@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 from collections import Counter
 from pathlib import Path
 
@@ -199,6 +200,47 @@ def test_the_rendering_converts_back_to_the_same_pairs(name: str) -> None:
     assert again.pairs() == conversion.pairs()
 
 
+def _rendered_cells(page: bytes | str) -> tuple[list[list[tuple[str, str, str | None, str | None]]], bool]:
+    """The rendering's cells per row as (tag, text, scope, headers), and whether it converts back to the same pairs."""
+    conversion = convert(page)
+    rendered = conversion.to_xhtml()
+    table = etree.fromstring(rendered.encode()).find(f".//{XHTML}table")
+    rows = [[(c.tag.removeprefix(XHTML), "".join(c.itertext()), c.get("scope"), c.get("headers")) for c in tr]
+            for tr in table.iter(f"{XHTML}tr")]
+    return rows, convert(rendered.encode()).pairs() == conversion.pairs()
+
+
+def test_a_th_with_scope_row_among_the_header_rows_stays_a_row_header() -> None:
+    # the group heading "UK stations" sits in the header rows (thead) but its author declared that it heads its own
+    # row, which the markup method honours; the rendering says so, not scope=col from its position
+    rows, same = _rendered_cells(
+        "<table><thead><tr><th scope=col colspan=2>Radio</th></tr><tr><th scope=row>UK stations</th><td></td></tr>"
+        "</thead><tr><th scope=row>World</th><td>Service, Alba</td></tr><tr><td colspan=2>Category</td></tr></table>")
+    assert rows[1] == [("th", "UK stations", "row", None), ("td", "", None, None)]
+    assert rows[2] == [("th", "World", "row", None), ("td", "Service, Alba", None, "t0.c3 t0.c0")]
+    assert same
+
+
+def test_a_header_cell_with_an_image_and_no_text_stays_a_header_cell() -> None:
+    # a flag column marked th: a header cell that heads nothing (no text), rendered as an empty th, not as a td
+    # (which would make it a data cell with an empty value under "Flag")
+    rows, same = _rendered_cells(
+        "<table><tr><th>Flag<th>Country<th>Pop</tr><tr><th><img src='a.png' alt='A'></th><td>Aland<td>1</tr>"
+        "<tr><th><img src='b.png' alt='B'></th><td>Bea<td>2</tr></table>")
+    assert rows[1] == [("th", "", None, None), ("td", "Aland", None, "t0.c1"), ("td", "1", None, "t0.c2")]
+    assert same
+
+
+def test_a_th_in_a_data_column_heads_its_row() -> None:
+    # a th right of the header columns (p = 0: column 0 is data): a row header by the WHATWG auto state, as the
+    # rendering's scope says
+    rows, same = _rendered_cells("<table><tr><th>Arms<th>Name<th>Area</tr><tr><td>x<th>Diekirch<td>12.42</tr>"
+                                 "<tr><td>y<th>Wiltz<td>19.37</tr></table>")
+    assert rows[1] == [("td", "x", None, "t0.c0"), ("th", "Diekirch", "row", None),
+                       ("td", "12.42", None, "t0.c4 t0.c2")]
+    assert same
+
+
 # -- properties over generated tables ------------------------------------------------------------------------------
 # Column headers, row headers and values from different vocabularies (pyxform reads a body row that repeats the
 # column headers' texts as a repeated header row, rightly; the generated tables are not meant to test that).
@@ -229,7 +271,27 @@ def _tables(draw: st.DrawFn) -> T:
     return T(rows, k=k, p=p)
 
 
-_SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# PYXFORM_PROPERTY_EXAMPLES: more examples for a local search (CI keeps 40, for speed).
+_SECTION = st.text("pqrs", min_size=1, max_size=3).map(lambda s: "S" + s)
+
+
+@st.composite
+def _tables_with_sections(draw: st.DrawFn) -> T:
+    """Marked tables of :func:`_tables` (as in the property below) of at least two columns with section rows (one td spanning the table) before some
+    of their data rows that hold a value. A section row is only placed before such a row: after the last one, or
+    over rows without values, pyxform reads a spanning row as a note (a source line, a footnote), by design."""
+    table = draw(_tables().filter(lambda t: len(t.rows[-1]) >= 2 and (t.k > 0 or t.p > 0)
+                                  and any(c.text for row in t.rows[t.k:] for c in row[t.p:])))
+    cols = len(table.rows[-1])
+    rows = table.rows[:table.k]
+    for row in table.rows[table.k:]:
+        if any(c.text for c in row[table.p:]) and draw(st.booleans()):
+            rows.append([td(draw(_SECTION), colspan=cols, section=True)])
+        rows.append(row)
+    return T(rows, k=table.k, p=table.p)
+
+
+_SETTINGS = settings(max_examples=int(os.environ.get("PYXFORM_PROPERTY_EXAMPLES", "40")), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @_SETTINGS
@@ -280,6 +342,13 @@ def test_the_rendering_of_a_marked_table_converts_back_to_the_same_pairs(table: 
     assert convert(rendered.encode()).pairs() == conversion.pairs()
 
 
+@_SETTINGS
+@given(_tables_with_sections())
+def test_the_rendering_of_a_table_with_sections_converts_back_to_the_same_pairs(table: T) -> None:
+    conversion = convert_grid(grid_xml(table))
+    assert convert(conversion.to_xhtml().encode()).pairs() == conversion.pairs()
+
+
 def test_column_names_of_a_real_page_are_one_line_labels() -> None:
     """examples/crazy-town.html (Wikipedia): header texts "US\\n[18]" give the column name "US"."""
     page = (Path(__file__).parent.parent / "examples" / "crazy-town.html").read_bytes()
@@ -288,3 +357,21 @@ def test_column_names_of_a_real_page_are_one_line_labels() -> None:
                                   "Peak chart positions / AUS"]
     assert table.records[0][:1] == ("The Gift of Game",)
     assert [c.kind for c in table.columns[:2]] == ["row-header", "data"]
+
+
+def test_section_rows_are_rendered_as_rowgroup_headers_each_opening_a_row_group() -> None:
+    # "Europe" spans the table, "Asia" is a bold td alone in its row: both section cells, rendered as th
+    # scope=rowgroup at the top of a tbody of their own, which is what they head (WHATWG: the rest of the row group)
+    page = convert("<table><tr><th>Name<th>Gold<th>Silver</tr><tr><td colspan=3><b>Europe</b></td></tr>"
+                   "<tr><td>Norway<td>16<td>8</tr><tr><td><b>Asia</b></td><td></td><td></td></tr>"
+                   "<tr><td>Japan<td>3<td>6</tr></table>")
+    rendered = page.to_xhtml()
+    table = etree.fromstring(rendered.encode()).find(f".//{XHTML}table")
+    groups = [[[(c.tag.removeprefix(XHTML), c.text, c.get("scope")) for c in tr] for tr in group]
+              for group in table.iterfind(f"{XHTML}tbody")]
+    assert groups == [[[("th", "Europe", "rowgroup")], [("td", "Norway", None), ("td", "16", None), ("td", "8", None)]],
+                      [[("th", "Asia", "rowgroup"), ("td", None, None), ("td", None, None)],
+                       [("td", "Japan", None), ("td", "3", None), ("td", "6", None)]]]
+    assert [(p["row_headers"], p["value"]) for p in page.pairs() if p["col"] == 1] == [(["Europe"], "16"),
+                                                                                       (["Asia"], "3")]
+    assert convert(rendered.encode()).pairs() == page.pairs()

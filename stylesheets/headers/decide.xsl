@@ -13,7 +13,8 @@
 
   auto: the markup decides where it marks something useful (f:markup-analysis 'usable'). When its header rows are
   only title rows (a wide caption-like row such as a calendar's month, labelling no column), the formatting method
-  looks for the column-label rows below them and k is the larger of the two. Otherwise the formatting method decides.
+  looks for the column-label rows below them and k is the larger of the two (the formatting method's up to the first
+  row with a th scope=row, fp:label-rows). Otherwise the formatting method decides.
   markup: the markup alone. format: the formatting method alone, th/thead/scope/headers ignored.
 -->
 <xsl:stylesheet version="3.0"
@@ -39,10 +40,10 @@
                 else ()"/>
     <xsl:variable name="decision" as="map(*)" select="
         if (not($use-markup)) then map { 'k' : $format?k, 'p' : $format?p, 'kinds' : $format?kinds, 'by' : 'format' }
-        else if (exists($format) and $format?k gt $markup?k) then
-          let $kinds := f:row-kinds($model, $format?k, true())
-          return map { 'k' : $format?k, 'p' : f:markup-header-cols($model, $kinds), 'kinds' : $kinds,
-                       'by' : 'markup' }
+        else if (exists($format) and fp:label-rows($model, $markup?k, $format?k) gt $markup?k) then
+          let $k := fp:label-rows($model, $markup?k, $format?k),
+              $kinds := f:row-kinds($model, $k, true())
+          return map { 'k' : $k, 'p' : f:markup-header-cols($model, $kinds), 'kinds' : $kinds, 'by' : 'markup' }
         else map { 'k' : $markup?k, 'p' : $markup?p, 'kinds' : $markup?kinds, 'by' : 'markup' }"/>
     <xsl:variable name="roles" as="map(xs:string, xs:string)"
         select="f:roles($model, $decision?k, $decision?p, $decision?kinds, $use-markup)"/>
@@ -58,6 +59,21 @@
         },
         $markup ! map { 'markup' : . },
         $format ! map { 'format' : . }))"/>
+  </xsl:function>
+
+  <!-- The header rows when the formatting method finds $format-k header rows under the markup's $markup-k title
+       rows: the formatting method's, up to the first row below the title rows that holds a th with scope=row and
+       text (its author declares it a row header, HTML 4.9.12.2: the row is a data row, not a column-label row),
+       without the blank rows before it. -->
+  <xsl:function name="fp:label-rows" as="xs:integer">
+    <xsl:param name="model" as="map(*)"/>
+    <xsl:param name="markup-k" as="xs:integer"/>
+    <xsl:param name="format-k" as="xs:integer"/>
+    <xsl:variable name="k" as="xs:integer" select="min(($format-k, ($markup-k to $format-k - 1)[
+        some $id in f:row($model, .)?texts satisfies
+          (let $c := f:cell($model, $id) return $c?tag eq 'th' and $c?scope eq 'row' and $c?row eq .)]))"/>
+    <!-- without the blank rows it ends with -->
+    <xsl:sequence select="max(($markup-k, ($markup-k to $k - 1)[not(f:is-blank-row($model, .))] ! (. + 1)))"/>
   </xsl:function>
 
 </xsl:stylesheet>

@@ -4,7 +4,7 @@
 
     f:markup-analysis($model) => map {
       'k'          : header rows: the leading rows that are header rows, where a header row is a row of thead
-                     with content, or a row whose cells with text are all th; blank rows and td title rows (a
+                     with content, or a row whose cells with text are all th, not all with scope row or rowgroup; blank rows and td title rows (a
                      single wide cell, f:is-wide-row) at the top count only when a header row follows them; a wide
                      row below a header row that is not wide is a section row and ends the header rows;
       'kinds'      : f:row-kinds($model, k, true());
@@ -12,8 +12,10 @@
                      bold (a td that looks like the th around it: an authoring slip such as a "NC" row in a column
                      of th race numbers), with th the majority of those with text, leaving at least one column that
                      is not a header column;
-      'usable'     : k or p is not 0 and the table has a cell with text that is not a th (markup that marks
-                     every cell as a header, or none, tells nothing: the formatting method decides instead);
+      'usable'     : k or p is not 0, or a section row's heading is a th with scope=rowgroup (the author marks
+                     which rows it heads), and the table has a cell with content (text, an image, a link, a nested
+                     table) that is not a th (markup that marks every cell as a header, or none, tells nothing: the
+                     formatting method decides instead);
       'title-only' : every header row is a wide title row or blank (a caption-like row that labels no column);
       'th-cells'   : how many th cells the table has
     }
@@ -41,14 +43,20 @@
         'k' : $k,
         'p' : $p,
         'kinds' : $kinds,
-        'usable' : ($k gt 0 or $p gt 0) and (some $c in $cells satisfies (not($c?blank) and $c?tag ne 'th')),
+        'usable' : ($k gt 0 or $p gt 0
+                    or (some $c in $cells satisfies ($c?tag eq 'th' and $c?scope eq 'rowgroup' and not($c?blank)
+                                                    and $kinds($c?row + 1) eq 'section')))
+                   and (some $c in $cells satisfies (not($c?empty) and $c?tag ne 'th')),
         'title-only' : $k gt 0 and (every $y in 0 to $k - 1 satisfies
                                       (f:is-wide-row($model, $y) or f:is-blank-row($model, $y))),
         'th-cells' : count($cells[?tag eq 'th'])
       }"/>
   </xsl:function>
 
-  <!-- The top kind of a row for the markup method: header, blank, title or data. -->
+  <!-- The top kind of a row for the markup method: header, blank, title or data. A row whose cells with text are
+       all th with scope row or rowgroup labels no column: its author declares that they head their own row or the
+       rows of their row group (HTML 4.9.12.2; a navigation box's group heading over an empty list), as in the body
+       (rows.xsl); such a row is a title when it is wide (then a section row when no label row follows), else data. -->
   <xsl:function name="fp:markup-top-kind" as="xs:string">
     <xsl:param name="model" as="map(*)"/>
     <xsl:param name="y" as="xs:integer"/>
@@ -57,7 +65,8 @@
     <xsl:sequence select="
         if (empty($row?contents)) then 'blank'
         else if ($row?group-kind eq 'thead') then 'header'
-        else if (exists($texts) and (every $c in $texts satisfies $c?tag eq 'th')) then 'header'
+        else if (exists($texts) and (every $c in $texts satisfies $c?tag eq 'th')
+                 and (some $c in $texts satisfies not($c?scope = ('row', 'rowgroup')))) then 'header'
         else if ($row?wide) then 'title'
         else 'data'"/>
   </xsl:function>
@@ -67,7 +76,7 @@
     after a header row that is not wide ends the run: below column labels a row spanning the table heads rows (a
     section row), not columns. A run of wide rows only, in a table that has wide rows in its body too, is no header:
     its first row is the first of the table's section rows (a succession box's "Parliament" over "Political
-    offices"), not a title.
+    offices"), not a title; unless the run is in thead, where its author declares it the table's header.
   -->
   <xsl:function name="fp:markup-header-rows" as="xs:integer">
     <xsl:param name="model" as="map(*)"/>
@@ -81,7 +90,8 @@
             <xsl:break/>
           </xsl:when>
           <xsl:otherwise>
-            <xsl:sequence select="map { 'kind' : $kind, 'wide' : $row?wide or $kind eq 'blank' }"/>
+            <xsl:sequence select="map { 'kind' : $kind, 'wide' : $row?wide or $kind eq 'blank',
+                                        'thead' : $row?group-kind eq 'thead' }"/>
             <xsl:next-iteration>
               <xsl:with-param name="labels-seen" select="$labels-seen or ($kind eq 'header' and not($row?wide))"/>
             </xsl:next-iteration>
@@ -94,7 +104,8 @@
         [not(f:is-wide-row($model, .) or f:is-blank-row($model, .))]))"/>
     <xsl:variable name="sections-below" as="xs:boolean"
         select="some $y in $k to $last-data - 1 satisfies f:is-wide-row($model, $y)"/>
-    <xsl:sequence select="if ($k gt 0 and (every $r in $run[position() le $k] satisfies $r?wide) and $sections-below)
+    <xsl:sequence select="if ($k gt 0 and (every $r in $run[position() le $k] satisfies $r?wide) and $sections-below
+                              and not(some $r in $run[position() le $k] satisfies $r?thead))
                           then 0 else $k"/>
   </xsl:function>
 
