@@ -14,6 +14,8 @@ import pytest
 
 from pyxform.cli import main
 
+from .test_files import _read_all
+
 try:
     import resource
 except ImportError:  # not POSIX
@@ -26,19 +28,6 @@ IDENTITY = b"""<xsl:stylesheet version="3.0" xmlns:xsl="http://www.w3.org/1999/X
 </xsl:stylesheet>"""
 
 needs_fifo = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")
-
-
-def _read_all(descriptor: int) -> bytes:
-    chunks = []
-    while True:
-        try:
-            chunk = os.read(descriptor, 65536)
-        except BlockingIOError:
-            break
-        if not chunk:
-            break
-        chunks.append(chunk)
-    return b"".join(chunks)
 
 
 def _run_into_fifo(tmp_path: Path, argv: list[str]) -> tuple[int, bytes, Path]:
