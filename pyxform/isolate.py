@@ -455,6 +455,8 @@ def _fork_child(limits: Limits, stderr_fd: int) -> tuple[_ForkedChild, Connectio
 
                 traceback.print_exc()
                 sys.stderr.flush()
+            except MemoryError:  # the error could not be printed for want of memory: say so without allocating
+                os.write(2, b"\nMemoryError\n")
             except BaseException:
                 os.write(2, b"\npyxform worker: an error it could not print\n")
         finally:
