@@ -61,6 +61,7 @@ __all__ = [
     "InputNotFound",
     "EmptyInput",
     "UndecodableInput",
+    "ArchiveError",
     "NoTableError",
     "LimitExceeded",
     "TableError",
@@ -71,6 +72,7 @@ __all__ = [
     "BadXmlInput",
     "OutputError",
     "WorkerCrash",
+    "ClusterError",
 ]
 
 _LAZY: dict[str, str] = {
@@ -100,6 +102,7 @@ _LAZY: dict[str, str] = {
     "InputNotFound": "errors",
     "EmptyInput": "errors",
     "UndecodableInput": "errors",
+    "ArchiveError": "errors",
     "NoTableError": "errors",
     "LimitExceeded": "errors",
     "TableError": "errors",
@@ -110,11 +113,13 @@ _LAZY: dict[str, str] = {
     "BadXmlInput": "errors",
     "OutputError": "errors",
     "WorkerCrash": "errors",
+    "ClusterError": "errors",
 }
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
-    from .errors import (EmptyInput, InputError, InputNotFound, LimitExceeded, NoTableError, ParameterError,
-                         PyxformError, StepError, StylesheetError, TableError, UndecodableInput, ValidationError)
+    from .errors import (ArchiveError, EmptyInput, InputError, InputNotFound, LimitExceeded, NoTableError,
+                         ParameterError, PyxformError, StepError, StylesheetError, TableError, UndecodableInput,
+                         ValidationError)
     from .header_detection import HeadersResult, TableHeaders, detect_headers, headers
     from .limits import DEFAULT_LIMITS, Limits
     from .normalize import Cell, GridDocument, Image, Link, Normalizer, TableFailure, TableGrid, TableModelError, grid

@@ -8,6 +8,7 @@ problem is: a file name, a URL, a table index and locator, a line) and an ``exit
     │   ├── InputNotFound             not-found       3
     │   ├── EmptyInput                empty           4
     │   ├── UndecodableInput          undecodable     5
+    │   ├── ArchiveError              archive         3   (a WARC file or one of its records cannot be read)
     │   ├── FetchError                fetch           8
     │   │   ├── ForbiddenAddress      forbidden-address 8
     │   │   └── UnsupportedScheme     unsupported-scheme 8  (a URL that is not http(s): file:, ftp:, ...)
@@ -23,7 +24,10 @@ problem is: a file name, a URL, a table index and locator, a line) and an ``exit
     ├── ValidationError               invalid         11  (an XML document does not validate against its schema)
     ├── QueryError                    query           12  (an XPath / XQuery expression failed)
     ├── OutputError                   output          15  (an output file could not be written: disk full, ...)
-    └── WorkerCrash                   crash           1   (the process converting a page died: a bug)
+    ├── WorkerCrash                   crash           1   (the process converting a page died: a bug)
+    └── ClusterError                  cluster         16  (the Dask cluster of a batch cannot run it: no scheduler
+                                                           at the address, no worker, a worker that cannot write
+                                                           the batch folder or runs another pyxform)
 
 Exit code 1 is an unexpected internal error (a bug: please report it), 2 is a usage error (argparse), and 13 means a
 batch finished but some of its inputs failed (each is reported with its reason).
@@ -37,6 +41,7 @@ __all__ = [
     "InputNotFound",
     "EmptyInput",
     "UndecodableInput",
+    "ArchiveError",
     "FetchError",
     "ForbiddenAddress",
     "UnsupportedScheme",
@@ -51,6 +56,7 @@ __all__ = [
     "QueryError",
     "OutputError",
     "WorkerCrash",
+    "ClusterError",
     "EXIT_PARTIAL_FAILURE",
 ]
 
@@ -103,6 +109,16 @@ class UndecodableInput(InputError):
 
     code = "undecodable"
     exit_code = 5
+
+
+class ArchiveError(InputError):
+    """A web archive cannot be read as one: a file that is not a WARC, a record that is truncated or whose
+    ``Content-Length`` runs past its end, a gzip file that is one stream rather than one member per record
+    (ISO 28500 annex D), an HTTP body whose ``Content-Encoding`` cannot be decoded. The location names the file
+    and the record's byte offset."""
+
+    code = "archive"
+    exit_code = 3
 
 
 class FetchError(InputError):
@@ -248,3 +264,12 @@ class WorkerCrash(PyxformError):
 
     code = "crash"
     exit_code = 1
+
+
+class ClusterError(PyxformError):
+    """The Dask cluster of ``pyxform batch`` cannot run it: the scheduler cannot be reached, no worker joins, a
+    worker cannot write the batch folder or runs another version of pyxform, or the connection is lost. The pages
+    recorded so far stay recorded: ``--resume`` goes on from there."""
+
+    code = "cluster"
+    exit_code = 16
