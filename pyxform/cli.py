@@ -279,8 +279,6 @@ def _run_headers(args: argparse.Namespace) -> int:
 
 # -- convert ------------------------------------------------------------------------------------------------------
 def _convert_arguments(parser: argparse.ArgumentParser) -> None:
-    from .convert import HEADER_METHODS, NAME_STYLES
-
     parser.description = (
         "Convert the tables of each page into XML (Zhang & Li 2007: Rule 1 and the merge rule). An input is an HTML "
         "file, an http(s) URL, '-' for standard input, or a grid document of `pyxform grid` or `pyxform headers`. "
@@ -298,6 +296,23 @@ def _convert_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-o", "--output", metavar="OUT",
                         help="output file (one input), or folder: a name ending with / or an existing folder (always "
                              "with several inputs; created if missing)")
+    conversion_arguments(parser)
+    parser.add_argument("--keep-stages", metavar="DIR",
+                        help="write every stage's result into DIR (NN-STAGE.xml; DIR/NAME/ per input with several "
+                             "inputs), for debugging a pipeline")
+    parser.add_argument("--report", metavar="FILE",
+                        help="write one JSON object a line per input, as each input finishes: input, status "
+                             "(ok, partial: some tables failed, failed), output, tables, table_failures, seconds, "
+                             "and for a failed input code, exit_code, message, location, limit")
+    _limit_arguments(parser, worker=True)
+    parser.set_defaults(parser=parser)
+
+
+def conversion_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options that decide what ``convert`` makes of each page (``--table``, ``--format``, ``--names``,
+    ``--method``, ``--schema``, ``--separator``, ``--xslt``, ``--param``, ``--allow-io``): shared with ``batch``."""
+    from .convert import HEADER_METHODS, NAME_STYLES
+
     parser.add_argument("--table", type=_non_negative, metavar="N",
                         help="convert table N alone (0-based, document order, nested tables counted); its element "
                              "becomes the document element")
@@ -317,15 +332,6 @@ def _convert_arguments(parser: argparse.ArgumentParser) -> None:
                         help="an XSLT 3.0 stylesheet of yours run on the XML output (after merge; repeat for "
                              "several, in order); goes with --format xml or json")
     _pipeline_arguments(parser, steps="STEP.")
-    parser.add_argument("--keep-stages", metavar="DIR",
-                        help="write every stage's result into DIR (NN-STAGE.xml; DIR/NAME/ per input with several "
-                             "inputs), for debugging a pipeline")
-    parser.add_argument("--report", metavar="FILE",
-                        help="write one JSON object a line per input, as each input finishes: input, status "
-                             "(ok, partial: some tables failed, failed), output, tables, table_failures, seconds, "
-                             "and for a failed input code, exit_code, message, location, limit")
-    _limit_arguments(parser, worker=True)
-    parser.set_defaults(parser=parser)
 
 
 def _pipeline_arguments(parser: argparse.ArgumentParser, *, steps: str) -> None:
@@ -826,6 +832,81 @@ def _report_any(error: BaseException, where: str) -> None:
               file=sys.stderr)
 
 
+# -- batch ----------------------------------------------------------------------------------------------------------
+def _batch_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.description = (
+        "Convert the pages of folders, web archives and URL lists on a Dask cluster: a local cluster of worker "
+        "processes by default, or the scheduler at --scheduler. An input is an HTML file, a folder (walked "
+        "recursively: .html, .htm, .xhtml files and .warc, .warc.gz archives), a WARC file (its HTTP 200 responses "
+        "of an HTML type), a text file of URLs (one a line, fetched safely), or an http(s) URL. Each page's output "
+        "goes to DIR/pages/SITE/NAME-DIGEST.xml (or the --format's suffix), named stably from its URL or path, "
+        "written atomically; DIR/manifest.jsonl gets one line per page as it finishes (source, status ok, no-tables "
+        "or failed, output, tables, reason, seconds). A killed run goes on with --resume: the pages the manifest "
+        "holds are not done again. One bad page never stops the batch; the exit code is 13 when some pages failed.")
+    parser.add_argument("inputs", nargs="+", metavar="INPUT",
+                        help="HTML file, folder, WARC or WARC.gz file, text file of URLs, or http(s) URL")
+    parser.add_argument("--out", required=True, metavar="DIR",
+                        help="the batch folder (created if missing): outputs, manifest.jsonl, batch.json")
+    cluster = parser.add_argument_group("the Dask cluster")
+    where = cluster.add_mutually_exclusive_group()
+    where.add_argument("--workers", type=_positive, metavar="N",
+                       help=f"worker processes of the local cluster (default: the CPUs, {os.cpu_count()})")
+    where.add_argument("--scheduler", metavar="ADDRESS",
+                       help="run on the Dask cluster of this scheduler (tcp://HOST:8786) instead of a local one; "
+                            "the inputs and DIR must be on a file system every worker shares")
+    cluster.add_argument("--worker-memory", type=_megabytes_any, metavar="MB",
+                         help="memory limit of each local worker process in MiB (default 2048 when pages run in "
+                              "isolated processes, else a share of the machine's memory); a worker over it is "
+                              "restarted and its task run again")
+    cluster.add_argument("--chunk-pages", type=_positive, default=16, metavar="N",
+                         help="most pages in one task (default 16)")
+    parser.add_argument("--resume", action="store_true",
+                        help="go on with the batch DIR holds: the pages its manifest records are not done again")
+    conversion_arguments(parser)
+    _limit_arguments(parser, worker=True)
+    parser.set_defaults(parser=parser)
+
+
+def _positive(value: str) -> int:
+    number = int(value)
+    if number < 1:
+        raise argparse.ArgumentTypeError("must be 1 or more")
+    return number
+
+
+def _megabytes_any(value: str) -> int:
+    return _positive(value) * 2**20
+
+
+def _run_batch(args: argparse.Namespace) -> int:
+    from .saxon_environment import environment_allowed
+    from .wings.batch import PageOptions, PlainProgress, RichProgress, run_batch, summary_lines
+
+    if args.schema and args.format != "xml":
+        args.parser.error("--schema goes with --format xml")
+    xslt = tuple(str(Path(_local_file(path, "batch --xslt", "a stylesheet")).resolve()) for path in args.xslt)
+    options = PageOptions(table=args.table, names=args.names, method=args.method, format=args.format,
+                          separator=args.separator, xslt=xslt, params=tuple(args.param), allow_io=args.allow_io,
+                          schema=args.schema, limits=_limits(args))
+    param_warnings: list[str] = []
+    conversion_pipeline({"xslt": list(xslt), "param": list(args.param), "allow_io": args.allow_io,
+                         "format": args.format}, param_warnings)  # usage errors before the cluster starts
+    for warning in param_warnings:
+        print(warning, file=sys.stderr)
+    progress = RichProgress(sys.stderr) if sys.stderr.isatty() else PlainProgress(sys.stderr)
+    try:
+        with environment_allowed(args.allow_io):  # the local workers inherit the switch
+            stats = run_batch(args.inputs, args.out, options=options, workers=args.workers,
+                              scheduler=args.scheduler, resume=args.resume, allow_private=args.allow_private,
+                              worker_memory=args.worker_memory, chunk_pages=args.chunk_pages,
+                              on_progress=progress.update, message=command_line_message)
+    finally:
+        progress.close()
+    for line in summary_lines(stats, str(Path(args.out) / "manifest.jsonl")):
+        print(line, file=sys.stderr)
+    return EXIT_PARTIAL_FAILURE if stats.total_failed else EXIT_OK
+
+
 # -- transform ----------------------------------------------------------------------------------------------------
 def _transform_arguments(parser: argparse.ArgumentParser) -> None:
     parser.description = (
@@ -1011,6 +1092,8 @@ COMMANDS: tuple[Command, ...] = (
             _headers_arguments, _run_headers),
     Command("convert", "convert the tables of pages into XML (or pairs, JSON, CSV, XHTML)", _convert_arguments,
             _run_convert),
+    Command("batch", "convert folders, web archives (WARC) and URL lists on a Dask cluster, resumably",
+            _batch_arguments, _run_batch),
     Command("schema", "generate an XSD for a convert output", _schema_arguments, _run_schema),
     Command("validate", "validate an XML file against an XSD, with line-numbered errors", _validate_arguments,
             _run_validate),

@@ -9,8 +9,10 @@ page records go into the manifest at once.
 The cluster is Dask's: a ``LocalCluster`` of worker processes on this machine (one thread each), or the scheduler
 at ``scheduler`` (``tcp://HOST:8786``). A task whose worker died is run again by the scheduler
 (``distributed.scheduler.allowed-failures``, set to :data:`RETRIES` for the local cluster); if it fails again its
-pages are submitted one by one, and a page whose own task fails too is recorded as failed (``crash``). No page is
-dropped: every page found is recorded exactly once, in this run or an earlier one (``resume``).
+pages are submitted one by one. Dask blames a worker's death on every task the worker held, so a page whose own
+task fails so is a suspect: when every other page is done, each suspect runs alone on the cluster, and only one that
+kills its worker then is recorded as failed (``crash``). No page is dropped: every page found is recorded exactly
+once, in this run or an earlier one (``resume``).
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ CHUNK_BYTES: Final = 16 * 2**20
 #: memory, under --max-memory): the worker only reads pages and writes outputs.
 WORKER_MEMORY: Final = 2 * 2**30
 _WORKER_WAIT: Final = 60.0
+_RESULT_WAIT: Final = 60.0
 
 
 def output_options(options: PageOptions) -> dict[str, Any]:
@@ -90,12 +93,14 @@ def run_batch(inputs: Sequence[str], folder: str | Path, *, options: PageOptions
     with Manifest(batch_folder, output_options(options), resume=resume) as manifest:
         stats.previous = len(manifest.done)
         stats.previous_statuses.update(manifest.previous)
-        started = time.monotonic()
-        with _connected(client, scheduler, workers, worker_memory, options) as connected:
-            stats.threads = _prepare_workers(connected, settings)
-            stats.startup_seconds = time.monotonic() - started
-            _Driver(connected, manifest, settings, inputs, stats, chunk_pages, on_progress,
-                    message or (lambda text: text)).run()
+        driver = _Driver(manifest, settings, inputs, stats, chunk_pages, on_progress, message or (lambda text: text))
+        driver.read_to_first_page()
+        if driver.pending:  # else nothing to convert: no cluster is started
+            started = time.monotonic()
+            with _connected(client, scheduler, workers, worker_memory, options) as connected:
+                stats.threads = _prepare_workers(connected, settings)
+                stats.startup_seconds = time.monotonic() - started
+                driver.run(connected)
     return stats
 
 
@@ -131,7 +136,7 @@ def _connected(client: Any, scheduler: str | None, workers: int | None, worker_m
         with dask.config.set({"distributed.scheduler.allowed-failures": RETRIES,
                               "distributed.worker.daemon": False}):
             cluster = LocalCluster(n_workers=count, threads_per_worker=1, processes=True, memory_limit=memory,
-                                   dashboard_address=None, silence_logs=logging.ERROR)
+                                   dashboard_address=None, silence_logs=logging.CRITICAL)
     except (OSError, TimeoutError, ValueError) as error:
         raise ClusterError(f"cannot start the local Dask cluster: {error}") from None
     try:
@@ -184,12 +189,11 @@ async def _prepare_here(settings: TaskSettings, dask_worker: Any = None) -> dict
 class _Driver:
     """One run's loop: read the inputs, submit chunks, record results (see the module docstring)."""
 
-    def __init__(self, client: Any, manifest: Manifest, settings: TaskSettings, inputs: Sequence[str],
-                 stats: BatchStats, chunk_pages: int, on_progress: Callable[[BatchStats], None] | None,
+    def __init__(self, manifest: Manifest, settings: TaskSettings, inputs: Sequence[str], stats: BatchStats,
+                 chunk_pages: int, on_progress: Callable[[BatchStats], None] | None,
                  message: Callable[[str], str]) -> None:
-        from distributed import as_completed
-
-        self.client = client
+        self.client: Any = None
+        self.completed: Any = None
         self.manifest = manifest
         self.settings = settings
         self.items = pages(inputs, exclude=manifest.folder)
@@ -199,10 +203,11 @@ class _Driver:
         self.message = message
         self.pending: deque[PageRef] = deque()
         self.in_flight: dict[Any, list[PageRef]] = {}
-        self.completed = as_completed(loop=client.loop)
+        self.suspects: deque[PageRef] = deque()  # pages whose task lost its worker even alone
+        self.isolating: Any = None  # the future of the suspect that runs alone on the cluster
         self.token = uuid.uuid4().hex[:12]
         self.submitted = 0
-        self.threads = max(1, stats.threads)
+        self.threads = 1
 
     # -- reading the inputs ---------------------------------------------------------------------------------------
     def pull(self, budget: int) -> None:
@@ -247,32 +252,48 @@ class _Driver:
         return chunk
 
     # -- tasks ----------------------------------------------------------------------------------------------------
-    def submit(self, chunk: list[PageRef], *, priority: int = 0) -> None:
+    def submit(self, chunk: list[PageRef], *, priority: int = 0) -> Any:
         self.submitted += 1
         future = self.client.submit(convert_chunk, chunk, self.settings, key=f"pyxform-batch-{self.token}-"
                                     f"{self.submitted}", pure=False, priority=priority)
         self.in_flight[future] = chunk
         self.completed.add(future)
+        return future
 
     def handle(self, future: Any) -> None:
+        """Take one task that completed: record its pages; or, if it failed, submit its pages again one by one (a
+        page alone whose task fails again is recorded as failed); or, if its result was lost with a worker before it
+        could be fetched, submit the chunk again."""
         chunk = self.in_flight.pop(future)
-        if future.status == "finished":
-            result = future.result()
+        status = future.status
+        result = None
+        if status == "finished":
+            try:
+                result = future.result(timeout=_RESULT_WAIT)
+            except Exception:  # the worker holding the result died before it was fetched
+                status = "lost"
+        if result is not None:
             self.stats.task_seconds += result.seconds
             self.stats.convert_seconds += result.convert_seconds
             self.record(list(result.records))
-        elif future.status == "error":
+        elif status == "error":
             error = future.exception()
             if len(chunk) > 1:  # one page of it may be the cause: each page alone, first
                 self.stats.retried_tasks += 1
                 for page in chunk:
                     self.submit([page], priority=1)
+            elif future is not self.isolating and _lost_its_worker(error):
+                self.suspects.append(chunk[0])  # maybe blamed for a neighbour's death: tried alone at the end
             else:
                 page = chunk[0]
                 self.record([failure_record(page.key, page.source, _task_failure(error, page))])
-        else:
-            raise ClusterError(f"the scheduler dropped the batch's tasks ({future.status}): the connection to it was "
-                               "lost, or it restarted; go on with --resume")
+        elif status == "cancelled":
+            raise ClusterError("the scheduler cancelled the batch's tasks: the connection to it was lost, or it "
+                               "restarted; go on with --resume")
+        else:  # lost with its worker (finished there, not fetched yet): done again
+            self.submit(chunk, priority=1)
+        if future is self.isolating:
+            self.isolating = None
         future.release()
 
     def record(self, records: list[dict[str, Any]]) -> None:
@@ -288,7 +309,18 @@ class _Driver:
             self.on_progress(self.stats)
 
     # -- the loop -------------------------------------------------------------------------------------------------
-    def run(self) -> None:
+    def read_to_first_page(self) -> None:
+        """Read the inputs until a page to convert is found, or they end (recording failures on the way)."""
+        while self.stats.reading and not self.pending:
+            self.pull(64)
+
+    def run(self, client: Any) -> None:
+        """Convert the pages, on ``client``'s cluster, until every page found is recorded."""
+        from distributed import as_completed
+
+        self.client = client
+        self.completed = as_completed(loop=client.loop)
+        self.threads = max(1, self.stats.threads)
         try:
             self._loop()
         except BaseException:
@@ -309,9 +341,13 @@ class _Driver:
                     break
                 self.submit(chunk)
             if not self.in_flight:
-                if not self.stats.reading and not self.pending:
+                if self.stats.reading or self.pending:
+                    continue
+                if not self.suspects:
                     break
-                continue
+                # Dask blames every task a dying worker held; a suspect that kills its worker while it is the only
+                # task on the cluster is the cause: only then is it recorded as failed
+                self.isolating = self.submit([self.suspects.popleft()], priority=1)
             if self.stats.reading and len(self.pending) < lookahead and not self.completed.has_ready():
                 continue
             try:
@@ -323,13 +359,20 @@ class _Driver:
             self.stats.seconds = time.monotonic() - self.stats.started
 
 
+def _lost_its_worker(error: BaseException | None) -> bool:
+    from distributed.scheduler import KilledWorker
+
+    return isinstance(error, KilledWorker)
+
+
 def _task_failure(error: BaseException | None, page: PageRef) -> PyxformError:
     """The error recorded for a page whose task failed even alone."""
     from distributed.scheduler import KilledWorker
 
     if isinstance(error, KilledWorker):
-        return WorkerCrash("the Dask worker process converting this page died, and again when the page was tried "
-                           "anew (a crash, or the worker's memory limit)", location=page.source)
+        return WorkerCrash("the Dask worker process converting this page died, again when the page was tried anew, "
+                           "and again when it ran alone on the cluster (a crash, or the worker's memory limit)",
+                           location=page.source)
     return WorkerCrash(f"the task converting this page failed: {type(error).__name__}: {error} (please report this)",
                        location=page.source)
 

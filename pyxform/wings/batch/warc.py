@@ -263,6 +263,36 @@ def _repeated_mandatory_header(record: object) -> str | None:
     return None
 
 
+_NOT_RESPONSES: Final = frozenset({"warcinfo", "request", "metadata", "revisit", "resource", "conversion",
+                                   "continuation"})
+_TOKEN: Final = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
+
+
+def _malformed(record: object) -> str | None:
+    """What is wrong with a record's WARC header block, or ``None``: every line must be ``NAME: VALUE`` with a
+    token as its name, and ``Content-Length`` must be there, a number (ISO 28500 sections 4 and 5.8). A gzip member
+    cut short inflates into noise that warcio may still read as a header block."""
+    for name, _ in record.rec_headers.headers:  # type: ignore[attr-defined]
+        if not _TOKEN.fullmatch(name.strip()):
+            return "a header line is not NAME: VALUE"
+    length = record.rec_headers.get_header("Content-Length")  # type: ignore[attr-defined]
+    if length is None or not length.strip().isdigit():
+        return "no Content-Length"
+    return None
+
+
+def _own_headers(record: object) -> dict[str, str]:
+    """The record's WARC headers (names in lower case) up to the first mandatory header met twice: those of a
+    record cut short, without the next record's that its header block ran into."""
+    own: dict[str, str] = {}
+    for name, value in record.rec_headers.headers:  # type: ignore[attr-defined]
+        key = name.strip().lower()
+        if key in own and key in _MANDATORY:
+            break
+        own.setdefault(key, value.strip())
+    return own
+
+
 def scan(path: str) -> Iterator[WarcItem]:
     """Walk the WARC file ``path`` and tell each record, in file order: a :class:`WarcPage`, a :class:`WarcSkip`
     or a :class:`WarcBroken`. A file that is no WARC gives one :class:`WarcBroken` at offset 0; an empty file
@@ -310,15 +340,21 @@ def _scan_from(stream: BinaryIO, position: int, compressed: bool) -> Iterator[Wa
             short = isinstance(body, LimitReader) and body.limit > 0
             length = records.get_record_length()  # reads the blank lines after the record
             merged = _repeated_mandatory_header(record)
-            if short or merged or records.err_count > errors:
+            malformed = None if merged else _malformed(record)
+            if short or merged or malformed or records.err_count > errors:
                 problem = ("the record is truncated: the file ends before its Content-Length" if short else
                            f"the record is cut short: its headers run into the next record's ({merged} twice)"
-                           if merged else "the record's Content-Length does not end where the next record starts")
+                           if merged else f"the record's headers are broken: {malformed}" if malformed else
+                           "the record's Content-Length does not end where the next record starts")
                 next_start = _next_record_start(stream, offset, compressed)
-                # a page, or a response whose HTTP headers may be another record's: recorded; else not a page
-                if isinstance(verdict, WarcPage) or (merged and (record.rec_type or "").lower() == "response"):
-                    uri = record.rec_headers.get_header("WARC-Target-URI") or None
-                    yield WarcBroken(offset, uri, problem)
+                # it is recorded (it may have been a page) unless its own WARC-Type says it is another kind of
+                # record, or it is cut at the end of the file after its HTTP headers, which say it is no page
+                # (elsewhere its headers may run into the next record's)
+                own = _own_headers(record)
+                other_kind = (own.get("warc-type") or "").lower() in _NOT_RESPONSES
+                headers_whole = short and bool(head)
+                if isinstance(verdict, WarcPage) or not (other_kind or headers_whole):
+                    yield WarcBroken(offset, own.get("warc-target-uri") or None, problem)
                 else:
                     yield WarcSkip(offset, "broken non-page record")
                 return next_start
@@ -335,6 +371,15 @@ def _scan_from(stream: BinaryIO, position: int, compressed: bool) -> Iterator[Wa
         uri = uri or _target_uri_at(stream, offset, compressed)
         yield WarcBroken(offset, uri, f"the record cannot be read: {_describe(error)}")
         return _next_record_start(stream, offset, compressed)
+    # warcio stops without an error where a broken gzip member inflates to nothing it can read: bytes left after
+    # the last record read are a broken record (or trailing noise), and the walk goes on after them
+    end = records.offset
+    stream.seek(end)
+    rest = stream.read(4096)
+    if rest.strip(b"\r\n\t \0"):
+        yield WarcBroken(end, _target_uri_at(stream, end, compressed),
+                         "the record cannot be read: the bytes after the last record read are no WARC record")
+        return _next_record_start(stream, end, compressed)
     return None
 
 
