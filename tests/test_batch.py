@@ -119,7 +119,8 @@ def build_warc(path: Path, entries: list[dict[str, Any]], *, truncate: str | Non
     spans = []
     for entry in entries:
         start = out.tell()
-        write_record(writer, entry["uri"], entry["body"], **{k: v for k, v in entry.items() if k not in ("uri", "body")})
+        keywords = {name: value for name, value in entry.items() if name not in ("uri", "body")}
+        write_record(writer, entry["uri"], entry["body"], **keywords)
         spans.append((start, out.tell(), entry))
     data = out.getvalue()
     by_offset = {}

@@ -135,8 +135,8 @@ def test_media_types_decide_before_sniffing() -> None:
 # -- input kinds ------------------------------------------------------------------------------------------------------
 def test_input_kinds_from_content_then_name(tmp_path: Path) -> None:
     data, _ = records_bytes(SPECS[:1], compressed=True)
-    cases = {"crawl.bin": data, "crawl.warc.gz": b"garbage", "urls.txt": b"<html>", "list": b"\n# urls\nhttps://x.test/\n",
-             "page": b"<table>", "page.html": b"https://x.test/ in a page"}
+    cases = {"crawl.bin": data, "crawl.warc.gz": b"garbage", "urls.txt": b"<html>",
+             "list": b"\n# urls\nhttps://x.test/\n", "page": b"<table>", "page.html": b"https://x.test/ in a page"}
     kinds = {}
     for name, content in cases.items():
         (tmp_path / name).write_bytes(content)
