@@ -142,7 +142,7 @@ def test_input_kinds_from_content_then_name(tmp_path: Path) -> None:
         (tmp_path / name).write_bytes(content)
         kinds[name] = inputs.input_kind(str(tmp_path / name))
     assert kinds == {"crawl.bin": "warc", "crawl.warc.gz": "warc", "urls.txt": "urls", "list": "urls", "page": "html",
-                     "page.html": "urls"}
+                     "page.html": "html"}
 
 
 def test_a_binary_url_list_is_one_failure_not_a_failure_a_line(tmp_path: Path) -> None:

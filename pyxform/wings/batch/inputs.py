@@ -13,8 +13,9 @@ What an input is:
   out): ``.html``, ``.htm``, ``.xhtml``, ``.xht``, ``.shtml`` are pages, ``.warc``, ``.warc.gz`` archives; other
   files are skipped;
 - a file: a WARC if it starts with a WARC record (uncompressed or gzip) or its name ends with ``.warc`` or
-  ``.warc.gz``; a URL list if its name ends with ``.txt``, ``.urls`` or ``.lst``, or its first line that is neither
-  blank nor a ``#`` comment starts with ``http://`` or ``https://``; else an HTML page.
+  ``.warc.gz``; else an HTML page if its name ends as a folder's pages do; else a URL list if its name ends with
+  ``.txt``, ``.urls`` or ``.lst``, or its first line that is neither blank nor a ``#`` comment starts with
+  ``http://`` or ``https://``; else an HTML page.
 
 A URL list holds one URL a line; blank lines and ``#`` comments are ignored; another line is recorded as a failure
 (with its line number). Each page has a key (:attr:`PageRef.key`) that is unique in the batch and the same in every
@@ -121,6 +122,8 @@ def input_kind(path: str) -> Literal["warc", "urls", "html"]:
         head = stream.read(_SNIFF)
     if warc.looks_like_warc(head) or lower.endswith(WARC_SUFFIXES):
         return "warc"
+    if lower.endswith(HTML_SUFFIXES):
+        return "html"
     if lower.endswith(URL_LIST_SUFFIXES):
         return "urls"
     for line in head.split(b"\n"):
