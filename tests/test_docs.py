@@ -32,6 +32,6 @@ def test_parameters_modes_and_functions_come_with_their_comments() -> None:
     assert cell.signature == "($slot as element(px:slot)) as element(px:cell)?"
     assert cell.comment.startswith("f:cell($slot): the cell covering a slot")
     table = read_stylesheet(STYLESHEETS, "map/table.xsl")
-    assert [m.name for m in table.modes] == ["m:table"] and table.modes[0].comment.startswith("one px:table of")
+    assert [m.name for m in table.modes] == ["m:map-table"] and table.modes[0].comment.startswith("one px:table of")
     page = render()
     assert "| `xhtml` | `stylesheets/xhtml.xsl` |" in page and "## `tabular`: `stylesheets/tabular.xsl`" in page
