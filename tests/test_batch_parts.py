@@ -177,6 +177,7 @@ def test_names_read_like_their_url_or_file() -> None:
     assert output_stem("k", "https://Example.ORG:8080/wiki/Z%C3%BCrich?x=1", local_file=False).startswith(
         "pages/example.org_8080/wiki_Zurich_x_1-")
     assert output_stem("k", "http://host.test/", local_file=False).startswith("pages/host.test/index-")
+    assert output_stem("k", "http://host.test/a/b.HTML", local_file=False).startswith("pages/host.test/a_b-")
     assert output_stem("k", "dir/.hidden.page.html", local_file=True).startswith("pages/_files/hidden.page-")
     assert output_stem("k", "not a url", local_file=False).startswith("pages/_unknown/not_a_url-")
     assert slug("...") == "page" and slug("中文") == "page"

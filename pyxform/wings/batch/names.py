@@ -3,9 +3,9 @@
 A page's output is ``pages/SITE/SLUG-DIGEST.SUFFIX`` under the batch folder:
 
 - ``SITE``: the host of the page's URL in lower case (``:PORT`` as ``_PORT``), ``_files`` for a local file;
-- ``SLUG``: the URL's path and query (or the file's name without its suffix), percent-decoded, folded to ASCII,
-  every run of other characters than letters, digits, ``.``, ``_`` and ``-`` made one ``_``, at most 80 characters;
-  for the reader only;
+- ``SLUG``: the URL's path (without a page suffix such as ``.html``) and query, or the file's name without its
+  suffix, percent-decoded, folded to ASCII, every run of other characters than letters, digits, ``.``, ``_`` and
+  ``-`` made one ``_``, at most 80 characters; for the reader only;
 - ``DIGEST``: 16 hex digits of the SHA-256 of the page's key (its URL, the absolute path of its file, or its WARC
   file and byte offset): two pages have the same name only if they have the same key (or one 64-bit hash collision).
 
@@ -29,6 +29,7 @@ OUTPUT_FOLDER: Final = "pages"
 FILES_SITE: Final = "_files"
 _UNSAFE: Final = re.compile(r"[^A-Za-z0-9._-]+")
 _MAX_SLUG: Final = 80
+_PAGE_SUFFIXES: Final = (".html", ".htm", ".xhtml", ".shtml", ".php", ".asp", ".aspx", ".jsp")
 
 
 def digest(key: str) -> str:
@@ -72,7 +73,13 @@ def output_stem(key: str, source: str, *, local_file: bool) -> str:
         return f"{OUTPUT_FOLDER}/{FILES_SITE}/{slug(stem)}-{digest(key)}"
     try:
         parts = urlsplit(source)
-        rest = parts.path.strip("/") + (f"?{parts.query}" if parts.query else "")
+        path = parts.path.strip("/")
+        lower = path.lower()
+        for suffix in _PAGE_SUFFIXES:  # the output gets its own suffix
+            if lower.endswith(suffix) and len(path) > len(suffix):
+                path = path[:-len(suffix)]
+                break
+        rest = path + (f"?{parts.query}" if parts.query else "")
     except ValueError:
         rest = source
     return f"{OUTPUT_FOLDER}/{site(source)}/{slug(rest, default='index')}-{digest(key)}"
