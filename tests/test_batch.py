@@ -206,6 +206,7 @@ def test_folders_are_walked_recursively_and_bad_files_cost_themselves_only(tmp_p
     (tree / "image.png").write_bytes(b"\x89PNG")
     (tree / ".hidden" / "secret.html").write_bytes(OK_PAGE)
     (tree / "gone.html").symlink_to(tree / "nowhere.html")
+    os.mkfifo(tree / "pipe.html")  # read, it would block for good
     page = tmp_path / "page.html"
     page.write_bytes(OK_PAGE)
     folder = tmp_path / "out"
@@ -215,16 +216,17 @@ def test_folders_are_walked_recursively_and_bad_files_cost_themselves_only(tmp_p
     by_source = {record["source"]: record for record in records}
     assert sorted(by_source) == sorted([str(tree / "a" / "banklist.html"), str(tree / "a" / "b" / "valid.htm"),
                                         str(tree / "a" / "b" / "Ünïcode name.xhtml"), str(tree / "binary.html"),
-                                        str(tree / "gone.html"), str(page)])
+                                        str(tree / "gone.html"), str(tree / "pipe.html"), str(page)])
     sources = {record["key"]: Source(Path(record["source"]).read_bytes(), record["source"])
-               for record in records if Path(record["source"]).exists()}
+               for record in records if Path(record["source"]).is_file()}
     check_against_convert(folder, [r for r in records if r["key"] in sources], sources)
     assert by_source[str(tree / "binary.html")]["reason"]["code"] == "undecodable"
     assert by_source[str(tree / "gone.html")]["reason"]["code"] == "not-found"
+    assert by_source[str(tree / "pipe.html")]["reason"]["message"].startswith("not a regular file")
     assert by_source[str(tree / "a" / "b" / "Ünïcode name.xhtml")]["output"].startswith(
         "pages/_files/Unicode_name-")
     assert stats.skipped == {"file neither HTML nor WARC by its name": 2, "given twice": 1}
-    assert stats.failed == 2 and stats.ok == 4
+    assert stats.failed == 3 and stats.ok == 4
 
 
 # -- URL lists ------------------------------------------------------------------------------------------------------

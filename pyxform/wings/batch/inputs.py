@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -182,11 +183,16 @@ def _file(path: Path, *, explicit: bool) -> Iterator[Item]:
     source = str(path)
     key = _file_key(path)
     try:
+        status = path.stat()
+        if not stat.S_ISREG(status.st_mode):  # a named pipe would block its reader for good
+            yield Failure(key, source, InputNotFound("not a regular file (a named pipe, a device or a socket)",
+                                                     location=source))
+            return
         if explicit:
             kind = input_kind(source)
         else:
             kind = "warc" if source.lower().endswith(WARC_SUFFIXES) else "html"
-        size = path.stat().st_size
+        size = status.st_size
     except OSError as error:
         yield Failure(key, source, InputNotFound(f"cannot read the file: {error.strerror or error}", location=source))
         return

@@ -152,9 +152,12 @@ class RichProgress:
 def summary_lines(stats: BatchStats, manifest: str) -> list[str]:
     """The summary of a run, as lines: pages by status, tables, failures by reason, pages per second, what was
     skipped, and the earlier runs' pages on ``--resume``."""
-    lines = [f"pyxform batch: {stats.done} pages in {stats.seconds:.1f} s ({stats.pages_per_second:.2f} pages/s, "
-             f"{stats.threads} worker thread{'s' if stats.threads != 1 else ''}): {stats.ok} ok, "
-             f"{stats.no_tables} without tables, {stats.failed} failed; {stats.tables} tables"]
+    if stats.threads:
+        lines = [f"pyxform batch: {stats.done} pages in {stats.seconds:.1f} s ({stats.pages_per_second:.2f} pages/s, "
+                 f"{stats.threads} worker thread{'s' if stats.threads != 1 else ''}): {stats.ok} ok, "
+                 f"{stats.no_tables} without tables, {stats.failed} failed; {stats.tables} tables"]
+    else:  # no page to convert: no cluster was started
+        lines = ["pyxform batch: no page to convert" + (f", {stats.failed} inputs failed" if stats.failed else "")]
     if stats.failures:
         lines.append("  failed: " + ", ".join(f"{reason}: {count}" for reason, count in
                                               sorted(stats.failures.items(), key=lambda item: (-item[1], item[0]))))
