@@ -97,7 +97,7 @@ def run_batch(inputs: Sequence[str], folder: str | Path, *, options: PageOptions
         driver.read_to_first_page()
         if driver.pending:  # else nothing to convert: no cluster is started
             started = time.monotonic()
-            with _connected(client, scheduler, workers, worker_memory, options) as connected:
+            with _quiet_dask(), _connected(client, scheduler, workers, worker_memory, options) as connected:
                 stats.threads = _prepare_workers(connected, settings)
                 stats.startup_seconds = time.monotonic() - started
                 driver.run(connected)
@@ -105,6 +105,21 @@ def run_batch(inputs: Sequence[str], folder: str | Path, *, options: PageOptions
 
 
 # -- the cluster ----------------------------------------------------------------------------------------------------
+@contextlib.contextmanager
+def _quiet_dask() -> Iterator[None]:
+    """Dask's own log lines off while the batch runs (a lost worker or scheduler is reported by the batch itself,
+    in the manifest or as a :class:`~pyxform.errors.ClusterError`, not as Dask's tracebacks)."""
+    import logging
+
+    logger = logging.getLogger("distributed")
+    level = logger.level
+    logger.setLevel(logging.CRITICAL)
+    try:
+        yield
+    finally:
+        logger.setLevel(level)
+
+
 @contextlib.contextmanager
 def _connected(client: Any, scheduler: str | None, workers: int | None, worker_memory: int | str | None,
                options: PageOptions) -> Iterator[Any]:
