@@ -369,7 +369,8 @@ def _scan_from(stream: BinaryIO, position: int, compressed: bool) -> Iterator[Wa
         if current is not None:
             uri = current.rec_headers.get_header("WARC-Target-URI")  # type: ignore[attr-defined]
         uri = uri or _target_uri_at(stream, offset, compressed)
-        yield WarcBroken(offset, uri, f"the record cannot be read: {_describe(error)}")
+        what = "its gzip member is cut short or corrupt" if compressed else "it is no WARC record"
+        yield WarcBroken(offset, uri, f"the record cannot be read: {what} ({_describe(error)})")
         return _next_record_start(stream, offset, compressed)
     # warcio stops without an error where a broken gzip member inflates to nothing it can read: bytes left after
     # the last record read are a broken record (or trailing noise), and the walk goes on after them
