@@ -26,6 +26,7 @@ class BatchStats:
     :ivar found: pages found in the inputs so far that this run has to do (not done by an earlier run).
     :ivar reading: the inputs are still being read (``found`` may grow).
     :ivar done, ok, no_tables, failed, tables: pages recorded by this run, by status; tables converted.
+    :ivar from_tasks: pages of :attr:`done` that workers did (not inputs that failed before: a broken WARC record).
     :ivar previous: pages the manifest held before this run (``--resume``), by status in ``previous_statuses``.
     :ivar failures: failed pages of this run by :func:`reason_key`.
     :ivar skipped: what the inputs held that is not a page, by reason (a WARC request record, a non-HTML response ...).
@@ -55,10 +56,12 @@ class BatchStats:
     task_seconds: float = 0.0
     convert_seconds: float = 0.0
     retried_tasks: int = 0
+    from_tasks: int = 0
 
-    def count(self, record: dict[str, Any]) -> None:
-        """Count one page record of this run."""
+    def count(self, record: dict[str, Any], *, from_task: bool = True) -> None:
+        """Count one page record of this run (``from_task``: a worker did it)."""
         self.done += 1
+        self.from_tasks += from_task
         status = record.get("status")
         if status == "ok":
             self.ok += 1
@@ -73,8 +76,9 @@ class BatchStats:
 
     @property
     def pages_per_second(self) -> float:
-        """Pages recorded by this run per second of :attr:`seconds` (0 before the first)."""
-        return self.done / self.seconds if self.seconds > 0 else 0.0
+        """Pages recorded by this run per second of :attr:`seconds` (0 before a worker has done one: inputs that
+        fail before they reach a worker are recorded at once, and would make a rate that means nothing)."""
+        return self.done / self.seconds if self.seconds > 0 and self.from_tasks else 0.0
 
     @property
     def seconds_left(self) -> float | None:

@@ -246,7 +246,7 @@ class _Driver:
                 self.stats.found += 1
                 self.pending.append(item)
         if failures:
-            self.record(failures)
+            self.record(failures, from_task=False)
 
     def next_chunk(self) -> list[PageRef] | None:
         """The next chunk of pending pages, or ``None`` (none pending, or a chunk could still grow while the
@@ -311,15 +311,16 @@ class _Driver:
             self.isolating = None
         future.release()
 
-    def record(self, records: list[dict[str, Any]]) -> None:
-        """Write page records into the manifest (messages in the reader's words) and count them."""
+    def record(self, records: list[dict[str, Any]], *, from_task: bool = True) -> None:
+        """Write page records into the manifest (messages in the reader's words) and count them (``from_task``:
+        a worker did them)."""
         for record in records:
             reason = record.get("reason")
             if reason and reason.get("message"):
                 reason["message"] = self.message(reason["message"])
         self.manifest.write(records)
         for record in records:
-            self.stats.count(record)
+            self.stats.count(record, from_task=from_task)
         if self.on_progress is not None:
             self.on_progress(self.stats)
 
