@@ -229,6 +229,24 @@ def test_folders_are_walked_recursively_and_bad_files_cost_themselves_only(tmp_p
     assert stats.failed == 3 and stats.ok == 4
 
 
+def test_other_formats_and_schemas_are_written_as_convert_writes_them(tmp_path: Path, client: Any) -> None:
+    page = tmp_path / "two.html"
+    second = b"<table><tr><th>X</th></tr><tr><td>9</td></tr></table>"
+    page.write_bytes(OK_PAGE + second)
+    run_batch([str(page)], tmp_path / "csv", client=client, options=PageOptions(format="csv", separator=" > "))
+    [record] = manifest_of(tmp_path / "csv")
+    tables = pyxform.convert(Source(OK_PAGE + second, str(page))).tables()
+    assert [Path(name).name[-6:] for name in record["output"]] == ["-0.csv", "-1.csv"]
+    assert [(tmp_path / "csv" / name).read_bytes() for name in record["output"]] == \
+        [table.to_csv(" > ").encode("utf-8") for table in tables]
+    run_batch([str(page)], tmp_path / "xml", client=client, options=PageOptions(schema=True))
+    [record] = manifest_of(tmp_path / "xml")
+    conversion = pyxform.convert(Source(OK_PAGE + second, str(page)))
+    assert (tmp_path / "xml" / record["output"]).read_bytes() == conversion.to_bytes()
+    assert (tmp_path / "xml" / record["output"]).with_suffix(".xsd").read_text(encoding="utf-8") == \
+        conversion.schema()
+
+
 # -- URL lists ------------------------------------------------------------------------------------------------------
 class _Web(http.server.ThreadingHTTPServer):
     daemon_threads = True
