@@ -186,8 +186,9 @@ def _write_outputs(page: PageRef, result: PageResult, settings: TaskSettings) ->
     folder = Path(settings.folder)
     try:
         (folder / page.output).parent.mkdir(parents=True, exist_ok=True)
+        several = len(result.outputs) > 1  # csv of several tables: NAME-INDEX.csv each, as convert names them
         for output in result.outputs:
-            relative = page.output + (f"-{output.table}" if output.table is not None else "") + suffix
+            relative = page.output + (f"-{output.table}" if several and output.table is not None else "") + suffix
             atomic_write(folder / relative, output.data)
             written.append(relative)
         if result.schema is not None:
