@@ -245,4 +245,4 @@ class ClusterError(PyxformError):
     recorded so far stay recorded: ``--resume`` goes on from there."""
 
     code = "cluster"
-    exit_code = 16
+    exit_code = 17
