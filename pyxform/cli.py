@@ -881,6 +881,8 @@ def _run_batch(args: argparse.Namespace) -> int:
 
     if args.schema and args.format != "xml":
         args.parser.error("--schema goes with --format xml")
+    if args.scheduler and args.worker_memory:
+        args.parser.error("--worker-memory is for the local cluster: on yours, give `dask worker --memory-limit`")
     xslt = tuple(str(Path(_local_file(path, "batch --xslt", "a stylesheet")).resolve()) for path in args.xslt)
     options = PageOptions(table=args.table, names=args.names, method=args.method, format=args.format,
                           separator=args.separator, xslt=xslt, params=tuple(args.param), allow_io=args.allow_io,

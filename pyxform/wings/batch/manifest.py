@@ -94,7 +94,7 @@ class Manifest:
             raise OutputError("this folder holds a batch already (manifest.jsonl): continue it with --resume, or give "
                               "another folder", location=str(folder))
         state = {"options": dict(options)}
-        if resume and state_path.exists():
+        if held and state_path.exists():  # (held implies resume here)
             try:
                 earlier = json.loads(state_path.read_text(encoding="utf-8"))
             except (OSError, ValueError) as error:
@@ -117,7 +117,7 @@ class Manifest:
                 self.previous[str(record.get("status"))] += 1
                 self.previous_tables += int(record.get("tables") or 0)
         try:
-            if not state_path.exists():
+            if not held or not state_path.exists():  # a batch without a page yet takes these options
                 atomic_write(state_path, (json.dumps(state, indent=2, sort_keys=True) + "\n").encode("utf-8"))
             self._stream = open(self.path, "a", encoding="utf-8")
         except OSError as error:
