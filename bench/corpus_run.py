@@ -68,11 +68,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"no pages under {args.corpus}", file=sys.stderr)
         return 2
 
-    from pyxform.errors import PyxformError, WorkerCrash
+    from pyxform.base.errors import PyxformError, WorkerCrash
     from pyxform.isolate import PageJob, Worker
-    from pyxform.limits import DEFAULT_LIMITS
-    from pyxform.schema import validate
-    from pyxform.source import read_source
+    from pyxform.base.limits import DEFAULT_LIMITS
+    from pyxform.stages.schema import validate
+    from pyxform.base.source import read_source
 
     limits = replace(DEFAULT_LIMITS, max_memory=args.max_memory * 2**20,
                      **({"timeout": args.timeout} if args.timeout is not None else {}))

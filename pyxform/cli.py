@@ -5,7 +5,7 @@ function that runs it and returns the exit code. Adding a command is adding one 
 :data:`COMMANDS`.
 
 Errors are printed as ``pyxform: error [CODE]: LOCATION: MESSAGE`` on standard error, and the exit code is the
-error's ``exit_code`` (:mod:`pyxform.errors`). The exit codes are listed once, in ``docs/errors.md``.
+error's ``exit_code`` (:mod:`pyxform.base.errors`). The exit codes are listed once, in ``docs/errors.md``.
 """
 
 from __future__ import annotations
@@ -25,12 +25,12 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from .errors import (EXIT_PARTIAL_FAILURE, EmptyInput, InputError, InputNotFound, LimitExceeded, OutputError,
+from .base.errors import (EXIT_PARTIAL_FAILURE, EmptyInput, InputError, InputNotFound, LimitExceeded, OutputError,
                      PyxformError, TableError, ValidationError)
-from .files import atomic_write, writes_in_place
-from .limits import DEFAULT_LIMITS, LIMIT_OPTIONS, MIN_WORKER_MEMORY, Limits, limit_keyword
-from .source import Source, read_source
-from .tabular import DEFAULT_SEPARATOR, csv_paths
+from .base.files import atomic_write, writes_in_place
+from .base.limits import DEFAULT_LIMITS, LIMIT_OPTIONS, MIN_WORKER_MEMORY, Limits, limit_keyword
+from .base.source import Source, read_source
+from .stages.tabular import DEFAULT_SEPARATOR, csv_paths
 
 __all__ = ["main", "build_parser", "Command", "COMMANDS", "write_output", "report_error", "convert_outputs",
            "grid_output", "headers_output"]
@@ -88,7 +88,7 @@ _LIMIT_ARGUMENTS: tuple[tuple[str, str, str], ...] = (
 
 
 def _limit_arguments(parser: argparse.ArgumentParser, *, worker: bool = False) -> None:
-    """Add the options that raise the resource limits (``pyxform.limits``); ``worker``: also time and memory."""
+    """Add the options that raise the resource limits (``pyxform.base.limits``); ``worker``: also time and memory."""
     group = parser.add_argument_group("resource limits (a page or table over one fails with exit code 7)")
     for name, metavar, text in _LIMIT_ARGUMENTS:
         group.add_argument(LIMIT_OPTIONS[name], dest=name, type=_non_negative, metavar=metavar,
@@ -124,7 +124,7 @@ def _seconds(value: str) -> float:
 
 
 def _megabytes(value: str) -> int:
-    """``--max-memory MB``: 0 (no limit) or at least :data:`~pyxform.limits.MIN_WORKER_MEMORY` (the worker's start)."""
+    """``--max-memory MB``: 0 (no limit) or at least :data:`~pyxform.base.limits.MIN_WORKER_MEMORY` (the worker's start)."""
     number = _non_negative(value) * 2**20
     if 0 < number < MIN_WORKER_MEMORY:
         raise argparse.ArgumentTypeError(
@@ -164,11 +164,11 @@ def grid_output(page: Source, options: Mapping[str, Any], limits: Limits = DEFAU
     :returns: the bytes for standard output and the warning lines for standard error (tables that failed).
     :raises LimitExceeded, TableError: the one table asked for (``table``) could not be normalized, or the page has
         tables and none could be (:class:`LimitExceeded` when every one failed on a limit).
-    :raises PyxformError: any error of :func:`pyxform.normalize.grid`.
+    :raises PyxformError: any error of :func:`pyxform.stages.normalize.grid`.
     """
-    from .header_detection import looks_like_grid_document
-    from .normalize import grid
-    from .safexml import parse_untrusted
+    from .stages.headers import looks_like_grid_document
+    from .stages.normalize import grid
+    from .base.safexml import parse_untrusted
 
     source, table = page.uri, options.get("table")
     if looks_like_grid_document(page.data):
@@ -254,9 +254,9 @@ def headers_output(page: Source, options: Mapping[str, Any], limits: Limits = DE
     :returns: the bytes for standard output and the warning lines for standard error.
     :raises LimitExceeded, TableError: the page has tables and none could be normalized (:class:`LimitExceeded` when
         every one failed on a limit).
-    :raises PyxformError: any error of :func:`pyxform.header_detection.headers`.
+    :raises PyxformError: any error of :func:`pyxform.stages.headers.headers`.
     """
-    from .header_detection import headers
+    from .stages.headers import headers
 
     source = page.uri
     result = headers(page, method=options.get("method", "auto"), table=options.get("table"), limits=limits)
@@ -276,7 +276,7 @@ def _run_headers(args: argparse.Namespace) -> int:
 
 # -- convert ------------------------------------------------------------------------------------------------------
 def _convert_arguments(parser: argparse.ArgumentParser) -> None:
-    from .convert import HEADER_METHODS, NAME_STYLES
+    from .api.convert import HEADER_METHODS, NAME_STYLES
 
     parser.description = (
         "Convert the tables of each page into XML (Zhang & Li 2007: Rule 1 and the merge rule). An input is an HTML "
@@ -339,13 +339,13 @@ def _pipeline_arguments(parser: argparse.ArgumentParser, *, steps: str) -> None:
 
 def _parse_params(bindings: Sequence[str], step_names: Sequence[str], user_steps: Sequence[str]
                   ) -> dict[str, dict[str, Any]]:
-    """``--param [STEP.]NAME=VALUE`` -> parameters by step name (values as :class:`~pyxform.saxon.UntypedAtomic`).
+    """``--param [STEP.]NAME=VALUE`` -> parameters by step name (values as :class:`~pyxform.runtime.saxon.UntypedAtomic`).
     An unqualified NAME goes to every user stylesheet (``user_steps``). The values are checked by
     :func:`_check_params`.
 
     :raises UsageError: a binding that is not NAME=VALUE, or that names no stylesheet.
     """
-    from .saxon import UntypedAtomic
+    from .runtime.saxon import UntypedAtomic
 
     params: dict[str, dict[str, Any]] = {}
     for binding in bindings:
@@ -365,14 +365,14 @@ def _parse_params(bindings: Sequence[str], step_names: Sequence[str], user_steps
 
 
 def _check_params(pipeline: Any, params: Mapping[str, Mapping[str, Any]], bindings: Sequence[str]) -> list[str]:
-    """Check the ``--param`` values as the Python API does (:func:`pyxform.params.check_params`: declared
+    """Check the ``--param`` values as the Python API does (:func:`pyxform.runtime.params.check_params`: declared
     parameters, declared types, fixed sets of values of pyxform's steps).
 
     :returns: the warning lines for parameters your stylesheets do not declare (Saxon ignores them).
     :raises UsageError: naming the ``--param`` and what the parameter takes.
     """
-    from .errors import ParameterError
-    from .params import check_params
+    from .base.errors import ParameterError
+    from .runtime.params import check_params
 
     try:
         _, found = check_params(pipeline.steps, params)
@@ -397,7 +397,7 @@ def conversion_pipeline(options: Mapping[str, Any], param_warnings: list[str] | 
     :param param_warnings: receives a warning line for each ``--param`` your stylesheets do not declare.
     :raises UsageError: options that do not go together, or a bad ``--param``.
     """
-    from .pipeline import CONVERSION, Step
+    from .api.pipeline import CONVERSION, Step
 
     xslt, allow_io = list(options.get("xslt") or []), bool(options.get("allow_io"))
     if xslt and options.get("format", "xml") not in ("xml", "json"):
@@ -435,13 +435,13 @@ def convert_outputs(page: Source, options: Mapping[str, Any], limits: Limits = D
         ``separator``, ``xslt`` (stylesheet paths), ``param`` (``[STEP.]NAME=VALUE`` strings), ``allow_io``,
         ``keep_stages`` (a folder), ``schema`` (bool), ``target`` (the output path, ``None`` for standard output).
     :returns: the outputs as ``(path or None for standard output, bytes)`` (one per table for csv), the XSD of the
-        output if ``schema``, and the :class:`~pyxform.convert.Conversion`.
+        output if ``schema``, and the :class:`~pyxform.api.convert.Conversion`.
     :raises EmptyInput: the page has no bytes or only white space.
     :raises UsageError: csv to standard output of a page with several tables, or options that do not go together.
     :raises PyxformError: any error of the conversion.
     """
-    from .convert import convert, convert_grid
-    from .header_detection import looks_like_grid_document
+    from .api.convert import convert, convert_grid
+    from .stages.headers import looks_like_grid_document
 
     if not page.data.strip():
         raise EmptyInput("the page holds only white space" if page.data else "the page is empty",
@@ -607,7 +607,7 @@ def _overwrites_input(what: str, path: Path, name: str) -> OutputError:
 
 
 def _csv_pattern(target: Path) -> re.Pattern[str]:
-    """The names :func:`pyxform.tabular.csv_paths` gives the tables of a page written to ``target`` (``OUT-N.csv``)."""
+    """The names :func:`pyxform.stages.tabular.csv_paths` gives the tables of a page written to ``target`` (``OUT-N.csv``)."""
     example = Path(csv_paths(str(target), [0, 1])[1]).name
     stem, _, suffix = example.rpartition("-1.")
     return re.compile(re.escape(stem) + r"-[0-9]+\." + re.escape(suffix))
@@ -653,7 +653,7 @@ def _every_table_failed(failures: Sequence[Any], location: str | None) -> Pyxfor
 
 
 def _run_convert(args: argparse.Namespace) -> int:
-    from .saxon_environment import environment_allowed
+    from .runtime.environment import environment_allowed
 
     with environment_allowed(args.allow_io):  # your stylesheets may read environment variables (in the worker too)
         return _convert_inputs(args)
@@ -839,9 +839,9 @@ def _transform_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _run_transform(args: argparse.Namespace) -> int:
-    from .pipeline import Pipeline, Step
+    from .api.pipeline import Pipeline, Step
 
-    from .saxon_environment import environment_allowed
+    from .runtime.environment import environment_allowed
 
     step = Step.xslt(_local_file(args.stylesheet, "transform", "the stylesheet"))
     pipeline = Pipeline([step], allow_io=args.allow_io)
@@ -877,7 +877,7 @@ def _schema_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _run_schema(args: argparse.Namespace) -> int:
-    from .schema import generate_schema
+    from .stages.schema import generate_schema
 
     document = _input_file(args.document, "schema")
     target = None if args.output == "-" else Path(args.output) if args.output else document.with_suffix(".xsd")
@@ -898,7 +898,7 @@ def _local_file(name: str, command: str, what: str) -> str:
     :param what: what the argument is, for the message (``the stylesheet``, ``the document``).
     :raises InputError: ``name`` is ``-`` or a URL.
     """
-    from .source import looks_like_url
+    from .base.source import looks_like_url
 
     if name == "-":
         raise InputError(f"`pyxform {command}` does not read {what} from standard input: give a file", location="-")
@@ -912,7 +912,7 @@ def _input_file(name: str, command: str, what: str = "the document") -> Path:
     """The path of an input file that must exist (``schema``, ``validate``).
 
     :raises InputError: standard input or a URL (:func:`_local_file`).
-    :raises InputNotFound: no such file, or a directory (the wording of :func:`pyxform.source.read_source`).
+    :raises InputNotFound: no such file, or a directory (the wording of :func:`pyxform.base.source.read_source`).
     """
     path = Path(_local_file(name, command, what))
     if path.is_dir():
@@ -937,7 +937,7 @@ def _validate_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _run_validate(args: argparse.Namespace) -> int:
-    from .schema import validate
+    from .stages.schema import validate
 
     document = _input_file(args.document, "validate")
     schema: Path | None = None
@@ -980,7 +980,7 @@ def _query_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _run_query(args: argparse.Namespace) -> int:
-    from .query import query
+    from .stages.query import query
 
     namespaces = {}
     for binding in args.ns:
@@ -1084,7 +1084,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from .params import ParameterWarning
+    from .runtime.params import ParameterWarning
 
     try:
         with warnings.catch_warnings():  # shown as pyxform's own warnings, once, before any input is read

@@ -10,9 +10,9 @@ command, which saves a new interpreter's start and imports; else ``python -m pyx
 
 - a memory cap: the child runs under ``RLIMIT_DATA = limits.max_memory`` (Linux; ``RLIMIT_AS`` cannot be used, the
   native image reserves 32 GB of address space at start). Python then raises ``MemoryError`` and Saxon aborts with
-  ``OutOfMemoryError``; either way the page fails with :class:`~pyxform.errors.LimitExceeded` (``max_memory``);
+  ``OutOfMemoryError``; either way the page fails with :class:`~pyxform.base.errors.LimitExceeded` (``max_memory``);
 - crash isolation: a child that dies (an abort in native code) costs its page, reported as
-  :class:`~pyxform.errors.WorkerCrash`, and the next page gets a new child;
+  :class:`~pyxform.base.errors.WorkerCrash`, and the next page gets a new child;
 - quiet: what Saxon prints on its standard error goes to a temporary file, read only to classify a crash.
 
 The cost is one process start (a fork: a few milliseconds) and one compilation per :class:`Worker` (not per page), and the copying of each page's
@@ -37,10 +37,10 @@ from multiprocessing.connection import Connection
 from collections.abc import Mapping
 from typing import Any, Final, Literal
 
-from . import errors
-from .errors import PyxformError, WorkerCrash
-from .limits import DEFAULT_LIMITS, MIN_WORKER_MEMORY, Limits, limit_exceeded, limit_value
-from .source import Source
+from .base import errors
+from .base.errors import PyxformError, WorkerCrash
+from .base.limits import DEFAULT_LIMITS, MIN_WORKER_MEMORY, Limits, limit_exceeded, limit_value
+from .base.source import Source
 
 __all__ = ["PageJob", "PageResult", "TableFailureInfo", "Worker", "run_job", "convert_isolated"]
 
@@ -58,10 +58,10 @@ _OUT_OF_MEMORY_SIGNS: Final = ("OutOfMemoryError", "MemoryError", "Cannot alloca
 
 @dataclass(frozen=True)
 class PageJob:
-    """One page to convert, with the options of :func:`pyxform.convert.convert`.
+    """One page to convert, with the options of :func:`pyxform.api.convert.convert`.
 
     :ivar source: the page's bytes, URI and transport charset (a grid document is converted with
-        :func:`pyxform.convert.convert_grid`).
+        :func:`pyxform.api.convert.convert_grid`).
     :ivar format: ``"xml"`` (the output document), ``"pairs"`` (JSON Lines), ``"json"``, ``"csv"``, ``"xhtml"``.
     :ivar schema: also generate the XSD of the output (``format="xml"`` only).
     :ivar options: every option of ``pyxform convert`` (:func:`pyxform.cli.convert_outputs`: ``separator``,
@@ -124,7 +124,7 @@ def run_job(job: PageJob, limits: Limits = DEFAULT_LIMITS) -> PageResult:
     the warning lines as ``messages``).
 
     :raises EmptyInput: the page has no bytes or only white space.
-    :raises PyxformError: any error of :func:`pyxform.convert.convert` / :func:`pyxform.convert.convert_grid`.
+    :raises PyxformError: any error of :func:`pyxform.api.convert.convert` / :func:`pyxform.api.convert.convert_grid`.
     """
     from .cli import convert_outputs, grid_output, headers_output
 
@@ -486,7 +486,7 @@ def _serve(limits: Limits) -> None:
     os.dup2(devnull, 0)
     os.dup2(2, 1)  # anything printed goes to standard error, not into the answers
     _limit_memory(limits.max_memory)
-    from .pipeline import runner
+    from .runtime.runner import runner
 
     runner()  # compile every stylesheet before the first page
     outbox.send_bytes(json.dumps({"ready": True}).encode("utf-8"))

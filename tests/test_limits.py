@@ -15,14 +15,14 @@ from pathlib import Path
 
 import pytest
 
-from pyxform.clean import clean
+from pyxform.stages.clean import clean
 from pyxform.cli import main
-from pyxform.convert import convert
-from pyxform.errors import LimitExceeded, WorkerCrash
+from pyxform.api.convert import convert
+from pyxform.base.errors import LimitExceeded, WorkerCrash
 from pyxform.isolate import PageJob, Worker
-from pyxform.limits import DEFAULT_LIMITS, Limits
-from pyxform.normalize import Normalizer
-from pyxform.source import Source, read_source
+from pyxform.base.limits import DEFAULT_LIMITS, Limits
+from pyxform.stages.normalize import Normalizer
+from pyxform.base.source import Source, read_source
 
 OK_PAGE = b"<table><tr><th>A</th><th>B</th></tr><tr><td>1</td><td>2</td></tr></table>"
 
@@ -290,10 +290,10 @@ _FORKED_WORKER_SCRIPT = """
 import json, os, sys, threading
 sys.path.insert(0, {tests!r})
 from test_limits import OK_PAGE, square_table
-from pyxform.errors import PyxformError
+from pyxform.base.errors import PyxformError
 from pyxform.isolate import PageJob, Worker, _ForkedChild, _can_fork
-from pyxform.limits import Limits
-from pyxform.source import Source
+from pyxform.base.limits import Limits
+from pyxform.base.source import Source
 
 def attempt(worker, page, name):
     try:
@@ -367,8 +367,8 @@ def test_a_memory_limit_too_small_for_the_worker_to_start_is_a_usage_error(capsy
 def test_a_worker_that_cannot_start_within_its_memory_is_the_memory_limit(fork: str) -> None:
     # From Python (no --max-memory check): the start failure (saxonche's libraries cannot be mapped, or the native
     # image cannot create its heap) is classified, forked or in a new interpreter.
-    script = ("import json\nfrom pyxform.errors import PyxformError\nfrom pyxform.isolate import PageJob, Worker\n"
-              "from pyxform.limits import Limits\nfrom pyxform.source import Source\n"
+    script = ("import json\nfrom pyxform.base.errors import PyxformError\nfrom pyxform.isolate import PageJob, Worker\n"
+              "from pyxform.base.limits import Limits\nfrom pyxform.base.source import Source\n"
               "for mib in (1, 120):\n"
               "    try:\n"
               "        page = Source(b'<table><tr><td>1</table>', 'p.html')\n"

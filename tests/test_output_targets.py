@@ -1,5 +1,5 @@
 """Where the commands write: ``-o`` naming a named pipe, a symbolic link or a descriptor is written to, never replaced
-(pyxform.files.atomic_write)."""
+(pyxform.base.files.atomic_write)."""
 
 from __future__ import annotations
 
@@ -325,8 +325,8 @@ def test_a_stage_that_cannot_be_written_is_an_output_error(tmp_path: Path, isola
 
 
 def test_pipeline_keep_stages_into_a_file_raises_output_error(tmp_path: Path) -> None:
-    from pyxform.errors import OutputError
-    from pyxform.pipeline import CONVERSION
+    from pyxform.base.errors import OutputError
+    from pyxform.api.pipeline import CONVERSION
 
     (tmp_path / "file").write_bytes(b"")
     with pytest.raises(OutputError) as raised:

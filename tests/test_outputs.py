@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 from lxml import etree
 
 from pyxform import convert, convert_grid
-from pyxform.tabular import Column, csv_paths, to_dataframe, to_dataframes
+from pyxform.api.dataframes import to_dataframe, to_dataframes
+from pyxform.stages.tabular import Column, csv_paths
 
 from .annotated_grids import C, T, grid_xml, td, th
 

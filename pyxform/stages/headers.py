@@ -22,11 +22,11 @@ from typing import Any, Literal
 
 from lxml import etree
 
-from .errors import BadXmlInput, InputError, LimitExceeded, NoTableError, StylesheetError, TableError
-from .limits import DEFAULT_LIMITS, Limits
-from .safexml import parse_untrusted
-from .saxon import SaxonRuntime
-from .source import Source
+from ..base.errors import BadXmlInput, InputError, LimitExceeded, NoTableError, StylesheetError, TableError
+from ..base.limits import DEFAULT_LIMITS, Limits
+from ..base.safexml import parse_untrusted
+from ..base.source import Source
+from ..runtime.saxon import SaxonRuntime
 
 __all__ = [
     "METHODS",
@@ -108,7 +108,7 @@ class HeadersResult:
     def to_json(self) -> dict[str, Any]:
         """``{"tables": [{"index": I, "header_rows": k, "header_cols": p, "method": ...}, ...]}``, plus
         ``"failures": [{"index", "locator", "code", "message"}, ...]`` only when some table failed (the shape of
-        :meth:`pyxform.normalize.GridDocument.to_json`)."""
+        :meth:`pyxform.stages.normalize.GridDocument.to_json`)."""
         result: dict[str, Any] = {"tables": [table.to_dict() for table in self.tables]}
         if self.failures:
             result["failures"] = [{"index": f.index, "locator": f.locator, "code": f.code, "message": f.message}
@@ -175,8 +175,8 @@ def looks_like_grid_document(data: bytes | str) -> bool:
 class HeaderDetector:
     """The headers stage, compiled once: call :meth:`run` as often as needed.
 
-    :param runtime: a :class:`~pyxform.saxon.SaxonRuntime` in which ``headers.xsl`` is compiled under the name
-        ``headers``; the pipeline's shared runtime (:func:`pyxform.normalize.shared_runtime`) if ``None``.
+    :param runtime: a :class:`~pyxform.runtime.saxon.SaxonRuntime` in which ``headers.xsl`` is compiled under the name
+        ``headers``; the pipeline's shared runtime (:func:`pyxform.runtime.runner.shared_runtime`) if ``None``.
     :raises StylesheetError: if the runtime does not hold the headers stylesheet.
 
     Thread safety: one run at a time per detector (an internal lock serializes calls).
@@ -186,7 +186,7 @@ class HeaderDetector:
 
     def __init__(self, runtime: SaxonRuntime | None = None) -> None:
         if runtime is None:
-            from .normalize import shared_runtime  # the pipeline's one processor, headers.xsl compiled in it
+            from ..runtime.runner import shared_runtime  # the pipeline's one processor, headers.xsl compiled in it
 
             runtime = shared_runtime()
         if not runtime.has(self.STYLESHEET):
@@ -203,7 +203,7 @@ class HeaderDetector:
         :param table: annotate and report only the table with this index (the others are copied unchanged).
         :param params: other stylesheet parameters by name (the weights and thresholds of
             ``stylesheets/headers/params.xsl``), for evaluations; the defaults are the documented ones. Checked as
-            ``convert``'s are (:func:`pyxform.params.check_stage_params`).
+            ``convert``'s are (:func:`pyxform.runtime.params.check_stage_params`).
         :returns: the annotated document and one :class:`TableHeaders` per annotated table.
         :raises ValueError: for an unknown ``method``.
         :raises ParameterError: a parameter the stage does not declare, or a value it cannot take.
@@ -215,7 +215,7 @@ class HeaderDetector:
         if method not in METHODS:
             raise ValueError(f"method must be one of {', '.join(METHODS)}, not {method!r}")
         if params:
-            from .params import check_stage_params
+            from ..runtime.params import check_stage_params
 
             params = check_stage_params("headers", params)
         text = _as_text(grid)
@@ -313,7 +313,7 @@ def headers(page: Source | bytes | str | os.PathLike[str], *, method: str = "aut
             source: str | None = None, limits: Limits = DEFAULT_LIMITS) -> HeadersResult:
     """Find the header region of every table of a page: clean, normalize (``pyxform.grid``), then this stage.
 
-    :param page: a :class:`~pyxform.source.Source`, the page's bytes, its decoded text (``str``) or a path; a grid
+    :param page: a :class:`~pyxform.base.source.Source`, the page's bytes, its decoded text (``str``) or a path; a grid
         document (``px:grids``, as ``pyxform grid`` writes it) is taken as it is.
     :param method: ``auto``, ``markup`` or ``format`` (see :data:`METHODS`).
     :param table: only the table with this index (0-based, document order, nested tables included).
@@ -325,8 +325,8 @@ def headers(page: Source | bytes | str | os.PathLike[str], *, method: str = "aut
     :raises TableError, LimitExceeded: if ``table`` names a table that could not be normalized.
     :raises TypeError: ``page`` is none of the above.
     """
+    from ..base.source import read_source
     from .normalize import grid
-    from .source import read_source
 
     if isinstance(page, os.PathLike):
         page = read_source(page, limits=limits)

@@ -8,7 +8,9 @@ place). This module reads that document into :class:`TabularTable` objects and w
     TabularTable.to_csv()            RFC 4180 CSV text (header row, then one row per record)
     TabularTable.to_dataframe()      a pandas DataFrame: MultiIndex columns when the table has k > 1 header rows,
                                      the row header columns (and sections) as the index, numeric columns as numbers
-    to_dataframes(page), to_dataframe(page, table=N)    the same from a page or a Conversion
+
+:mod:`pyxform.api.dataframes` gives the same from a page or a :class:`~pyxform.api.convert.Conversion`
+(``to_dataframes(page)``, ``to_dataframe(page, table=N)``).
 
 pandas is an optional dependency (``pip install 'pyxform[pandas]'``); nothing here imports it until a DataFrame is
 asked for.
@@ -27,10 +29,7 @@ from lxml import etree
 if TYPE_CHECKING:  # pragma: no cover
     import pandas
 
-    from .convert import Conversion
-
-__all__ = ["DEFAULT_SEPARATOR", "Column", "TabularTable", "read_tabular", "to_dataframe", "to_dataframes",
-           "csv_paths"]
+__all__ = ["DEFAULT_SEPARATOR", "Column", "TabularTable", "read_tabular", "csv_paths"]
 
 #: Joins the levels of a column's header path in CSV header rows and flat column names: "Average / Height".
 DEFAULT_SEPARATOR = " / "
@@ -205,53 +204,3 @@ def csv_paths(output: str, indexes: list[int]) -> dict[int, str]:
     if not dot or "/" in suffix or "\\" in suffix:
         stem, suffix = output, "csv"
     return {index: f"{stem}-{index}.{suffix}" for index in indexes}
-
-
-def _conversion(data: Any, options: dict[str, Any]) -> Conversion:
-    from .convert import Conversion, convert
-
-    return data if isinstance(data, Conversion) else convert(data, **options)
-
-
-def to_dataframes(data: Any, *, numbers: bool = True, separator: str = DEFAULT_SEPARATOR,
-                  **convert_options: Any) -> dict[int, pandas.DataFrame]:
-    """Every table of a page as a pandas DataFrame (:meth:`TabularTable.to_dataframe`), by table index.
-
-    :param data: a :class:`~pyxform.convert.Conversion`, or a page for :func:`pyxform.convert` (with
-        ``convert_options``: ``table``, ``method``, ...).
-    :raises ImportError: if pandas is not installed.
-    """
-    conversion = _conversion(data, convert_options)
-    return {table.index: table.to_dataframe(numbers=numbers, separator=separator) for table in conversion.tables()}
-
-
-def to_dataframe(data: Any, *, table: int | None = None, numbers: bool = True, separator: str = DEFAULT_SEPARATOR,
-                 **convert_options: Any) -> pandas.DataFrame:
-    """One table of a page as a pandas DataFrame: table ``table``, or the page's only table.
-
-    :param data: a :class:`~pyxform.convert.Conversion` or a page (see :func:`to_dataframes`).
-    :raises ValueError: if ``table`` is ``None`` and the page has several tables (the message lists them).
-    :raises NoTableError: if the page has no table ``table``.
-    :raises ImportError: if pandas is not installed.
-    """
-    if isinstance(data, _conversion_type()):
-        tables = data.tables()
-        if table is not None:
-            tables = [t for t in tables if t.index == table]
-            if not tables:
-                from .errors import NoTableError
-
-                raise NoTableError(f"the conversion has no table {table}", location=data.source or None)
-    else:
-        tables = _conversion(data, {**convert_options, "table": table}).tables()
-    if len(tables) != 1:
-        shapes = ", ".join(f"{t.index} ({len(t.records)} x {len(t.columns)})" for t in tables)
-        raise ValueError(f"the page has {len(tables)} tables; choose one with table=N (index (rows x columns): "
-                         f"{shapes}), or use to_dataframes()")
-    return tables[0].to_dataframe(numbers=numbers, separator=separator)
-
-
-def _conversion_type() -> type:
-    from .convert import Conversion
-
-    return Conversion

@@ -4,11 +4,11 @@ pyxform reads XML in two places: lxml (libxml2) and Saxon's parser (the JDK's). 
 
 - :func:`parse_untrusted` (lxml): no DTD loaded, no network, no entity substituted; a document that still holds an
   entity reference (an entity of its internal subset, or one that only an external DTD could define) is refused with
-  :class:`~pyxform.errors.BadXmlInput`, and libxml2 refuses entity amplification ("billion laughs") itself. XInclude
+  :class:`~pyxform.base.errors.BadXmlInput`, and libxml2 refuses entity amplification ("billion laughs") itself. XInclude
   is never processed (``xi:include`` stays an element).
 - :func:`check_prolog` (before Saxon parses text): a document type declaration is refused, so Saxon's parser never
   sees a DTD: no internal entity is expanded, no external DTD or entity is fetched (the runtimes are also locked,
-  ``allowedProtocols`` empty, see :mod:`pyxform.saxon`).
+  ``allowedProtocols`` empty, see :mod:`pyxform.runtime.saxon`).
 - :data:`SAXON_PARSER_LIMITS`: the JDK's parser limits (JDK 24 lowered ``maxElementDepth`` to 100 and
   ``elementAttributeLimit`` to 200) would refuse real pages (unclosed ``font`` tags nest deep); Saxon gets them
   lifted, since the text it parses is either pyxform's own XHTML or was checked by :func:`parse_untrusted`.

@@ -147,7 +147,7 @@ class StylesheetError(PyxformError):
 
 
 class StepError(PyxformError):
-    """A Python step of a pipeline (:meth:`pyxform.pipeline.Step.python`) raised an exception, or returned something
+    """A Python step of a pipeline (:meth:`pyxform.runtime.steps.Step.python`) raised an exception, or returned something
     that is not a tree. The exception it raised is the ``__cause__``.
 
     :param step: the step's name.

@@ -1,7 +1,7 @@
 """Reading a page's bytes: a file, standard input (``-``), an http(s) URL, or bytes from the Python API.
 
 What a ``str`` means here: :func:`read_source` takes a *location* (``-``, a URL, or a file path), as the command line
-does. HTML *text* is given to :func:`pyxform.clean.clean` directly (there a ``str`` is the page's markup) or as
+does. HTML *text* is given to :func:`pyxform.stages.clean.clean` directly (there a ``str`` is the page's markup) or as
 bytes. A ``str`` here that looks like markup (starts with ``<``) is refused with a hint, never taken as a file name.
 """
 
@@ -57,7 +57,7 @@ def read_source(spec: str | bytes | os.PathLike[str] | Source, *, limits: Limits
     """Read one page's bytes.
 
     :param spec: ``-`` (standard input), a URL (``scheme://...`` or ``file:...``; only http(s) ones are fetched, by
-        :func:`pyxform.fetch.fetch`), a file path
+        :func:`pyxform.base.fetch.fetch`), a file path
         (``str`` or ``os.PathLike``), ``bytes`` (taken as they are), or a :class:`Source` (returned after the size
         check).
     :param limits: ``max_page_bytes`` for every kind of input; ``fetch_timeout`` and ``max_fetch_bytes`` for URLs.

@@ -2,23 +2,23 @@
 
 Saxon accepts a global parameter that a stylesheet does not declare without a word, and a value of the wrong type
 fails only once the stage runs, with an error that points into a module. So pyxform checks the parameters of every
-step before the first one runs (:meth:`pyxform.pipeline.Pipeline.run`, :func:`pyxform.convert`, ``pyxform convert
+step before the first one runs (:meth:`pyxform.api.pipeline.Pipeline.run`, :func:`pyxform.convert`, ``pyxform convert
 --param`` and ``pyxform transform --param`` all call :func:`check_params`; :func:`pyxform.detect_headers` calls
 :func:`check_stage_params`):
 
-- a parameter for a step the pipeline does not have: :class:`~pyxform.errors.ParameterError`;
+- a parameter for a step the pipeline does not have: :class:`~pyxform.base.errors.ParameterError`;
 - a step running one of pyxform's stylesheets (``Step.stage``): the parameter must be declared by the stage (its
-  driver or a module it includes: :func:`pyxform.docs.stage_parameter_declarations`); the value must be of the
+  driver or a module it includes: :func:`pyxform.runtime.registry.stage_parameter_declarations`); the value must be of the
   declared type: a Python value of that kind (``int`` for ``xs:integer``, ``int`` or ``float`` for ``xs:double``
   and ``xs:decimal``, ``bool`` for ``xs:boolean``, ``str`` for ``xs:string``), or text in the type's lexical form
   (XSD 1.0), which Saxon then casts (passed as ``xs:untypedAtomic``, as ``--param`` values are); and a parameter
   that takes one of a fixed set of values (``px:values`` in its declaration, e.g. ``headers.method``: ``auto``,
-  ``markup``, ``format``) must get one of them. Otherwise :class:`~pyxform.errors.ParameterError` naming the step,
+  ``markup``, ``format``) must get one of them. Otherwise :class:`~pyxform.base.errors.ParameterError` naming the step,
   the parameter and what it takes;
 - a step running a stylesheet of the user's (``Step.xslt``): Saxon ignores a parameter the stylesheet does not
   declare, so a :class:`ParameterWarning` (not an error) says so when the parameter is not a global ``xsl:param`` of
   the stylesheet or of a module it includes or imports. Modules are followed by their ``href``: relative to the
-  including file, or one of pyxform's public URIs (:mod:`pyxform.catalog`); a module reached otherwise (another URL,
+  including file, or one of pyxform's public URIs (:mod:`pyxform.runtime.catalog`); a module reached otherwise (another URL,
   ``xsl:use-package``), or a stylesheet that cannot be read, leaves the declared parameters unknown: no warning.
 """
 
@@ -28,18 +28,31 @@ import functools
 import re
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from lxml import etree
 
-from .errors import ParameterError
+from ..base.errors import ParameterError
+from .registry import stage_parameter_declarations
 from .saxon import UntypedAtomic
-
-if TYPE_CHECKING:  # pragma: no cover
-    from .pipeline import Step
 
 __all__ = ["ParameterWarning", "check_params", "check_step_params", "check_stage_params", "check_value",
            "declared_parameters", "EXPECTED"]
+
+
+class StepLike(Protocol):
+    """What the checks read of a step (:class:`pyxform.runtime.steps.Step`)."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def kind(self) -> str: ...
+    @property
+    def stylesheet(self) -> str | None: ...
+    @property
+    def builtin(self) -> bool: ...
+    @property
+    def params(self) -> Mapping[str, Any]: ...
 
 
 class ParameterWarning(UserWarning):
@@ -84,7 +97,7 @@ def _one_of(values: Iterable[str]) -> str:
 
 def check_value(step: str, name: str, declared_type: str, values: tuple[str, ...], value: Any) -> Any:
     """Check one value of a parameter of a built-in step (rules: the module docstring) and return it as it is to
-    be passed to Saxon: text for a typed parameter as :class:`~pyxform.saxon.UntypedAtomic` (Saxon casts it), a
+    be passed to Saxon: text for a typed parameter as :class:`~pyxform.runtime.saxon.UntypedAtomic` (Saxon casts it), a
     whole ``float`` for ``xs:integer`` as ``int``, anything else unchanged.
 
     :param declared_type: the parameter's ``as`` (``xs:double``, ``xs:integer?``, ...); a type not listed in
@@ -125,14 +138,12 @@ def check_value(step: str, name: str, declared_type: str, values: tuple[str, ...
 def check_stage_params(stage: str | None, params: Mapping[str, Any], *, step: str | None = None) -> dict[str, Any]:
     """Check the parameters of one of pyxform's stages (rules: the module docstring).
 
-    :param stage: the built-in stage (:data:`pyxform.pipeline.BUILTIN_STAGES`), or ``None`` for a step that takes
+    :param stage: the built-in stage (:data:`pyxform.runtime.registry.BUILTIN_STAGES`), or ``None`` for a step that takes
         no parameter (clean).
     :param step: the step's name in the messages (default: ``stage``).
     :returns: the parameters as they are to be passed to Saxon (:func:`check_value`).
     :raises ParameterError: a parameter the stage does not declare, or a value it cannot take.
     """
-    from .docs import stage_parameter_declarations
-
     name_of_step = step or stage or "clean"
     declared = stage_parameter_declarations(stage) if stage is not None else {}
     checked = {}
@@ -146,7 +157,7 @@ def check_stage_params(stage: str | None, params: Mapping[str, Any], *, step: st
     return checked
 
 
-def check_step_params(step: Step, params: Mapping[str, Any]) -> tuple[dict[str, Any], list[ParameterWarning]]:
+def check_step_params(step: StepLike, params: Mapping[str, Any]) -> tuple[dict[str, Any], list[ParameterWarning]]:
     """Check the parameters of one step (rules: the module docstring).
 
     :returns: the parameters as they are to be passed to Saxon (:func:`check_value`), and a warning for each
@@ -172,7 +183,7 @@ def check_step_params(step: Step, params: Mapping[str, Any]) -> tuple[dict[str, 
     return dict(params), warnings
 
 
-def check_params(steps: Iterable[Step], params: Mapping[str, Mapping[str, Any]] | None
+def check_params(steps: Iterable[StepLike], params: Mapping[str, Mapping[str, Any]] | None
                  ) -> tuple[dict[str, dict[str, Any]], list[ParameterWarning]]:
     """Check the parameters of a pipeline's steps: each step's own (``Step.params``) with ``params`` (by step name)
     over them.

@@ -1,6 +1,6 @@
 """Resource limits: defaults that real pages never reach, each raisable by an option.
 
-A limit that is hit raises :class:`pyxform.errors.LimitExceeded` naming the limit and how to raise it (for a page):
+A limit that is hit raises :class:`pyxform.base.errors.LimitExceeded` naming the limit and how to raise it (for a page):
 the keyword argument (``limits=Limits(max_slots=...)``, :func:`limit_keyword`) in the words of the Python API, which
 the command line shows as its option (``--max-slots``, :data:`LIMIT_OPTIONS`). For one table it records a
 ``px:table-failure`` with code ``limit`` (the page's other tables go on).

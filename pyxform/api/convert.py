@@ -1,7 +1,7 @@
 """Convert one page's tables into XML: clean -> normalize -> headers -> map -> merge (Zhang & Li 2007).
 
 :func:`convert` is a pure function of one page's bytes and its options, cheap to call many times in one process:
-it runs :data:`pyxform.pipeline.CONVERSION` (or a pipeline of the caller's built from it), every stylesheet compiled
+it runs :data:`pyxform.api.pipeline.CONVERSION` (or a pipeline of the caller's built from it), every stylesheet compiled
 once per process, the documents passing between the stages in memory.
 :func:`convert_grid` starts from a header-annotated grid (``docs/formats.md`` sections 2 and 3) instead of a page.
 The result, a :class:`Conversion`, gives the output XML, the attribute-value pairs and an XSD for the output.
@@ -17,19 +17,19 @@ from typing import Any, Literal
 
 from lxml import etree
 
-from .header_detection import METHODS
-from .limits import DEFAULT_LIMITS, Limits
-from .params import check_params
+from ..base.limits import DEFAULT_LIMITS, Limits
+from ..base.safexml import parse_untrusted, serialize_root
+from ..base.source import Source
+from ..runtime.params import check_params
+from ..stages.headers import METHODS
+from ..stages.tabular import TabularTable, read_tabular
 from .pipeline import CONVERSION, Pipeline, PipelineResult, safe_xml_parser
-from .safexml import parse_untrusted, serialize_root
-from .source import Source
-from .tabular import TabularTable, read_tabular
 
 __all__ = ["Conversion", "Pair", "convert", "convert_grid", "NAME_STYLES", "HEADER_METHODS"]
 
 #: Values of ``names``: element names from the header text (the paper's) or ``<field name="...">``.
 NAME_STYLES = ("paper", "generic")
-#: Values of ``method``: how the headers stage finds the header rows and columns (``pyxform.header_detection``).
+#: Values of ``method``: how the headers stage finds the header rows and columns (``pyxform.stages.headers``).
 HEADER_METHODS = METHODS
 
 Pair = dict[str, Any]
@@ -45,7 +45,7 @@ class Conversion:
     :ivar names: ``"paper"`` or ``"generic"``.
     :ivar messages: the warnings of clean (bytes replaced in decoding, an overruled charset, ...) and the
         ``xsl:message`` texts the stages emitted (data problems repaired on the way).
-    :ivar result: the :class:`~pyxform.pipeline.PipelineResult` of the conversion pipeline.
+    :ivar result: the :class:`~pyxform.api.pipeline.PipelineResult` of the conversion pipeline.
     """
 
     def __init__(self, result: PipelineResult, *, grid: Any, table: int | None, names: str) -> None:
@@ -69,7 +69,7 @@ class Conversion:
         return self.xml.encode("utf-8")
 
     def tree(self) -> etree._ElementTree:
-        """The output as an lxml tree (e.g. for :func:`pyxform.query.xpath`)."""
+        """The output as an lxml tree (e.g. for :func:`pyxform.stages.query.xpath`)."""
         return self.result.tree()
 
     @property
@@ -120,7 +120,7 @@ class Conversion:
 
     def schema(self) -> str:
         """An XSD 1.0 schema generated for this output (``stylesheets/schema.xsl``): the output validates against
-        it. See :func:`pyxform.schema.generate_schema`."""
+        it. See :func:`pyxform.stages.schema.generate_schema`."""
         return self._runner.run_to_string("schema", self.result.node, location=self.source or None)
 
     def to_json(self, *, indent: int | None = 2) -> str:
@@ -139,7 +139,7 @@ class Conversion:
         return self._from_grid("xhtml")
 
     def tables(self) -> list[TabularTable]:
-        """Each table as columns and records (``stylesheets/tabular.xsl``; see :mod:`pyxform.tabular`): header
+        """Each table as columns and records (``stylesheets/tabular.xsl``; see :mod:`pyxform.stages.tabular`): header
         paths, row header columns and one record per data row, for CSV files and DataFrames."""
         return read_tabular(self._from_grid("tabular"))
 
@@ -163,24 +163,24 @@ def convert(data: bytes | str | os.PathLike[str] | Source, *, table: int | None 
 
     :param data: the page: bytes (any encoding; decoded by clean), its decoded HTML text (``str``: always markup,
         never a file name), the path of an HTML file (``os.PathLike``, e.g. ``pathlib.Path``: read with
-        :func:`pyxform.source.read_source`, as :func:`pyxform.grid` and :func:`pyxform.headers` read it), or a
-        :class:`~pyxform.source.Source` (bytes, URI and transport charset, as :func:`pyxform.source.read_source`
+        :func:`pyxform.base.source.read_source`, as :func:`pyxform.grid` and :func:`pyxform.headers` read it), or a
+        :class:`~pyxform.base.source.Source` (bytes, URI and transport charset, as :func:`pyxform.base.source.read_source`
         reads files, standard input and URLs).
     :param table: the index of one table (``px:index``: 0-based, document order, nested tables counted) to convert
         alone, or ``None`` for every table.
     :param names: ``"paper"``: elements named after the header text (Zhang & Li's ``population-statistics``);
         ``"generic"``: ``<table name="...">``, ``<field name="...">`` for headers that make poor names.
     :param method: header detection: ``"auto"`` (markup where the table has it, else formatting), ``"markup"`` or
-        ``"format"`` (see :mod:`pyxform.header_detection`).
+        ``"format"`` (see :mod:`pyxform.stages.headers`).
     :param source: the page's file name or URL, recorded as provenance and used to resolve links (default: the
         ``Source``'s URI or the path, else empty).
-    :param limits: resource limits (:class:`pyxform.limits.Limits`).
-    :param pipeline: the conversion pipeline (default :data:`~pyxform.pipeline.CONVERSION`: clean, normalize,
+    :param limits: resource limits (:class:`pyxform.base.limits.Limits`).
+    :param pipeline: the conversion pipeline (default :data:`~pyxform.api.pipeline.CONVERSION`: clean, normalize,
         headers, map, merge), e.g. ``CONVERSION.append(Step.xslt("post.xsl"))``; it must start with ``clean``.
     :param params: stylesheet parameters by step name, over those the options above set
         (``{"headers": {"threshold": 4}, "post": {"prefix": "x"}}``), checked before anything runs
-        (:func:`pyxform.params.check_params`, as ``pyxform convert --param`` checks them).
-    :param keep_stages: a folder to write every step's result into (:meth:`~pyxform.pipeline.Pipeline.run`).
+        (:func:`pyxform.runtime.params.check_params`, as ``pyxform convert --param`` checks them).
+    :param keep_stages: a folder to write every step's result into (:meth:`~pyxform.api.pipeline.Pipeline.run`).
     :returns: a :class:`Conversion`.
     :raises NoTableError: the page has no table, or ``table`` names none.
     :raises LimitExceeded: ``table`` names a table over ``max_slots`` or ``max_depth``.
@@ -199,7 +199,7 @@ def convert(data: bytes | str | os.PathLike[str] | Source, *, table: int | None 
         raise ValueError(f"a conversion pipeline starts with clean; this one starts with {chosen.names[0]!r}")
     check_params(chosen.steps, params)
     if isinstance(data, os.PathLike):
-        from .source import read_source
+        from ..base.source import read_source
 
         data = read_source(data, limits=limits)
     if isinstance(data, Source):

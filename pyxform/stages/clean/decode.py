@@ -28,8 +28,8 @@ text practically never forms that many valid UTF-8 sequences by chance, and a de
 in a legacy encoding for the sake of a few bad bytes.
 
 **Never a crash.** Undecodable sequences become U+FFFD and add a warning. Input with no bytes, or only whitespace,
-raises :class:`~pyxform.errors.EmptyInput`; binary data (many control bytes, or a known binary file signature)
-raises :class:`~pyxform.errors.UndecodableInput`.
+raises :class:`~pyxform.base.errors.EmptyInput`; binary data (many control bytes, or a known binary file signature)
+raises :class:`~pyxform.base.errors.UndecodableInput`.
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ from typing import Final
 
 import webencodings
 
-from ..errors import EmptyInput, UndecodableInput
+from ...base.errors import EmptyInput, UndecodableInput
 
 __all__ = ["Decoded", "decode_html", "prescan_meta_charset", "whatwg_encoding"]
 
@@ -434,7 +434,7 @@ def decode_html(data: bytes, *, charset: str | None = None, location: str | None
         decoded = Decoded(text, decoded.encoding, decoded.source,
                           (*decoded.warnings, f"{nuls} NUL character(s) replaced by U+FFFD"))
     controls = len(_XML_CONTROLS.findall(text))
-    if controls:  # replaced by U+FFFD when parsed (pyxform.clean.parse): XML 1.0 cannot hold them
+    if controls:  # replaced by U+FFFD when parsed (pyxform.stages.clean.parse): XML 1.0 cannot hold them
         decoded = Decoded(text, decoded.encoding, decoded.source,
                           (*decoded.warnings, f"{controls} control character(s) that XML cannot hold "
                                               "(U+0001 to U+001F but tab, line feed, form feed and carriage return) "

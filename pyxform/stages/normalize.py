@@ -18,18 +18,17 @@ Use :func:`grid` for a page (bytes, text or a path); :class:`Normalizer` to reus
 from __future__ import annotations
 
 import os
-import threading
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from lxml import etree
 
-from .errors import NoTableError
-from .limits import DEFAULT_LIMITS, Limits
-from .source import Source, read_source
-from .saxon import SaxonRuntime, builtin_stylesheet
+from ..base.errors import NoTableError
+from ..base.limits import DEFAULT_LIMITS, Limits
+from ..base.source import Source, read_source
+from ..runtime.runner import shared_runtime
+from ..runtime.saxon import SaxonRuntime
 
 __all__ = [
     "Cell",
@@ -42,27 +41,11 @@ __all__ = [
     "Normalizer",
     "grid",
     "read_grid_xml",
-    
-    "shared_runtime",
     "PX_NS",
 ]
 
 PX_NS = "urn:pyxform"
 _PX = "{" + PX_NS + "}"
-
-#: Stylesheets of the pipeline, by runtime name; the ones that ship with this build are compiled into the shared
-#: runtime before it is locked (a locked Saxon processor cannot compile more).
-PIPELINE_STYLESHEETS: tuple[tuple[str, str], ...] = (
-    ("normalize", "normalize.xsl"),
-    ("headers", "headers.xsl"),
-    ("map", "map.xsl"),
-    ("merge", "merge.xsl"),
-    ("pairs", "pairs.xsl"),
-    ("schema", "schema.xsl"),
-    ("tabular", "tabular.xsl"),
-    ("json", "json.xsl"),
-    ("xhtml", "xhtml.xsl"),
-)
 
 # Optional px:cell attributes, as written in the grid, in the order of docs/formats.md section 2.
 CELL_FEATURES: tuple[str, ...] = (
@@ -391,33 +374,11 @@ def read_grid_xml(xml: str | bytes) -> GridDocument:
                         xml=data.decode("utf-8") if isinstance(xml, bytes) else xml)
 
 
-# -- running the stage --------------------------------------------------------------------------------------------
-_runtime_lock = threading.Lock()
-_shared_runtime: SaxonRuntime | None = None
-
-
-def shared_runtime() -> SaxonRuntime:
-    """The process-wide :class:`SaxonRuntime` with every built-in pipeline stylesheet compiled, created on first use
-    (compiling takes about a second) and locked against URI access."""
-    global _shared_runtime
-    with _runtime_lock:
-        if _shared_runtime is None:
-            runtime = SaxonRuntime()
-            stylesheets = {}
-            for name, file_name in PIPELINE_STYLESHEETS:
-                try:
-                    stylesheets[name] = builtin_stylesheet(file_name)
-                except FileNotFoundError:
-                    continue
-            runtime.compile_all(stylesheets)
-            _shared_runtime = runtime
-        return _shared_runtime
-
-
 class Normalizer:
     """Runs stage 2 with one compiled runtime: ``Normalizer().normalize(xhtml)``.
 
-    :param runtime: a runtime in which ``normalize`` is compiled (default: :func:`shared_runtime`).
+    :param runtime: a runtime in which ``normalize`` is compiled (default:
+        :func:`pyxform.runtime.runner.shared_runtime`).
     :param limits: ``max_slots`` (slots per table) and ``max_depth`` (table nesting) become ``px:table-failure``
         with code ``limit`` for the tables that exceed them.
     """
@@ -438,7 +399,7 @@ class Normalizer:
         """Annotated XHTML (``docs/formats.md`` section 1) -> :class:`GridDocument`.
 
         :param table: normalize only the table with this index (the others are not listed).
-        :raises pyxform.errors.BadXmlInput: if the input is not well-formed XML or declares a document type.
+        :raises pyxform.base.errors.BadXmlInput: if the input is not well-formed XML or declares a document type.
         """
         node = self.runtime.parse(xhtml)
         logged = len(self.runtime.messages)
@@ -452,7 +413,7 @@ def grid(page: Source | bytes | str | os.PathLike[str], *, table: int | None = N
     """Clean one HTML page and normalize every table in it into a dense grid (WHATWG HTML 4.9.12.1 "forming a
     table"; docs/formats.md section 2).
 
-    :param page: a :class:`~pyxform.source.Source`, the page's bytes, its decoded text (``str``), or a path
+    :param page: a :class:`~pyxform.base.source.Source`, the page's bytes, its decoded text (``str``), or a path
         (``os.PathLike``) to read.
     :param table: only the table with this index (0-based, document order, nested tables included).
     :param source: the name of the page recorded in the result (default: the path, or empty).

@@ -2,7 +2,7 @@
 
 :func:`generate_schema` runs ``stylesheets/schema.xsl`` (element names, nesting, repetition and simple types inferred
 from the document, see that file's opening comment). :func:`validate` checks a document against an XSD 1.0 schema
-with libxml2 (through lxml) and raises :class:`~pyxform.errors.ValidationError` listing ``(line, message)`` pairs.
+with libxml2 (through lxml) and raises :class:`~pyxform.base.errors.ValidationError` listing ``(line, message)`` pairs.
 Neither reads a DTD, resolves an external entity or touches the network.
 """
 
@@ -13,9 +13,9 @@ from pathlib import Path
 
 from lxml import etree
 
-from .errors import InputNotFound, ValidationError
-from .pipeline import runner
-from .safexml import parse_untrusted, serialize_root
+from ..base.errors import InputNotFound, ValidationError
+from ..base.safexml import parse_untrusted, serialize_root
+from ..runtime.runner import runner
 
 __all__ = ["generate_schema", "validate", "MAX_REPORTED_ERRORS"]
 

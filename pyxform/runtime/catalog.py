@@ -11,13 +11,13 @@ The catalog, ``schemas/catalog.xml`` in the package (:func:`catalog_path`), maps
 and ``system`` entries, paths relative to the catalog): no ``rewriteURI`` or ``delegate`` entries, so no other URI,
 ``..`` segments included, resolves through it. Users of the catalog:
 
-- every :class:`~pyxform.saxon.SaxonRuntime` (saxonche ``set_catalog_files``): a user stylesheet may
+- every :class:`~pyxform.runtime.saxon.SaxonRuntime` (saxonche ``set_catalog_files``): a user stylesheet may
   ``<xsl:import href="https://pyxform.invalid/stylesheets/lib/names.xsl"/>`` and is compiled offline. Lookups happen
   while stylesheets compile; after that a runtime is locked and reads no URI, catalog or not;
 - lxml: :class:`CatalogResolver` (``parser.resolvers.add(CatalogResolver())``), or libxml2's own catalog support
-  with ``XML_CATALOG_FILES=$(python -m pyxform.catalog --path)`` for tools such as ``xmllint``.
+  with ``XML_CATALOG_FILES=$(python -m pyxform.runtime.catalog --path)`` for tools such as ``xmllint``.
 
-``python -m pyxform.catalog`` writes the catalog anew from the package files (a test checks the shipped one is
+``python -m pyxform.runtime.catalog`` writes the catalog anew from the package files (a test checks the shipped one is
 current); ``--path`` prints where it is installed.
 """
 
@@ -74,7 +74,7 @@ def _package_files() -> list[tuple[str, str]]:
 def build_catalog() -> str:
     """The catalog's text for the files installed now (what ``schemas/catalog.xml`` must hold)."""
     lines = ['<?xml version="1.0" encoding="UTF-8"?>',
-             "<!-- pyxform's XML catalog: written by `python -m pyxform.catalog`; see pyxform/catalog.py. -->",
+             "<!-- pyxform's XML catalog: written by `python -m pyxform.runtime.catalog`; see pyxform/runtime/catalog.py. -->",
              f'<catalog xmlns="{CATALOG_NS}" prefer="system">']
     for uri, target in _package_files():
         lines.append(f'  <uri name="{uri}" uri="{target}"/>')
@@ -123,8 +123,8 @@ class CatalogResolver(etree.Resolver):
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m pyxform.catalog [--path]``: write the catalog from the package files, or print its path."""
-    parser = argparse.ArgumentParser(prog="python -m pyxform.catalog", description=__doc__.split("\n")[0])
+    """``python -m pyxform.runtime.catalog [--path]``: write the catalog from the package files, or print its path."""
+    parser = argparse.ArgumentParser(prog="python -m pyxform.runtime.catalog", description=__doc__.split("\n")[0])
     parser.add_argument("--path", action="store_true", help="print the installed catalog's path and exit")
     args = parser.parse_args(argv)
     if args.path:

@@ -24,9 +24,9 @@ from typing import Any
 
 from lxml import etree
 
-from .errors import BadXmlInput, InputError, InputNotFound, QueryError
-from .safexml import SAXON_PARSER_LIMITS, parse_untrusted, serialize_root
-from .saxon import _ALLOWED_PROTOCOLS
+from ..base.errors import BadXmlInput, InputError, InputNotFound, QueryError
+from ..base.safexml import SAXON_PARSER_LIMITS, parse_untrusted, serialize_root
+from ..runtime.saxon import _ALLOWED_PROTOCOLS
 
 __all__ = ["QueryItem", "QueryResult", "SkippedDocument", "query", "xpath", "documents_of", "is_xml_text",
            "DEFAULT_NAMESPACES", "XML_TEXT"]
@@ -100,7 +100,7 @@ class _QueryProcessor:
     """A Saxon processor for queries, locked (no URI access) from the start."""
 
     def __init__(self) -> None:
-        from .saxon_environment import processor_class
+        from ..runtime.environment import processor_class
 
         self.processor = processor_class()(license=False)  # environment-variable() sees no variable
         for name, value in SAXON_PARSER_LIMITS.items():
@@ -148,7 +148,7 @@ def documents_of(target: str | os.PathLike[str] | Sequence[str | os.PathLike[str
     :raises InputError: the target is a URL (queries read local files only).
     :raises InputNotFound: a path that does not exist or cannot be looked up, or a folder without XML files.
     """
-    from .source import looks_like_url
+    from ..base.source import looks_like_url
 
     if isinstance(target, (str, os.PathLike)):
         if isinstance(target, str) and looks_like_url(target):
@@ -180,7 +180,7 @@ XML_TEXT = "<XML text>"
 
 def _load(processor: Any, path: Path | str) -> Any:
     """Parse one file (or, given a ``str``, XML text) with lxml (no DTD, no entities, no network:
-    :func:`pyxform.safexml.parse_untrusted`) and give its root element (without DTD) to Saxon, with the file's URI
+    :func:`pyxform.base.safexml.parse_untrusted`) and give its root element (without DTD) to Saxon, with the file's URI
     as base URI."""
     location = XML_TEXT if isinstance(path, str) else str(path)
     if isinstance(path, str):
@@ -443,7 +443,7 @@ def xpath(node: etree._Element | etree._ElementTree, expression: str, *,
           namespaces: Mapping[str, str] | None = None, variables: Mapping[str, Any] | None = None) -> list[Any]:
     """Evaluate an XPath 3.1 expression on an lxml tree with elementpath (pure Python, no Saxon).
 
-    :param node: the context: an lxml element or tree (e.g. :meth:`pyxform.convert.Conversion.tree`).
+    :param node: the context: an lxml element or tree (e.g. :meth:`pyxform.api.convert.Conversion.tree`).
     :param namespaces: prefixes for the expression, besides ``px`` (``urn:pyxform``).
     :param variables: values of ``$name`` variables.
     :returns: the result sequence as a list (lxml elements, attribute values, Python numbers and strings, ...).

@@ -7,18 +7,18 @@ the runtime is *locked*: Saxon's ``allowedProtocols`` feature is set to the empt
 stylesheets: every stylesheet a runtime needs is compiled before the lock (see :meth:`SaxonRuntime.compile_all`).
 ``allowedProtocols`` governs reading only: ``xsl:result-document`` would still write files, so the result documents of
 every executable are captured in memory instead (``set_capture_result_documents``). Text given to :meth:`parse` may
-not declare a document type (:func:`pyxform.safexml.check_prolog`), and the JDK parser's depth, attribute and name
-limits are lifted for it (:data:`pyxform.safexml.SAXON_PARSER_LIMITS`).
+not declare a document type (:func:`pyxform.base.safexml.check_prolog`), and the JDK parser's depth, attribute and name
+limits are lifted for it (:data:`pyxform.base.safexml.SAXON_PARSER_LIMITS`).
 Documents passed between the stylesheets of one runtime stay in memory as ``PyXdmNode`` objects (no serialization).
 
 Built-in stylesheets are loaded with :mod:`importlib.resources` from the ``pyxform.stylesheets`` package data. Every
-runtime knows pyxform's XML catalog (:mod:`pyxform.catalog`), so a user stylesheet can ``xsl:import`` a built-in module
+runtime knows pyxform's XML catalog (:mod:`pyxform.runtime.catalog`), so a user stylesheet can ``xsl:import`` a built-in module
 by its public URI (``https://pyxform.invalid/stylesheets/lib/names.xsl``) while it is compiled, offline.
 
 Saxon-HE (saxonche 13) raises a dynamic error with its bare message and prints the detail (error code, module, line,
 column) to the process's standard error. :meth:`SaxonRuntime.transform` captures that report (file descriptor 2 is
 redirected for the duration of the call, under one process-wide lock) and puts it in the
-:class:`~pyxform.errors.StylesheetError`; anything else written there meanwhile is passed on unchanged.
+:class:`~pyxform.base.errors.StylesheetError`; anything else written there meanwhile is passed on unchanged.
 """
 
 from __future__ import annotations
@@ -35,8 +35,8 @@ from importlib.resources import as_file, files
 from pathlib import Path
 from typing import Any
 
-from .errors import BadXmlInput, StylesheetError
-from .safexml import SAXON_PARSER_LIMITS, check_prolog
+from ..base.errors import BadXmlInput, StylesheetError
+from ..base.safexml import SAXON_PARSER_LIMITS, check_prolog
 
 __all__ = ["SaxonRuntime", "UntypedAtomic", "XsltMessage", "builtin_stylesheet", "builtin_schema", "to_xdm_value"]
 
@@ -82,7 +82,7 @@ def builtin_schema(name: str) -> Path:
 
 
 def _new_processor() -> Any:
-    from .saxon_environment import processor_class  # Saxon is loaded lazily: the slowest part of start-up
+    from .environment import processor_class  # Saxon is loaded lazily: the slowest part of start-up
 
     processor = processor_class()(license=False)  # the first in a process: with the environment hidden
     for name, value in SAXON_PARSER_LIMITS.items():

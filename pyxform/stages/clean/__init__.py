@@ -5,8 +5,8 @@ Steps: decode (:mod:`.decode`, WHATWG order) -> HTML5 parse into lxml (:mod:`.pa
 with the formatting features header detection needs (:mod:`.features`) -> page attributes on ``html``.
 
 What a ``str`` means: :func:`clean` takes a ``str`` as the page's HTML *text* (already decoded; encoding reported as
-``utf-8``, source ``caller``); bytes are decoded here; a :class:`~pyxform.source.Source` brings its bytes, URI and
-transport charset. Reading files, standard input and URLs is :func:`pyxform.source.read_source`'s job.
+``utf-8``, source ``caller``); bytes are decoded here; a :class:`~pyxform.base.source.Source` brings its bytes, URI and
+transport charset. Reading files, standard input and URLs is :func:`pyxform.base.source.read_source`'s job.
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from typing import Final
 
 from lxml import etree
 
-from ..limits import DEFAULT_LIMITS, Limits, limit_exceeded
-from ..source import Source
+from ...base.limits import DEFAULT_LIMITS, Limits, limit_exceeded
+from ...base.source import Source
 from .decode import Decoded, decode_html
 from .features import annotate_tables, collapse
 from .parse import PX_NS, XHTML_NS, parse_html
@@ -150,7 +150,7 @@ def _remove(element: etree._Element) -> None:
 def clean(source: Source | bytes | str, *, limits: Limits = DEFAULT_LIMITS) -> CleanedPage:
     """Clean one page into annotated XHTML (``docs/formats.md`` section 1).
 
-    :param source: a :class:`~pyxform.source.Source` (bytes, URI, transport charset), page bytes, or the page's
+    :param source: a :class:`~pyxform.base.source.Source` (bytes, URI, transport charset), page bytes, or the page's
         decoded HTML text (``str``).
     :param limits: ``max_page_bytes``, ``max_tables``, ``max_depth`` and ``max_page_slots`` apply here.
     :returns: the :class:`CleanedPage`.
@@ -163,7 +163,7 @@ def clean(source: Source | bytes | str, *, limits: Limits = DEFAULT_LIMITS) -> C
         text = source
         _check_size(len(text.encode("utf-8", "surrogatepass")), limits, "<text>")
         if not text.strip():
-            from ..errors import EmptyInput
+            from ...base.errors import EmptyInput
 
             raise EmptyInput("the page holds only white space" if text else "the page is empty", location="<text>")
         decoded = Decoded(text, "utf-8", "caller")

@@ -1,291 +1,51 @@
 """Pipelines of XSLT 3.0 steps (and Python steps) run by one Saxon processor, stylesheets compiled once.
 
-    Step            one step: a built-in stylesheet (``Step.stage("map")``), the user's stylesheet
-                    (``Step.xslt("post.xsl", params={...})``), a Python callable on an lxml or XDM tree
-                    (``Step.python("fix", function)``), or clean (``Step.clean()``: HTML page -> annotated XHTML)
+    Step            one step (:mod:`pyxform.runtime.steps`): a built-in stylesheet (``Step.stage("map")``), the
+                    user's stylesheet (``Step.xslt("post.xsl", params={...})``), a Python callable on an lxml or XDM
+                    tree (``Step.python("fix", function)``), or clean (``Step.clean()``: HTML page -> annotated XHTML)
     Pipeline        an ordered, immutable list of steps with unique names; ``append``, ``insert``, ``replace``,
                     ``remove``, ``until``, ``starting_at`` give new pipelines; ``run`` runs it
     CONVERSION      pyxform's own conversion: clean -> normalize -> headers -> map -> merge
     PipelineResult  the output of a run: the last step's result (``.text``, ``.node``, ``.tree()``), the results of
                     the steps asked for (``.stage(name)``), the ``xsl:message`` texts
-    Runner          a compiled runtime with the lock and the error translation (internal; ``runner()``)
 
 **Runtimes and security.** The built-in stylesheets are compiled into one process-wide runtime
-(:func:`pyxform.normalize.shared_runtime`), which is then locked: Saxon's ``allowedProtocols`` is empty, so no
-stylesheet can read a URI (``doc()``, ``document()``, ``unparsed-text()``, ``collection()``). A locked processor cannot
-compile more stylesheets and a document node cannot move between processors, so a pipeline with stylesheets of the
-user's gets a runtime of its own: every built-in stylesheet and every user stylesheet of the pipeline compiled into a
-new processor, then locked. Such runtimes are cached per process (at most :data:`MAX_RUNTIMES`, least recently used
-dropped) by the set of user stylesheet files (path, modification time and size), so a pipeline compiles once however
-often it runs, and an edited stylesheet is compiled anew. ``Pipeline(..., allow_io=True)`` leaves that runtime
-unlocked, so the user's stylesheets may read URIs; it is an explicit opt-in, refused for a pipeline without user
-stylesheets (pyxform's built-in stylesheets read no URI and never run unlocked in the shared runtime).
-
-**Errors.** A stylesheet that stops on bad input says why in ``xsl:message terminate="yes"`` with text
-``px:CODE: description``; :class:`Runner` turns the codes of :data:`INPUT_ERRORS` into pyxform's errors (``px:no-table``
-is :class:`~pyxform.errors.NoTableError`). Every other failure is a :class:`~pyxform.errors.StylesheetError` with
-Saxon's error code and the stylesheet module, line and column.
+(:func:`pyxform.runtime.runner.shared_runtime`), which is then locked: Saxon's ``allowedProtocols`` is empty, so no
+stylesheet can read a URI (``doc()``, ``document()``, ``unparsed-text()``, ``collection()``). A pipeline with
+stylesheets of the user's gets a runtime of its own, compiled once per process (:func:`pyxform.runtime.runner.
+user_runner`). ``Pipeline(..., allow_io=True)`` leaves that runtime unlocked, so the user's stylesheets may read URIs;
+it is an explicit opt-in, refused for a pipeline without user stylesheets (pyxform's built-in stylesheets read no URI
+and never run unlocked in the shared runtime). How stylesheet failures become pyxform's errors:
+:mod:`pyxform.runtime.runner`.
 """
 
 from __future__ import annotations
 
 import os
-import re
-import threading
 import warnings
-from collections import OrderedDict
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from types import MappingProxyType
-from typing import Any, Literal
+from typing import Any
 
 from lxml import etree
 
-from .errors import (InputError, InputNotFound, LimitExceeded, NoTableError, PyxformError, StepError, StylesheetError,
-                     TableError)
-from .limits import DEFAULT_LIMITS, Limits, limit_keyword
-from .normalize import PIPELINE_STYLESHEETS, shared_runtime
-from .params import check_params, check_step_params
-from .safexml import parse_untrusted, serialize_root
-from .saxon import SaxonRuntime, XsltMessage, builtin_stylesheet
-from .source import Source
+from ..base.errors import InputNotFound, PyxformError, StepError
+from ..base.limits import DEFAULT_LIMITS, Limits
+from ..base.safexml import parse_untrusted, serialize_root
+from ..base.source import Source
+from ..runtime.params import check_params
+from ..runtime.runner import Runner, runner, user_runner
+from ..runtime.saxon import XsltMessage
+from ..runtime.steps import Params, Step
 
-__all__ = [
-    "Step",
-    "Pipeline",
-    "PipelineResult",
-    "CONVERSION",
-    "BUILTIN_STAGES",
-    "Runner",
-    "runner",
-    "INPUT_ERRORS",
-    "MAX_RUNTIMES",
-    "safe_xml_parser",
-]
-
-#: Built-in stylesheets by stage name (``stylesheets/``): the conversion stages and the output stages.
-BUILTIN_STAGES: Mapping[str, str] = MappingProxyType(dict(PIPELINE_STYLESHEETS))
-
-#: ``xsl:message`` error codes (``px:CODE: ...``) that are errors of the input, not of a stylesheet.
-INPUT_ERRORS: Mapping[str, type[PyxformError]] = MappingProxyType({
-    "no-table": NoTableError,
-    "table-failed": TableError,
-})
-_CODED_MESSAGE = re.compile(r"\s*\[?px:([\w-]+)\]?:?\s*(.*)", re.DOTALL)
-
-#: Most user runtimes kept compiled in one process.
-MAX_RUNTIMES = 8
-
-StepKind = Literal["clean", "xslt", "python"]
-Params = Mapping[str, Any]
+__all__ = ["Step", "Pipeline", "PipelineResult", "CONVERSION", "safe_xml_parser"]
 
 
 def safe_xml_parser() -> etree.XMLParser:
     """An lxml parser that resolves no entity, loads no DTD and uses no network (one per call: not thread-safe)."""
     return etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, huge_tree=True)
-
-
-# -- the runner: one compiled runtime, its lock, its errors --------------------------------------------------------
-class Runner:
-    """Runs compiled stylesheets of one :class:`~pyxform.saxon.SaxonRuntime` and translates their failures.
-
-    Safe to share between threads: each call holds the runtime's lock (a Saxon executable is not re-entrant).
-    """
-
-    def __init__(self, runtime: SaxonRuntime | None = None) -> None:
-        self.runtime = runtime or shared_runtime()
-        self.lock = self.runtime.lock
-
-    def has(self, stage: str) -> bool:
-        """Whether the stylesheet ``stage`` (a built-in stage name, or a user stylesheet's path) is compiled."""
-        return self.runtime.has(stage)
-
-    def require(self, *stages: str) -> None:
-        """:raises StylesheetError: if a stage's stylesheet is not installed."""
-        missing = [stage for stage in stages if not self.has(stage)]
-        if missing:
-            raise StylesheetError(f"this installation of pyxform has no stylesheet for: {', '.join(missing)}",
-                                  location=", ".join(BUILTIN_STAGES.get(stage, stage) for stage in missing))
-
-    def parse(self, xml: str | bytes, *, location: str | None = None) -> Any:
-        """Parse XML text into a document node of this runtime (no DTD is read, no entity expanded, no URI reached).
-
-        :raises BadXmlInput: if the text is not well-formed or declares a document type.
-        """
-        with self.lock:
-            return self.runtime.parse(xml, location=location)
-
-    def run(self, stage: str, node: Any, params: Params | None = None, *, location: str | None = None,
-            messages: list[XsltMessage] | None = None, to_string: bool = False) -> Any:
-        """Run one compiled stylesheet on a document node; return the result document node (or, ``to_string``, its
-        serialization by the stylesheet's ``xsl:output``).
-
-        :param messages: receives this call's ``xsl:message`` texts (they leave the runtime's shared log).
-        :raises NoTableError, TableError: if the stylesheet stopped with a code of :data:`INPUT_ERRORS`.
-        :raises StylesheetError: for any other failure of the stylesheet.
-        """
-        self.require(stage)
-        with self.lock:
-            first = len(self.runtime.messages)
-            try:
-                if to_string:
-                    return self.runtime.transform_to_string(stage, node, params)
-                return self.runtime.transform(stage, node, params)
-            except StylesheetError as error:
-                raise self._failure(stage, error, location, self.runtime.messages[first:]) from None
-            finally:
-                if messages is not None:
-                    messages.extend(self.runtime.messages[first:])
-                del self.runtime.messages[first:]
-
-    def run_to_string(self, stage: str, node: Any, params: Params | None = None, *,
-                      location: str | None = None) -> str:
-        """Like :meth:`run`, serialized with the stylesheet's ``xsl:output`` settings."""
-        return str(self.run(stage, node, params, location=location, to_string=True))
-
-    def serialize(self, node: Any) -> str:
-        """Serialize a document node as indented XML, with an XML declaration (UTF-8)."""
-        with self.lock:
-            text = node.to_string()
-        if text.startswith("<?xml"):
-            return text if text.endswith("\n") else text + "\n"
-        return '<?xml version="1.0" encoding="UTF-8"?>\n' + text + ("" if text.endswith("\n") else "\n")
-
-    def table_indexes(self, grid: Any, *, failures: bool = False) -> list[int]:
-        """The ``px:index`` of every table of a grid document (``docs/formats.md`` section 2), in document order
-        (with ``failures``: of every ``px:table-failure`` instead)."""
-        with self.lock:
-            xpath = self.runtime.processor.new_xpath_processor()
-            xpath.declare_namespace("px", "urn:pyxform")
-            xpath.set_context(xdm_item=grid)
-            result = xpath.evaluate(f"/px:grids/px:{'table-failure' if failures else 'table'}/@index/string()")
-        return [int(str(result.item_at(i))) for i in range(result.size)] if result is not None else []
-
-    def has_tables_without_headers(self, grid: Any) -> bool:
-        """Whether some table of a grid document lacks the header annotations (``header-rows``) of the headers
-        stage."""
-        with self.lock:
-            xpath = self.runtime.processor.new_xpath_processor()
-            xpath.declare_namespace("px", "urn:pyxform")
-            xpath.set_context(xdm_item=grid)
-            return bool(xpath.effective_boolean_value("exists(/px:grids/px:table[not(@header-rows)])"))
-
-    @staticmethod
-    def _failure(stage: str, error: StylesheetError, location: str | None,
-                 messages: Sequence[XsltMessage]) -> PyxformError:
-        """Turn a stylesheet's ``xsl:message terminate="yes"`` (text ``px:CODE: description``) into the error of
-        that code; any other failure stays a :class:`StylesheetError`."""
-        if "terminated by xsl:message" in error.message and messages:
-            match = _CODED_MESSAGE.match(messages[-1].text)
-            if match:
-                code, text = match.group(1), " ".join(match.group(2).split())
-                kind = INPUT_ERRORS.get(code)
-                if kind is None:
-                    return StylesheetError(text, error_code="px:" + code,
-                                           location=location or BUILTIN_STAGES.get(stage, stage))
-                limit = next((name for name in ("max_slots", "max_depth") if f"than {name} =" in text), None)
-                if code == "table-failed" and limit is not None:  # the table asked for is over a resource limit
-                    return LimitExceeded(f"{text} (raise it with {limit_keyword(limit)})", limit=limit,
-                                         location=location)
-                return kind(text, location=location)
-            error.message = f"{error.message}: {messages[-1].text}"
-            error.args = (error.message,)
-        if location and not error.location:
-            error.location = location
-        return error
-
-
-_runner: Runner | None = None
-_runner_lock = threading.Lock()
-
-
-def runner() -> Runner:
-    """The process-wide :class:`Runner` of the built-in stylesheets (compiled on first use, then locked)."""
-    global _runner
-    if _runner is None:
-        with _runner_lock:
-            if _runner is None:
-                _runner = Runner()
-    return _runner
-
-
-# -- steps ---------------------------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Step:
-    """One step of a :class:`Pipeline`. Make steps with :meth:`stage`, :meth:`xslt`, :meth:`python`, :meth:`clean`.
-
-    :ivar name: unique within a pipeline: the key of ``params`` in :meth:`Pipeline.run`, the file name of
-        ``keep_stages``, the argument of ``replace``/``insert``/``remove``.
-    :ivar kind: ``xslt`` (a stylesheet), ``python`` (a callable) or ``clean`` (HTML page -> annotated XHTML).
-    :ivar stylesheet: for ``xslt``: the built-in stage name (``map``) or the absolute path of the user's stylesheet.
-    :ivar builtin: whether the stylesheet is one of pyxform's (:data:`BUILTIN_STAGES`).
-    :ivar params: stylesheet parameters by name (``Q{uri}local`` for a parameter in a namespace).
-    :ivar function: for ``python``: the callable.
-    :ivar tree: for ``python``: ``lxml`` (the callable gets and returns an ``lxml.etree._ElementTree``; it may
-        return ``None`` after changing the tree in place) or ``xdm`` (a Saxon ``PyXdmNode`` of the pipeline's
-        runtime, returned as one).
-    """
-
-    name: str
-    kind: StepKind
-    stylesheet: str | None = None
-    builtin: bool = False
-    params: Params = field(default_factory=dict)
-    function: Callable[[Any], Any] | None = None
-    tree: Literal["lxml", "xdm"] = "lxml"
-
-    @classmethod
-    def stage(cls, stage: str, params: Params | None = None, *, name: str | None = None) -> Step:
-        """A built-in stylesheet: ``Step.stage("xhtml")``. Stage names: :data:`BUILTIN_STAGES`.
-
-        :param params: the stage's parameters (``docs/stylesheets.md``), checked now (:mod:`pyxform.params`).
-        :raises ValueError: if pyxform has no stage of that name.
-        :raises ParameterError: a parameter the stage does not declare, or a value it cannot take.
-        """
-        if stage not in BUILTIN_STAGES:
-            raise ValueError(f"pyxform has no built-in stage {stage!r} (stages: {', '.join(BUILTIN_STAGES)})")
-        step = cls(name or stage, "xslt", stage, True, dict(params or {}))
-        if params:
-            check_step_params(step, step.params)
-        return step
-
-    @classmethod
-    def xslt(cls, path: str | os.PathLike[str], params: Params | None = None, *, name: str | None = None) -> Step:
-        """The user's XSLT 3.0 stylesheet (a file): ``Step.xslt("post.xsl", {"prefix": "x"})``.
-
-        :param name: the step's name (default: the file name without suffix, ``post``).
-        :raises InputError: ``path`` is a URL (stylesheets are read from files).
-        :raises InputNotFound: if the file does not exist.
-        """
-        from .source import looks_like_url
-
-        if isinstance(path, str) and looks_like_url(path):
-            raise InputError("a stylesheet is read from a file, not a URL: download it (or xsl:import pyxform's "
-                             "modules by their public URIs from a local stylesheet)", location=path)
-        file = Path(path).resolve()
-        if not file.is_file():
-            raise InputNotFound("no such stylesheet", location=str(path))
-        return cls(name or file.stem, "xslt", str(file), False, dict(params or {}))
-
-    @classmethod
-    def python(cls, name: str, function: Callable[[Any], Any], *, tree: Literal["lxml", "xdm"] = "lxml") -> Step:
-        """A Python callable on the document: ``function(tree) -> tree | None`` (see :attr:`tree`). When it raises,
-        the run stops with a :class:`~pyxform.errors.StepError` naming the step, its exception as ``__cause__``."""
-        if tree not in ("lxml", "xdm"):
-            raise ValueError(f"tree must be 'lxml' or 'xdm', not {tree!r}")
-        return cls(name, "python", function=function, tree=tree)
-
-    @classmethod
-    def clean(cls) -> Step:
-        """Stage 1 (:func:`pyxform.clean.clean`): the HTML page (bytes, text or :class:`~pyxform.source.Source`) ->
-        annotated XHTML. Only as a pipeline's first step."""
-        return cls("clean", "clean")
-
-    def with_params(self, **params: Any) -> Step:
-        """This step with more (or other) parameters."""
-        return replace(self, params={**self.params, **params})
 
 
 def _builtin(*stages: str) -> tuple[Step, ...]:
@@ -399,7 +159,7 @@ class Pipeline:
         """
         if not self.user_stylesheets:
             return runner()
-        return _user_runner(self.user_stylesheets, self.allow_io)
+        return user_runner(self.user_stylesheets, self.allow_io)
 
     def run(self, document: Any, *, params: Mapping[str, Params] | None = None, keep: Iterable[str] = (),
             keep_stages: str | os.PathLike[str] | None = None, serialize: bool = False, source: str | None = None,
@@ -407,12 +167,12 @@ class Pipeline:
         """Run the steps in order on ``document``.
 
         :param document: for a pipeline starting with ``clean``, the HTML page: bytes, text (``str``), a path
-            (``os.PathLike``) or a :class:`~pyxform.source.Source`. Otherwise an XML document: bytes or text, a path (``os.PathLike``), an
+            (``os.PathLike``) or a :class:`~pyxform.base.source.Source`. Otherwise an XML document: bytes or text, a path (``os.PathLike``), an
             lxml tree or element, or a ``PyXdmNode`` of :meth:`runner`'s runtime.
         :param params: per-run stylesheet parameters by step name, over the steps' own:
             ``{"headers": {"method": "format"}, "post": {"prefix": "x"}}``. Checked before the first step runs
-            (:func:`pyxform.params.check_params`): a parameter a stylesheet of yours does not declare gives a
-            :class:`~pyxform.params.ParameterWarning` (Saxon ignores it).
+            (:func:`pyxform.runtime.params.check_params`): a parameter a stylesheet of yours does not declare gives a
+            :class:`~pyxform.runtime.params.ParameterWarning` (Saxon ignores it).
         :param keep: names of the steps whose result :meth:`PipelineResult.stage` should return.
         :param keep_stages: a folder to write every step's result into, as ``NN-NAME.xml`` (``00-clean.xhtml`` for
             clean; the last step's as serialized), for debugging a pipeline. Created if missing.
@@ -420,7 +180,7 @@ class Pipeline:
             ``text``, ``html`` ...): :attr:`PipelineResult.text`. Otherwise the result stays a document node and is
             serialized as XML when asked.
         :param source: the input's name, for error locations (default: the ``Source``'s URI or the path).
-        :param limits: resource limits for clean (:class:`~pyxform.limits.Limits`).
+        :param limits: resource limits for clean (:class:`~pyxform.base.limits.Limits`).
         :param messages: a list that receives each step's ``xsl:message`` texts when the step ends, also when it
             fails (the result's :attr:`~PipelineResult.messages` has them too).
         :returns: a :class:`PipelineResult`.
@@ -495,8 +255,8 @@ class _StageDump:
 
     def write(self, position: int, step: Step, run_on: Runner, result: Any) -> None:
         """:raises OutputError: the folder or the file cannot be written (no permission, disk full, ...)."""
-        from .errors import OutputError
-        from .files import atomic_write
+        from ..base.errors import OutputError
+        from ..base.files import atomic_write
 
         text = result if isinstance(result, str) else run_on.serialize(result)
         suffix = ".xhtml" if step.kind == "clean" else ".xml" if text.lstrip().startswith("<") else ".txt"
@@ -511,10 +271,10 @@ class _StageDump:
 
 def _clean(document: Any, limits: Limits, *, tables_only: bool = False) -> tuple[bytes, list[str]]:
     """The annotated XHTML of a page (its tables alone with ``tables_only``) and clean's warnings."""
-    from .clean import clean
+    from ..stages.clean import clean
 
     if isinstance(document, os.PathLike):
-        from .source import read_source
+        from ..base.source import read_source
 
         document = read_source(document, limits=limits)
     elif isinstance(document, str):
@@ -577,7 +337,7 @@ class PipelineResult:
     """The result of :meth:`Pipeline.run`.
 
     :ivar source: the input's name (empty if unknown).
-    :ivar messages: the ``xsl:message`` texts the steps emitted, as :class:`~pyxform.saxon.XsltMessage` (``stylesheet``
+    :ivar messages: the ``xsl:message`` texts the steps emitted, as :class:`~pyxform.runtime.saxon.XsltMessage` (``stylesheet``
         is the built-in stage name or the user stylesheet's path).
     """
 
@@ -624,38 +384,3 @@ class PipelineResult:
 #: pyxform's own conversion (:func:`pyxform.convert`): clean -> normalize -> headers -> map -> merge.
 CONVERSION = Pipeline((Step.clean(), *_builtin("normalize", "headers", "map", "merge")))
 
-# -- runtimes of user pipelines ------------------------------------------------------------------------------------
-_user_runners: OrderedDict[tuple[Any, ...], Runner] = OrderedDict()
-_user_runners_lock = threading.Lock()
-
-
-def _user_runner(stylesheets: Sequence[Path], allow_io: bool) -> Runner:
-    """A runner with every built-in stylesheet and ``stylesheets`` compiled, locked unless ``allow_io``; one per
-    distinct set of files (path, modification time, size) and ``allow_io``, at most :data:`MAX_RUNTIMES` kept."""
-    identity = []
-    for path in sorted(set(stylesheets)):
-        try:
-            status = path.stat()
-        except OSError:
-            raise InputNotFound("no such stylesheet", location=str(path)) from None
-        identity.append((str(path), status.st_mtime_ns, status.st_size))
-    key = (tuple(identity), allow_io)
-    with _user_runners_lock:
-        found = _user_runners.get(key)
-        if found is not None:
-            _user_runners.move_to_end(key)
-            return found
-        runtime = SaxonRuntime(allow_io=allow_io)
-        compile_list: dict[str, Path | str] = {}
-        for name, file_name in PIPELINE_STYLESHEETS:
-            try:
-                compile_list[name] = builtin_stylesheet(file_name)
-            except FileNotFoundError:
-                continue
-        compile_list.update((str(path), path) for path in stylesheets)
-        runtime.compile_all(compile_list)
-        made = Runner(runtime)
-        _user_runners[key] = made
-        while len(_user_runners) > MAX_RUNTIMES:
-            _user_runners.popitem(last=False)
-        return made
