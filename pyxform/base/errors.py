@@ -4,9 +4,15 @@ Every error carries a ``code`` (a short stable string, also shown by the CLI), a
 problem is: a file name, a URL, a table index and locator, a line) and an ``exit_code`` for the command line. The
 table of codes, classes and exit codes is in ``docs/errors.md``, the one place they are listed (``tests/test_docs.py``
 keeps it equal to the classes below).
+
+Every error pickles and unpickles as itself, with all its attributes (``code``, ``location``, ``limit``,
+``error_code``, ``errors``, ...): a worker process, a Dask worker or a crawler ships them (:meth:`PyxformError.
+__reduce__`, one rule for every class).
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 __all__ = [
     "PyxformError",
@@ -28,6 +34,8 @@ __all__ = [
     "QueryError",
     "OutputError",
     "WorkerCrash",
+    "InternalError",
+    "UsageError",
     "EXIT_PARTIAL_FAILURE",
 ]
 
@@ -52,6 +60,17 @@ class PyxformError(Exception):
 
     def __str__(self) -> str:
         return f"{self.location}: {self.message}" if self.location else self.message
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle as this class with every attribute as it is now (also ones set after the constructor, such as a
+        ``location`` added by a caller), without calling ``__init__``: subclasses need nothing of their own."""
+        return (_restore, (type(self), self.args), dict(self.__dict__))
+
+
+def _restore(cls: type[PyxformError], args: tuple[Any, ...]) -> PyxformError:
+    """An instance of ``cls`` with the exception arguments ``args``; :meth:`PyxformError.__reduce__` then sets its
+    attributes."""
+    return cls.__new__(cls, *args)
 
 
 class InputError(PyxformError):
@@ -225,3 +244,17 @@ class WorkerCrash(PyxformError):
 
     code = "crash"
     exit_code = 1
+
+
+class InternalError(PyxformError):
+    """An error pyxform did not expect (a bug: please report it with the page): the message names the Python
+    exception (``KeyError: 'x'``). A page job records it (:func:`pyxform.jobs.run_page`) instead of raising, so one
+    page never stops a batch or a crawl."""
+
+    code = "internal"
+    exit_code = 1
+
+
+class UsageError(Exception):
+    """A combination of options or inputs a command cannot serve, found before any page is read (the command line
+    exits 2 and shows the usage). Not a :class:`PyxformError`: it is about the options, not about an input."""
