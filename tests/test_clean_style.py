@@ -6,7 +6,7 @@ import pytest
 
 from pyxform.stages.clean import clean
 from pyxform.stages.clean.parse import XHTML_NS
-from pyxform.stages.clean.style import legacy_color
+from pyxform.stages.clean.values import legacy_color
 
 X = "{" + XHTML_NS + "}"
 PX = "{urn:pyxform}"

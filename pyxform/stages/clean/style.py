@@ -14,47 +14,34 @@ text-align, text-indent, padding-left, margin-left, display, visibility (and the
 
 Work is limited to what is needed: rules that can hide an element are matched against the whole page; all other
 rules only against the elements of tables and their ancestors, found through an index of each selector's subject
-(id, class, element name), as browsers do.
+(id, class, element name), as browsers do. CSS values are read by :mod:`pyxform.stages.clean.values`, style
+sheets compiled by :mod:`pyxform.stages.clean.sheets`.
 """
 
 from __future__ import annotations
 
-import functools
 import re
 from collections import defaultdict
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Final
 
-import cssselect
-import tinycss2
-import tinycss2.color3
-from cssselect.parser import Class, CombinedSelector, Element, Hash
 from lxml import etree
 
 from .parse import XHTML_NS
+from .sheets import compiled_sheet
+from .values import (DEFAULT_FONT_SIZE_PX, Declarations, css_color, first_family, font_size_px, font_weight,
+                     inline_declarations, legacy_color, length_px, may_hide, media_applies)
 
-__all__ = ["Style", "Cascade", "UA_RULES", "legacy_color", "css_color"]
+__all__ = ["Style", "Cascade", "UA_RULES"]
 
 _X: Final = "{" + XHTML_NS + "}"
-VIEWPORT_WIDTH_PX: Final = 1280.0
-DEFAULT_FONT_SIZE_PX: Final = 16.0
 
-_PROPERTIES: Final = frozenset({
-    "font-size", "font-weight", "font-style", "font-family", "color", "background-color", "text-align",
-    "text-indent", "padding-left", "margin-left", "display", "visibility",
-})
 _INHERITED: Final = frozenset({
     "font-size", "font-weight", "font-style", "font-family", "color", "text-align", "text-indent", "visibility",
 })
-_FONT_SIZE_KEYWORDS: Final = {
-    "xx-small": 9.0, "x-small": 10.0, "small": 13.0, "medium": 16.0, "large": 18.0, "x-large": 24.0,
-    "xx-large": 32.0, "xxx-large": 48.0,
-}
 # HTML 15.3.4 "Phrasing content": <font size=N> (1..7) -> CSS keyword size.
 _LEGACY_FONT_SIZES: Final = ("x-small", "small", "medium", "large", "x-large", "xx-large", "xxx-large")
-_ABSOLUTE_UNITS: Final = {"px": 1.0, "pt": 4 / 3, "pc": 16.0, "in": 96.0, "cm": 96 / 2.54, "mm": 96 / 25.4,
-                          "q": 96 / 101.6}
 _ALIGN_VALUES: Final = {"left": "left", "right": "right", "center": "center", "middle": "center",
                         "justify": "justify", "start": "left", "end": "right", "-webkit-center": "center",
                         "-moz-center": "center", "-webkit-left": "left", "-webkit-right": "right"}
@@ -108,194 +95,6 @@ _BLOCK_DISPLAYS: Final = frozenset({"block", "list-item", "flex", "grid", "table
 _LEVEL_UA, _LEVEL_HINT, _LEVEL_AUTHOR, _LEVEL_INLINE = 0, 1, 2, 3
 _LEVEL_AUTHOR_IMPORTANT, _LEVEL_INLINE_IMPORTANT = 4, 5
 
-Declarations = dict[str, tuple[str, bool]]  # property -> (value text, !important)
-
-
-def _tokens(value: str) -> list:
-    return [t for t in tinycss2.parse_component_value_list(value, skip_comments=True)
-            if t.type not in ("whitespace", "comment")]
-
-
-def css_color(value: str) -> str | None:
-    """A CSS colour value as ``#rrggbb`` (``None`` for transparent, ``currentcolor``, or not a colour)."""
-    try:
-        color = tinycss2.color3.parse_color(value.strip())
-    except Exception:  # tinycss2 rejects odd tokens with assorted exceptions
-        return None
-    if color is None or color == "currentColor" or not hasattr(color, "alpha") or color.alpha == 0:
-        return None
-    return "#" + "".join(f"{round(channel * 255):02x}" for channel in (color.red, color.green, color.blue))
-
-
-def legacy_color(value: str) -> str | None:
-    """HTML's "rules for parsing a legacy colour value" (HTML 2.3.6.4): ``bgcolor``/``color``/``text`` attributes.
-
-    :returns: ``#rrggbb``, or ``None`` for an empty value or ``transparent``.
-    """
-    value = value.strip(" \t\n\x0c\r")
-    if not value or value.lower() == "transparent":
-        return None
-    named = css_color(value) if re.fullmatch(r"[A-Za-z]+", value) else None
-    if named is not None:
-        return named
-    if len(value) == 4 and value[0] == "#" and all(c in "0123456789abcdefABCDEF" for c in value[1:]):
-        return "#" + "".join(c * 2 for c in value[1:]).lower()
-    value = "".join("00" if ord(c) > 0xFFFF else c for c in value)[:128]
-    value = value.removeprefix("#")
-    value = "".join(c if c in "0123456789abcdefABCDEF" else "0" for c in value)
-    while not value or len(value) % 3:
-        value += "0"
-    length = len(value) // 3
-    parts = [value[i * length:(i + 1) * length] for i in range(3)]
-    if length > 8:
-        parts = [p[length - 8:] for p in parts]
-        length = 8
-    while length > 2 and all(p[0] == "0" for p in parts):
-        parts = [p[1:] for p in parts]
-        length -= 1
-    if length > 2:
-        parts = [p[:2] for p in parts]
-    return "#" + "".join(p.rjust(2, "0") if len(p) == 1 else p for p in parts).lower()
-
-
-def _expand(name: str, value: str, important: bool, into: Declarations) -> None:
-    """Store a declaration, expanding the shorthands that set properties pyxform reads."""
-    if name in _PROPERTIES:
-        into[name] = (value, important)
-    elif name in ("padding", "margin"):
-        parts = _tokens(value)
-        if parts:
-            left = parts[{1: 0, 2: 1, 3: 1}.get(len(parts), 3)] if len(parts) <= 4 else parts[0]
-            into[name + "-left"] = (tinycss2.serialize([left]), important)
-    elif name == "background":
-        color = "transparent"
-        for token in _tokens(value):
-            text = tinycss2.serialize([token])
-            if css_color(text) is not None or text.lower() in ("transparent", "inherit", "initial", "unset"):
-                color = text
-        into["background-color"] = (color, important)
-    elif name == "font":
-        _expand_font(value, important, into)
-
-
-def _expand_font(value: str, important: bool, into: Declarations) -> None:
-    """The ``font`` shorthand: ``[style] [variant] [weight] size[/line-height] family``."""
-    tokens = _tokens(value)
-    if len(tokens) == 1 and tokens[0].type == "ident" and tokens[0].lower_value in (
-        "inherit", "initial", "unset"
-    ):
-        for name in ("font-style", "font-weight", "font-size", "font-family"):
-            into[name] = (tokens[0].lower_value, important)
-        return
-    style, weight = "normal", "normal"
-    for index, token in enumerate(tokens):
-        text = tinycss2.serialize([token]).lower()
-        if token.type == "ident" and text in ("italic", "oblique"):
-            style = text
-        elif token.type == "ident" and text in ("bold", "bolder", "lighter"):
-            weight = text
-        elif token.type == "number" and index + 1 < len(tokens):
-            weight = text
-        elif token.type in ("dimension", "percentage") or (token.type == "ident" and (
-                text in _FONT_SIZE_KEYWORDS or text in ("smaller", "larger"))):
-            into["font-style"] = (style, important)
-            into["font-weight"] = (weight, important)
-            into["font-size"] = (text, important)
-            rest = tokens[index + 1:]
-            if rest and rest[0].type == "literal" and rest[0].value == "/":
-                rest = rest[2:]
-            family = tinycss2.serialize(rest).strip()
-            if family:
-                into["font-family"] = (family, important)
-            return
-
-
-def parse_declarations(css: str, into: Declarations | None = None) -> tuple[Declarations, Declarations]:
-    """The normal and ``!important`` declarations of a declaration list (a ``style`` attribute's value)."""
-    normal: Declarations = {} if into is None else into
-    important: Declarations = {}
-    for declaration in tinycss2.parse_declaration_list(css, skip_comments=True, skip_whitespace=True):
-        if declaration.type != "declaration":
-            continue
-        value = tinycss2.serialize(declaration.value).strip()
-        _expand(declaration.lower_name, value, declaration.important, important if declaration.important else normal)
-    return normal, important
-
-
-@functools.lru_cache(maxsize=4096)
-def _inline_declarations(css: str) -> tuple[Declarations, Declarations]:
-    """:func:`parse_declarations` of a ``style`` attribute, cached across pages (the result is shared: read only)."""
-    return parse_declarations(css)
-
-
-def _may_hide(css: str) -> bool:
-    """False when a declaration list cannot set ``display`` or ``visibility``: neither name appears in it, in any
-    letter case, and it has no escape (through which a property name could be spelled otherwise)."""
-    lower = css.lower()
-    return "display" in lower or "visibility" in lower or "\\" in css
-
-
-def _media_applies(query_text: str) -> bool:
-    """Whether a media query list holds for a 1280 px wide colour screen (widths and types only; others fail)."""
-    query_text = query_text.strip().lower()
-    if not query_text:
-        return True
-    for query in query_text.split(","):
-        query = query.strip()
-        if query.startswith("not ") or query.startswith("only "):
-            query = query.split(None, 1)[1] if " " in query else ""
-            if query_text.strip().startswith("not "):
-                continue
-        words = re.sub(r"\(.*?\)", "", query).replace(" and ", " ").split()
-        if any(word not in ("all", "screen") for word in words):
-            continue
-        holds = True
-        for feature, number, unit in re.findall(r"\(\s*([a-z-]+)\s*:\s*([\d.]+)\s*([a-z]*)\s*\)", query):
-            px = float(number) * (_ABSOLUTE_UNITS.get(unit, 16.0 if unit in ("em", "rem") else 1.0))
-            if feature == "min-width":
-                holds = holds and VIEWPORT_WIDTH_PX >= px
-            elif feature == "max-width":
-                holds = holds and VIEWPORT_WIDTH_PX <= px
-            else:
-                holds = False
-        if re.search(r"\((?![a-z-]+\s*:\s*[\d.]+)", query):
-            holds = False
-        if holds:
-            return True
-    return False
-
-
-class _Translator(cssselect.HTMLTranslator):
-    """cssselect's HTML translator with element names in the XHTML namespace (prefix ``h``)."""
-
-    def xpath_element(self, selector: Element) -> cssselect.xpath.XPathExpr:
-        xpath = super().xpath_element(selector)
-        if xpath.element != "*" and ":" not in xpath.element:
-            xpath.element = "h:" + xpath.element
-        return xpath
-
-
-_TRANSLATOR: Final = _Translator()
-_NAMESPACES: Final = {"h": XHTML_NS}
-_STATEFUL_PSEUDO: Final = re.compile(r":(hover|focus|active|visited|focus-within|focus-visible|target)\b", re.I)
-
-
-def _subject_key(tree: object) -> tuple[str, str]:
-    """The index key of a selector's subject: its id, else a class, else its element name, else ``*``."""
-    node = tree.subselector if isinstance(tree, CombinedSelector) else tree
-    key: tuple[str, str] | None = None
-    while node is not None:
-        if isinstance(node, Hash):
-            return ("id", node.id)
-        if isinstance(node, Class) and key is None:
-            key = ("class", node.class_name)
-        if isinstance(node, Element):
-            if key is None and node.element:
-                key = ("tag", node.element.lower())
-            break
-        node = getattr(node, "selector", None)
-    return key or ("*", "")
-
 
 @dataclass(eq=False)
 class _Rule:
@@ -304,88 +103,6 @@ class _Rule:
     order: int
     normal: Declarations
     important: Declarations
-
-
-@dataclass(frozen=True, eq=False)
-class _CompiledSelector:
-    xpath: etree.XPath
-    specificity: tuple[int, int, int]
-    key: tuple[str, str]  # see _subject_key
-
-
-@dataclass(frozen=True, eq=False)
-class _SheetRule:
-    """A style rule of a sheet, compiled: its position among the sheet's qualified rules (1-based; the cascade's
-    source order), its declarations (shared: read only) and its selectors."""
-
-    position: int
-    normal: Declarations
-    important: Declarations
-    hides: bool
-    selectors: tuple[_CompiledSelector, ...]
-
-
-#: Compiled style sheets by CSS text (pages of a site share their sheets): at most _SHEET_CACHE_SIZE, then emptied.
-_SHEET_CACHE: dict[str, tuple[int, tuple[_SheetRule, ...]]] = {}
-_SHEET_CACHE_SIZE: Final = 256
-
-
-def _compiled_sheet(css: str) -> tuple[int, tuple[_SheetRule, ...]]:
-    """``(number of qualified rules, the rules that declare something pyxform reads)`` of one style sheet, with
-    ``@media`` (for a 1280 px screen) and ``@supports`` blocks flattened in source order."""
-    cached = _SHEET_CACHE.get(css)
-    if cached is not None:
-        return cached
-    rules: list[_SheetRule] = []
-    position = 0
-    for rule in _qualified_rules(tinycss2.parse_stylesheet(css, skip_comments=True, skip_whitespace=True)):
-        position += 1
-        compiled = _compile_rule(rule, position)
-        if compiled is not None:
-            rules.append(compiled)
-    result = (position, tuple(rules))
-    if len(_SHEET_CACHE) >= _SHEET_CACHE_SIZE:
-        _SHEET_CACHE.clear()
-    _SHEET_CACHE[css] = result
-    return result
-
-
-def _qualified_rules(rules: list) -> Iterator:
-    for rule in rules:
-        if rule.type == "qualified-rule":
-            yield rule
-        elif rule.type == "at-rule" and rule.lower_at_keyword in ("media", "supports") and rule.content:
-            if rule.lower_at_keyword == "media" and not _media_applies(tinycss2.serialize(rule.prelude)):
-                continue
-            yield from _qualified_rules(tinycss2.parse_rule_list(rule.content, skip_comments=True,
-                                                                 skip_whitespace=True))
-
-
-def _compile_rule(rule: object, position: int) -> _SheetRule | None:
-    normal, important = parse_declarations(tinycss2.serialize(rule.content))  # type: ignore[attr-defined]
-    if not normal and not important:
-        return None
-    selector_text = tinycss2.serialize(rule.prelude).strip()  # type: ignore[attr-defined]
-    if _STATEFUL_PSEUDO.search(selector_text):
-        parts = [part for part in selector_text.split(",") if not _STATEFUL_PSEUDO.search(part)]
-        selector_text = ",".join(parts)
-        if not selector_text.strip():
-            return None
-    try:
-        selectors = cssselect.parse(selector_text)
-    except Exception:  # cssselect.SelectorError and friends: a selector it cannot read never matches
-        return None
-    hides = any(name in ("display", "visibility") for name in (*normal, *important))
-    compiled = []
-    for selector in selectors:
-        if selector.pseudo_element:
-            continue
-        try:
-            xpath = etree.XPath(_TRANSLATOR.selector_to_xpath(selector), namespaces=_NAMESPACES)
-        except Exception:  # an unsupported pseudo-class (cssselect.ExpressionError) or an XPath it cannot build
-            continue
-        compiled.append(_CompiledSelector(xpath, selector.specificity(), _subject_key(selector.parsed_tree)))
-    return _SheetRule(position, normal, important, hides, tuple(compiled))
 
 
 @dataclass
@@ -411,67 +128,6 @@ class Style:
     specified: dict[str, str] = field(default_factory=dict)
 
 
-def _length(value: str, font_size: float, root_font_size: float = DEFAULT_FONT_SIZE_PX) -> float | None:
-    """A CSS length in px (``em`` against ``font_size``); ``None`` for percentages of widths and other values."""
-    tokens = _tokens(value)
-    if len(tokens) != 1:
-        return None
-    token = tokens[0]
-    if token.type == "number" and token.value == 0:
-        return 0.0
-    if token.type != "dimension":
-        return None
-    unit = token.lower_unit
-    if unit in _ABSOLUTE_UNITS:
-        return token.value * _ABSOLUTE_UNITS[unit]
-    if unit == "em":
-        return token.value * font_size
-    if unit == "rem":
-        return token.value * root_font_size
-    if unit in ("ex", "ch"):
-        return token.value * font_size / 2
-    if unit in ("vw", "vmin"):
-        return token.value * VIEWPORT_WIDTH_PX / 100
-    return None
-
-
-def _font_size(value: str, parent: float) -> float | None:
-    value = value.strip().lower()
-    if value in _FONT_SIZE_KEYWORDS:
-        return _FONT_SIZE_KEYWORDS[value]
-    if value == "larger":
-        return parent * 1.2
-    if value == "smaller":
-        return parent / 1.2
-    tokens = _tokens(value)
-    if len(tokens) == 1 and tokens[0].type == "percentage":
-        return parent * tokens[0].value / 100
-    size = _length(value, parent)
-    return size if size is not None and size >= 0 else None
-
-
-def _font_weight(value: str, parent: int) -> int | None:
-    value = value.strip().lower()
-    if value == "normal":
-        return 400
-    if value == "bold":
-        return 700
-    if value == "bolder":
-        return 400 if parent < 350 else 700 if parent < 550 else 900
-    if value == "lighter":
-        return 100 if parent < 550 else 400 if parent < 750 else 700
-    try:
-        number = float(value)
-    except ValueError:
-        return None
-    return int(number) if 1 <= number <= 1000 else None
-
-
-def _first_family(value: str) -> str | None:
-    first = value.split(",")[0].strip().strip("\"'").strip().lower()
-    return first or None
-
-
 class Cascade:
     """The style rules of one page, and the computed :class:`Style` of its elements on demand.
 
@@ -495,9 +151,9 @@ class Cascade:
         self.warnings: list[str] = []
         order = 0
         for css, media in style_sheets:
-            if not _media_applies(media):
+            if not media_applies(media):
                 continue
-            rule_count, sheet_rules = _compiled_sheet(css)
+            rule_count, sheet_rules = compiled_sheet(css)
             for sheet_rule in sheet_rules:
                 for selector in sheet_rule.selectors:
                     compiled = _Rule(selector.xpath, selector.specificity, order + sheet_rule.position,
@@ -538,7 +194,7 @@ class Cascade:
         css = element.get("style")
         if not css:
             return {}, {}
-        return _inline_declarations(css)
+        return inline_declarations(css)
 
     def _hints(self, element: etree._Element, name: str) -> Declarations:
         """Presentational hints of HTML attributes (HTML 15.3), as declarations."""
@@ -686,18 +342,18 @@ class Cascade:
         value = raw.strip()
         lower = value.lower()
         if prop == "font-size":
-            size = _font_size(lower, inherited.font_size)
+            size = font_size_px(lower, inherited.font_size)
             if size is not None:
                 style.font_size = size
         elif prop == "font-weight":
-            weight = _font_weight(lower, inherited.weight)
+            weight = font_weight(lower, inherited.weight)
             if weight is not None:
                 style.weight = weight
         elif prop == "font-style":
             if lower in ("italic", "oblique", "normal") or lower.startswith("oblique"):
                 style.italic = lower != "normal"
         elif prop == "font-family":
-            style.face = _first_family(value)
+            style.face = first_family(value)
         elif prop == "color":
             color = css_color(value)
             if color is not None or lower == "transparent":
@@ -710,7 +366,7 @@ class Cascade:
             if lower in _ALIGN_VALUES:
                 style.align = _ALIGN_VALUES[lower]
         elif prop in ("text-indent", "padding-left", "margin-left"):
-            length = _length(lower, style.font_size if prop != "text-indent" else style.font_size)
+            length = length_px(lower, style.font_size if prop != "text-indent" else style.font_size)
             if length is not None:
                 setattr(style, prop.replace("-", "_"), length)
         elif prop == "display":
@@ -729,7 +385,7 @@ class Cascade:
         (CSS lets such a descendant show).
         """
         candidates: list[etree._Element] = list(self.root.iterfind(".//*[@hidden]"))
-        candidates += [e for e in self.root.iterfind(".//*[@style]") if _may_hide(e.get("style") or "")
+        candidates += [e for e in self.root.iterfind(".//*[@style]") if may_hide(e.get("style") or "")
                        and any(p in ("display", "visibility") for d in self._inline(e) for p in d)]
         for rule in self._hiding_rules:
             candidates += self._matches(rule)
