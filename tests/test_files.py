@@ -77,8 +77,8 @@ def test_sigterm_to_the_command_removes_the_temporary_file(tmp_path: Path) -> No
     target.write_bytes(b"old")
     # the command line's handler, then a write whose fsync takes long: SIGTERM arrives while the file is open
     script = ("import os, sys, time\n"
-              "from pyxform import cli\nfrom pyxform.base import files\n"
-              "cli._exit_on_sigterm()\n"
+              "from pyxform.base import files\nfrom pyxform.cli.main import _exit_on_sigterm\n"
+              "_exit_on_sigterm()\n"
               "os.fsync = lambda fd: (print('writing', flush=True), time.sleep(30))\n"
               f"files.atomic_write({str(target)!r}, b'new')\n")
     child = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE)

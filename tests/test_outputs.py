@@ -16,7 +16,8 @@ from lxml import etree
 
 from pyxform import convert, convert_grid
 from pyxform.api.dataframes import to_dataframe, to_dataframes
-from pyxform.stages.tabular import Column, csv_paths
+from pyxform.jobs.outputs import csv_paths
+from pyxform.stages.tabular import Column
 
 from .annotated_grids import C, T, grid_xml, td, th
 

@@ -22,6 +22,7 @@ from ..base.safexml import parse_untrusted, serialize_root
 from ..base.source import Source
 from ..runtime.params import check_params
 from ..stages.headers import METHODS
+from ..stages.normalize import TableFailure
 from ..stages.tabular import TabularTable, read_tabular
 from .pipeline import CONVERSION, Pipeline, PipelineResult, safe_xml_parser
 
@@ -79,6 +80,18 @@ class Conversion:
         if self._grid is None:
             raise ValueError("the conversion pipeline has no headers step, so there is no annotated grid")
         return self._grid
+
+    def table_indexes(self) -> list[int]:
+        """The indexes (``px:index``) of the tables converted, in document order (with ``table``: that one, if it was
+        converted)."""
+        indexes = self._runner.table_indexes(self.grid)
+        return [index for index in indexes if index == self.table] if self.table is not None else indexes
+
+    def table_failures(self) -> list[TableFailure]:
+        """The tables of the page that could not be converted (``px:table-failure``: a limit, a table the table
+        model could not build), in document order (with ``table``: that one's failure, if it failed)."""
+        failures = [TableFailure(*row) for row in self._runner.table_failures(self.grid)]
+        return [failure for failure in failures if failure.index == self.table] if self.table is not None else failures
 
     def _from_grid(self, stage: str, params: Mapping[str, Any] | None = None) -> str:
         return self._runner.run_to_string(stage, self.grid, {"table": -1 if self.table is None else self.table,

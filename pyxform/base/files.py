@@ -3,7 +3,7 @@
 An output is written into a temporary file beside it, then renamed over it (:func:`atomic_write`). The temporary
 file's name says whose it is: ``.NAME.pyxform-PID-RANDOM.tmp`` (``NAME`` the output's name, at most 100 characters,
 ``PID`` the writing process). It is removed when the write fails, on Ctrl-C (``KeyboardInterrupt``), and on SIGTERM
-to the ``pyxform`` command (:func:`pyxform.cli.main` turns it into ``SystemExit``). A process killed outright
+to the ``pyxform`` command (:func:`pyxform.cli.main.main` turns it into ``SystemExit``). A process killed outright
 (SIGKILL, a crash, power loss; the worker process stopped at ``--timeout`` while it wrote a ``--keep-stages`` file)
 leaves its file behind: the first write of a later process into that folder removes the pyxform temporary files
 whose process no longer runs on this machine (:func:`remove_stale_temporaries`). On a folder shared by several

@@ -23,7 +23,7 @@ limit                     checked                                             de
 ``max_fetch_bytes``       fetching a URL (after content decoding)             64 MiB                       --
 ========================  ==================================================  ===========================  ===========
 
-``timeout`` and ``max_memory`` need a process that can be stopped: :mod:`pyxform.isolate` runs pages in one. The
+``timeout`` and ``max_memory`` need a process that can be stopped: :class:`pyxform.jobs.Worker` runs pages in one. The
 in-process functions (:func:`pyxform.convert`, :func:`pyxform.grid`) are bounded by the other limits only.
 """
 

@@ -149,6 +149,18 @@ class Runner:
             result = xpath.evaluate(f"/px:grids/px:{'table-failure' if failures else 'table'}/@index/string()")
         return [int(str(result.item_at(i))) for i in range(result.size)] if result is not None else []
 
+    def table_failures(self, grid: Any) -> list[tuple[int, str, str, str]]:
+        """``(index, locator, code, message)`` of every ``px:table-failure`` of a grid document (``docs/formats.md``
+        section 2), in document order."""
+        with self.lock:
+            xpath = self.runtime.processor.new_xpath_processor()
+            xpath.declare_namespace("px", "urn:pyxform")
+            xpath.set_context(xdm_item=grid)
+            result = xpath.evaluate("/px:grids/px:table-failure ! string-join((@index, string(@locator), string(@code), "
+                                    "string(@message)), codepoints-to-string(9))")
+        rows = [str(result.item_at(i)).split("\t", 3) for i in range(result.size)] if result is not None else []
+        return [(int(row[0]), row[1], row[2], row[3]) for row in rows]
+
     def has_tables_without_headers(self, grid: Any) -> bool:
         """Whether some table of a grid document lacks the header annotations (``header-rows``) of the headers
         stage."""

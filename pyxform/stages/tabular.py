@@ -29,7 +29,7 @@ from lxml import etree
 if TYPE_CHECKING:  # pragma: no cover
     import pandas
 
-__all__ = ["DEFAULT_SEPARATOR", "Column", "TabularTable", "read_tabular", "csv_paths"]
+__all__ = ["DEFAULT_SEPARATOR", "Column", "TabularTable", "read_tabular"]
 
 #: Joins the levels of a column's header path in CSV header rows and flat column names: "Average / Height".
 DEFAULT_SEPARATOR = " / "
@@ -192,15 +192,3 @@ def read_tabular(xml: str | bytes) -> list[TabularTable]:
             rows=tuple(int(record.get("row", "0")) for record in records),
             caption=element.get("caption"), parent_table=int(parent) if parent is not None else None))
     return tables
-
-
-def csv_paths(output: str, indexes: list[int]) -> dict[int, str]:
-    """Where ``pyxform convert --format csv -o OUTPUT`` writes each table: ``OUTPUT`` itself for a single table,
-    else ``STEM-INDEX.SUFFIX`` beside it for each table index (``stats.csv`` -> ``stats-0.csv``, ``stats-3.csv``).
-    """
-    if len(indexes) == 1:
-        return {indexes[0]: output}
-    stem, dot, suffix = output.rpartition(".")
-    if not dot or "/" in suffix or "\\" in suffix:
-        stem, suffix = output, "csv"
-    return {index: f"{stem}-{index}.{suffix}" for index in indexes}
