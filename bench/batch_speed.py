@@ -61,10 +61,10 @@ def build_warc(paths: list[Path], target: Path) -> list[tuple[bytes, str]]:
 
 def sequential(pages: list[tuple[bytes, str]], folder: Path, *, isolated: bool) -> float:
     """Convert and write every page one after the other; returns the seconds."""
-    from pyxform.files import atomic_write
-    from pyxform.limits import DEFAULT_LIMITS, Limits
-    from pyxform.source import Source
-    from pyxform.wings.batch._jobs import PageOptions, Worker, run_page
+    from pyxform.base.files import atomic_write
+    from pyxform.base.limits import DEFAULT_LIMITS, Limits
+    from pyxform.base.source import Source
+    from pyxform.jobs import PageOptions, Worker, run_page
 
     limits = DEFAULT_LIMITS if isolated else Limits(timeout=0, max_memory=0)
     options = PageOptions(limits=limits)

@@ -22,9 +22,9 @@ from typing import Any
 import pytest
 
 import pyxform
-from pyxform.errors import NoTableError, PyxformError
-from pyxform.limits import Limits
-from pyxform.source import Source
+from pyxform.base.errors import NoTableError, PyxformError
+from pyxform.base.limits import Limits
+from pyxform.base.source import Source
 from pyxform.wings.batch import PageOptions, run_batch
 from pyxform.wings.batch.names import output_stem
 

@@ -13,8 +13,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pyxform.errors import ArchiveError, OutputError
-from pyxform.limits import Limits
+from pyxform.base.errors import ArchiveError, OutputError
+from pyxform.base.limits import Limits
 from pyxform.wings.batch import inputs, warc
 from pyxform.wings.batch.manifest import Manifest
 from pyxform.wings.batch.names import digest, output_stem, slug

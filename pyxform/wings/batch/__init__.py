@@ -8,7 +8,7 @@ Dask), :mod:`.progress` (counts, progress and summary).
 
 from __future__ import annotations
 
-from ._jobs import PageOptions
+from pyxform.jobs import PageOptions
 from .progress import BatchStats, PlainProgress, RichProgress, summary_lines
 from .run import run_batch
 

@@ -32,8 +32,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final, Literal
 
-from pyxform.errors import ArchiveError, InputError, InputNotFound, PyxformError
-from pyxform.source import looks_like_url
+from pyxform.base.errors import ArchiveError, InputError, InputNotFound, PyxformError
+from pyxform.base.source import looks_like_url
 
 from . import warc
 from .names import output_stem

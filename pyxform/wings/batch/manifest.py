@@ -20,8 +20,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import IO, Any, Final
 
-from pyxform.errors import OutputError
-from pyxform.files import atomic_write
+from pyxform.base.errors import OutputError
+from pyxform.base.files import atomic_write
 
 __all__ = ["Manifest", "MANIFEST", "STATE", "read_records"]
 

@@ -26,9 +26,9 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, Final
 
-from pyxform.errors import ClusterError, PyxformError, WorkerCrash
+from pyxform.base.errors import ClusterError, PyxformError, WorkerCrash
+from pyxform.jobs import PageOptions
 
-from ._jobs import PageOptions
 from .inputs import Failure, PageRef, Skip, check_inputs, pages
 from .manifest import Manifest
 from .progress import BatchStats
@@ -53,6 +53,9 @@ LOCAL_CLUSTER_CONFIG: Final = {"distributed.worker.profile.enabled": False,
                                "distributed.admin.system-monitor.interval": "2s",
                                "distributed.admin.tick.interval": "500ms"}
 _WORKER_WAIT: Final = 60.0
+#: Seconds a run waits with tasks in flight and no worker in the cluster before it gives up (ClusterError).
+NO_WORKER_WAIT: Final = 180.0
+_POLL: Final = 2.0
 _RESULT_WAIT: Final = 60.0
 
 
@@ -115,7 +118,7 @@ def run_batch(inputs: Sequence[str], folder: str | Path, *, options: PageOptions
 @contextlib.contextmanager
 def _quiet_dask() -> Iterator[None]:
     """Dask's own log lines off while the batch runs (a lost worker or scheduler is reported by the batch itself,
-    in the manifest or as a :class:`~pyxform.errors.ClusterError`, not as Dask's tracebacks)."""
+    in the manifest or as a :class:`~pyxform.base.errors.ClusterError`, not as Dask's tracebacks)."""
     import logging
 
     logger = logging.getLogger("distributed")
@@ -228,6 +231,7 @@ class _Driver:
         self.suspects: deque[PageRef] = deque()  # pages whose task lost its worker even alone
         self.isolating: Any = None  # the future of the suspect that runs alone on the cluster
         self.token = uuid.uuid4().hex[:12]
+        self.no_worker_since: float | None = None
         self.submitted = 0
         self.threads = 1
 
@@ -331,6 +335,23 @@ class _Driver:
         if self.on_progress is not None:
             self.on_progress(self.stats)
 
+    def wait_for_a_result(self) -> None:
+        """Wait until a task in flight completes, for at most a few seconds; raise :class:`ClusterError` when the
+        cluster has had no worker for :data:`NO_WORKER_WAIT` seconds (tasks would wait for ever)."""
+        deadline = time.monotonic() + _POLL
+        while not self.completed.has_ready() and time.monotonic() < deadline:
+            time.sleep(0.01)  # as_completed has no wait with a time limit; a completed task waits 10 ms at most
+        if self.completed.has_ready():
+            self.no_worker_since = None
+            return
+        if self.client.nthreads():
+            self.no_worker_since = None
+        elif self.no_worker_since is None:
+            self.no_worker_since = time.monotonic()
+        elif time.monotonic() - self.no_worker_since > NO_WORKER_WAIT:
+            raise ClusterError(f"no Dask worker has been in the cluster for {NO_WORKER_WAIT:g} s: every worker died "
+                               "or left; go on with --resume once the cluster has workers again")
+
     # -- the loop -------------------------------------------------------------------------------------------------
     def read_to_first_page(self) -> None:
         """Read the inputs until a page to convert is found, or they end (recording failures on the way)."""
@@ -373,11 +394,10 @@ class _Driver:
                 self.isolating = self.submit([self.suspects.popleft()], priority=1)
             if self.stats.reading and len(self.pending) < lookahead and not self.completed.has_ready():
                 continue
-            try:
-                future = next(self.completed)
-            except StopIteration:  # nothing left to wait for (cannot happen while tasks are in flight)
+            if not self.completed.has_ready():
+                self.wait_for_a_result()
                 continue
-            self.handle(future)
+            self.handle(next(self.completed))
         if self.stats.started is not None and self.stats.done:
             self.stats.seconds = time.monotonic() - self.stats.started
 

@@ -25,8 +25,8 @@ from warcio.exceptions import ArchiveLoadFailed
 from warcio.limitreader import LimitReader
 from warcio.statusandheaders import StatusAndHeadersParserException
 
-from pyxform.errors import ArchiveError
-from pyxform.limits import Limits, limit_exceeded
+from pyxform.base.errors import ArchiveError
+from pyxform.base.limits import Limits, limit_exceeded
 
 __all__ = ["WarcPage", "WarcSkip", "WarcBroken", "scan", "read_page", "is_html", "sniffs_as_html", "looks_like_warc",
            "HTML_MEDIA_TYPES"]
