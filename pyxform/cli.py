@@ -475,7 +475,8 @@ def convert_outputs(page: Source, options: Mapping[str, Any], limits: Limits = D
     else:
         render = {"xml": conversion.to_bytes, "pairs": lambda: conversion.pairs_jsonl().encode("utf-8"),
                   "json": lambda: conversion.to_json().encode("utf-8"),
-                  "xhtml": lambda: conversion.to_xhtml().encode("utf-8")}[output_format]
+                  "xhtml": lambda: conversion.to_xhtml().encode("utf-8"),
+                  "tables": lambda: conversion.to_tables_json().encode("utf-8")}[output_format]
         outputs = [(target, render())]
     schema = conversion.schema().encode("utf-8") if options.get("schema") else None
     return outputs, schema, conversion
