@@ -30,6 +30,7 @@ from typing import Any, BinaryIO
 
 from .errors import (EXIT_PARTIAL_FAILURE, EmptyInput, InputError, InputNotFound, LimitExceeded, OutputError,
                      PyxformError, TableError, ValidationError)
+from . import cli_search
 from .files import atomic_write, writes_in_place
 from .limits import DEFAULT_LIMITS, LIMIT_OPTIONS, MIN_WORKER_MEMORY, Limits, limit_keyword
 from .source import Source, read_source
@@ -1018,6 +1019,13 @@ COMMANDS: tuple[Command, ...] = (
     Command("query", "XPath 3.1 / XQuery 3.1 over output files", _query_arguments, _run_query),
     Command("transform", "run any XSLT 3.0 stylesheet on an XML document (Saxon-HE)", _transform_arguments,
             _run_transform),
+    Command("index", "index the tables of pages for search (HTML, WARC, a crawl, XML outputs)",
+            lambda parser: cli_search.index_arguments(parser, _limit_arguments),
+            lambda args: cli_search.run_index(args, _limits(args))),
+    Command("search", "search an index for tables (integrative, bm25 or pagerank ranking)",
+            cli_search.search_arguments, cli_search.run_search),
+    Command("serve", "a search page over an index, in the browser", cli_search.serve_arguments,
+            cli_search.run_serve),
 )
 
 

@@ -23,6 +23,9 @@ problem is: a file name, a URL, a table index and locator, a line) and an ``exit
     ├── ValidationError               invalid         11  (an XML document does not validate against its schema)
     ├── QueryError                    query           12  (an XPath / XQuery expression failed)
     ├── OutputError                   output          15  (an output file could not be written: disk full, ...)
+    ├── SearchIndexError              index           16  (a search index that is missing, not an index, or of
+    │                                                      another version)
+    ├── EmptyQuery                    empty-query     2   (also a ValueError: a search query with no word in it)
     └── WorkerCrash                   crash           1   (the process converting a page died: a bug)
 
 Exit code 1 is an unexpected internal error (a bug: please report it), 2 is a usage error (argparse), and 13 means a
@@ -50,6 +53,8 @@ __all__ = [
     "ValidationError",
     "QueryError",
     "OutputError",
+    "SearchIndexError",
+    "EmptyQuery",
     "WorkerCrash",
     "EXIT_PARTIAL_FAILURE",
 ]
@@ -241,6 +246,20 @@ class OutputError(PyxformError):
 
     code = "output"
     exit_code = 15
+
+
+class SearchIndexError(PyxformError):
+    """A search index that cannot be opened: no index in the folder, not an index, or one of another version."""
+
+    code = "index"
+    exit_code = 16
+
+
+class EmptyQuery(PyxformError, ValueError):
+    """A search query with no word to search for (empty, only spaces, punctuation or symbols)."""
+
+    code = "empty-query"
+    exit_code = 2
 
 
 class WorkerCrash(PyxformError):

@@ -153,7 +153,7 @@ def build_index(folder: str | Path, inputs: list[str], *, limits: Limits = DEFAU
         ``copied``, ``failed``, ``no-tables``, ``xml``), e.g. for progress.
     :returns: an :class:`IndexReport`.
     :raises InputError: the inputs hold no page at all (nothing is created then).
-    :raises IndexFormatError: ``folder`` holds something else than an index of this version.
+    :raises SearchIndexError: ``folder`` holds something else than an index of this version.
     """
     started = time.monotonic()
     report = IndexReport()

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
+from ...errors import EmptyQuery
 from .fields import FIELD_NAMES
 from .rank import DEFAULT, Candidate, Parameters, idf, rank
 from .store import Store, unpack
@@ -24,10 +25,6 @@ __all__ = ["Searcher", "Hit", "EmptyQuery", "EmptyIndex", "PREVIEW_ROWS", "mark_
 PREVIEW_ROWS: Final = 3
 #: Characters of a cell kept in a preview.
 PREVIEW_CELL: Final = 200
-
-
-class EmptyQuery(ValueError):
-    """The query has no word to search for."""
 
 
 class EmptyIndex(ValueError):
@@ -100,8 +97,7 @@ class Searcher:
     """An open index for searching.
 
     :param folder: the index folder (``pyxform index --out``).
-    :raises FileNotFoundError: no index there.
-    :raises IndexFormatError: not an index of this version.
+    :raises SearchIndexError: no index there, or not an index of this version.
     """
 
     def __init__(self, folder: str | Path) -> None:

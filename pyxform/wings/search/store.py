@@ -16,9 +16,10 @@ import zlib
 from pathlib import Path
 from typing import Any, Final
 
+from ...errors import SearchIndexError
 from .fields import FIELD_NAMES
 
-__all__ = ["Store", "DATABASE", "SCHEMA_VERSION", "IndexFormatError"]
+__all__ = ["Store", "DATABASE", "SCHEMA_VERSION", "pack", "unpack"]
 
 DATABASE: Final = "index.sqlite"
 SCHEMA_VERSION: Final = "1"
@@ -63,8 +64,7 @@ CREATE VIRTUAL TABLE IF NOT EXISTS fts_terms USING fts5vocab(fts, 'row');  -- te
 """
 
 
-class IndexFormatError(Exception):
-    """The folder is not a search index of this version (the message says what it is)."""
+
 
 
 def pack(value: Any) -> bytes:
@@ -81,8 +81,8 @@ class Store:
 
     :param folder: the index folder.
     :param create: create the folder and the database if missing (for ``index``); else a missing index is an error.
-    :raises IndexFormatError: not an index, or an index of another schema version.
-    :raises FileNotFoundError: ``create`` is false and there is no index there.
+    :raises SearchIndexError: no index there (and not ``create``), not an index, or an index of another schema
+        version.
     """
 
     def __init__(self, folder: str | Path, *, create: bool = False, readonly: bool = False) -> None:
@@ -91,9 +91,10 @@ class Store:
         if not self.path.is_file():
             if not create:
                 if self.folder.is_dir():
-                    raise FileNotFoundError(f"{self.folder} is not a search index (no {DATABASE} in it): build one "
-                                            "with pyxform index")
-                raise FileNotFoundError(f"no search index at {self.folder}: build one with pyxform index")
+                    raise SearchIndexError(f"not a search index (no {DATABASE} in it): build one with pyxform index",
+                                           location=str(self.folder))
+                raise SearchIndexError("no search index there: build one with pyxform index FILES... --out "
+                                       f"{self.folder}", location=str(self.folder))
             self.folder.mkdir(parents=True, exist_ok=True)
         if readonly:
             self.db = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True, check_same_thread=False)
@@ -113,12 +114,12 @@ class Store:
             fields = self.db.execute("SELECT value FROM meta WHERE key = 'fields'").fetchone()
         except sqlite3.DatabaseError as error:
             self.db.close()
-            raise IndexFormatError(f"{self.path} is not a pyxform search index ({error})") from None
+            raise SearchIndexError(f"not a pyxform search index ({error})", location=str(self.path)) from None
         if version is None or version[0] != SCHEMA_VERSION or fields is None or fields[0] != " ".join(FIELD_NAMES):
             self.db.close()
-            raise IndexFormatError(f"{self.path} is a search index of another version "
-                                   f"({version[0] if version else 'unknown'}; this pyxform reads {SCHEMA_VERSION}): "
-                                   "build it again into a new folder")
+            raise SearchIndexError(f"a search index of another version ({version[0] if version else 'unknown'}; this "
+                                   f"pyxform reads {SCHEMA_VERSION}): build it again into a new folder",
+                                   location=str(self.path))
 
     def close(self) -> None:
         self.db.close()
