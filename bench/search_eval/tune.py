@@ -19,21 +19,22 @@ from .metrics import reciprocal_rank
 
 WEIGHT_GRID = (0.0, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0)
 GRIDS: dict[str, tuple[float, ...]] = {
-    "header": (0.0, 0.05, 0.1, 0.2, 0.3, 0.5),
-    "key": (0.0, 0.05, 0.1, 0.2, 0.3, 0.5),
-    "shape": (0.0, 0.05, 0.1, 0.2, 0.3, 0.5),
-    "shape_rows": (2.0, 5.0, 10.0, 20.0, 50.0),
+    "phrase": (0.0, 0.05, 0.1, 0.2, 0.3, 0.5, 0.75, 1.0),
+    "header": (0.0, 0.05, 0.1, 0.2, 0.3, 0.5, 0.75, 1.0, 1.5),
+    "key": (0.0, 0.05, 0.1, 0.2, 0.3, 0.5, 0.75, 1.0),
+    "shape": (0.0, 0.05, 0.1, 0.2, 0.3, 0.5, 0.75, 1.0, 1.5),
+    "shape_rows": (1.0, 2.0, 5.0, 10.0, 20.0, 50.0),
     "no_header": (0.0, 0.25, 0.5, 0.75, 1.0),
     "nested": (0.0, 0.25, 0.5, 0.75, 1.0),
-    "authority": (0.0, 0.02, 0.05, 0.1, 0.2),
-    "authority_k": (0.5, 1.0, 2.0, 4.0),
+    "authority": (0.0, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2),
+    "authority_k": (0.25, 0.5, 1.0, 2.0, 4.0),
 }
 
 
 def _candidates(searcher: Searcher, items: list[Question], parameters: Parameters) -> list[tuple]:
     out = []
     for q in items:
-        _, weights, candidates = searcher.candidates(q.text, parameters=parameters)
+        _, weights, candidates = searcher.candidates(q.text, parameters=parameters, phrases=True)
         out.append((q, weights, candidates))
     return out
 

@@ -99,8 +99,9 @@ def _row(document: TableDocument) -> tuple[dict[str, Any], dict[str, str]]:
 class _Converter:
     """Runs pages through the jobs layer: in ``jobs`` worker processes (one per thread), in order of submission."""
 
-    def __init__(self, jobs_count: int, limits: Limits) -> None:
+    def __init__(self, jobs_count: int, limits: Limits, *, isolated: bool = True) -> None:
         self.limits = limits
+        self.isolated = isolated
         self.options = jobs.PageOptions(format="tables", limits=limits)
         self.pool = ThreadPoolExecutor(max_workers=jobs_count) if jobs_count > 1 else None
         self._workers: list[jobs.Worker] = []
@@ -116,7 +117,10 @@ class _Converter:
         return worker
 
     def run(self, page: PageInput) -> jobs.PageResult:
-        return self._worker().run(Source(page.data, page.url or page.path or page.key, page.charset), self.options)
+        source = Source(page.data, page.url or page.path or page.key, page.charset)
+        if not self.isolated:
+            return jobs.run_page(source, self.options)
+        return self._worker().run(source, self.options)
 
     def submit(self, page: PageInput) -> Future[jobs.PageResult]:
         if self.pool is None:
@@ -142,13 +146,14 @@ def _error_text(error: BaseException | None) -> tuple[str, str]:
 
 
 def build_index(folder: str | Path, inputs: list[str], *, limits: Limits = DEFAULT_LIMITS, jobs_count: int = 1,
-                on_page: Callable[[str, str], None] | None = None) -> IndexReport:
+                isolated: bool = True, on_page: Callable[[str, str], None] | None = None) -> IndexReport:
     """Add the pages of ``inputs`` to the index in ``folder`` (created if missing).
 
     :param inputs: HTML files or folders, WARC files, crawl folders, pyxform output XML files or folders of them
         (:mod:`.sources`).
     :param limits: applied to every page's conversion (``timeout`` and ``max_memory`` in the worker process).
     :param jobs_count: worker processes converting pages at once.
+    :param isolated: convert in worker processes (else in this process: no time or memory cap, no process start).
     :param on_page: called as ``on_page(where, what)`` for each page (``what``: ``converted``, ``unchanged``,
         ``copied``, ``failed``, ``no-tables``, ``xml``), e.g. for progress.
     :returns: an :class:`IndexReport`.
@@ -177,7 +182,7 @@ def build_index(folder: str | Path, inputs: list[str], *, limits: Limits = DEFAU
         database = crawl_database(Path(name)) if Path(name).is_dir() else None
         if database is not None:
             crawl_edges.extend(crawl_links(database))
-    converter = _Converter(max(1, jobs_count), limits)
+    converter = _Converter(max(1, jobs_count), limits, isolated=isolated)
     pending: list[tuple[PageInput, str, Future[jobs.PageResult]]] = []
     with Store(folder, create=True) as store:
         try:
@@ -242,7 +247,8 @@ def _store_result(store: Store, item: PageInput, digest: str, result: jobs.PageR
             report.no_tables += 1
         else:
             report.failures.append(PageFailure(item.path or item.key, code, message))
-        store.add_page(source=item.key, path=item.path, url=item.url, url_key=url_key(item.url), title="",
+        url = page_url(canonical=None, fetched=item.url, path=item.path if item.kind == "html" else None)
+        store.add_page(source=item.key, path=item.path, url=url, url_key=url_key(url), title="",
                        digest=digest, status=result.status if result.status == "no-tables" else "failed", tables=0,
                        error=f"[{code}] {message}")
         store.commit()
@@ -265,7 +271,9 @@ def _store_page(store: Store, item: PageInput, digest: str, page: dict[str, Any]
         source = page.get("source") or ""
         url = source if _is_url(source) else (Path(source).resolve().as_uri() if source else None)
     documents = table_documents(page, url=url)
+    fetched_url = page_url(canonical=None, fetched=fetched, path=item.path if item.kind == "html" else None)
     page_id = store.add_page(source=item.key, path=item.path, url=url, url_key=url_key(url),
+                             alias_key=url_key(fetched_url),
                              title=page.get("title") or "", digest=digest,
                              status="partial" if page.get("failures") or status == "partial" else "ok",
                              tables=len(documents), error=None)
@@ -323,7 +331,9 @@ def _store_crawl_edges(store: Store, edges: list[tuple[str, str]]) -> None:
     """A crawl database's links, as links of the indexed pages they start from."""
     if not edges:
         return
-    pages = dict(store.db.execute("SELECT url_key, id FROM pages WHERE url_key IS NOT NULL"))
+    pages = {key: page for key, page in store.db.execute(
+        "SELECT alias_key, id FROM pages WHERE alias_key IS NOT NULL UNION ALL "
+        "SELECT url_key, id FROM pages WHERE url_key IS NOT NULL")}
     rows = []
     for source, target in edges:
         page = pages.get(url_key(source))
@@ -334,11 +344,16 @@ def _store_crawl_edges(store: Store, edges: list[tuple[str, str]]) -> None:
 
 
 def update_pagerank(store: Store) -> None:
-    """Compute PageRank over the indexed pages (nodes: distinct page URLs; edges: stored links between them) and
-    store each page's score (pages without a URL get the uniform share)."""
+    """Compute PageRank over the indexed pages and store each page's score.
+
+    Nodes: the distinct page URLs (``url_key``; a page's ``alias_key``, the URL it was fetched from, names the same
+    node); edges: the stored links between them. Pages without a URL get the uniform share."""
     keys = [row[0] for row in store.db.execute("SELECT DISTINCT url_key FROM pages WHERE url_key IS NOT NULL "
                                                "ORDER BY url_key")]
     node = {key: i for i, key in enumerate(keys)}
+    for alias, key in store.db.execute("SELECT alias_key, url_key FROM pages WHERE alias_key IS NOT NULL AND "
+                                       "url_key IS NOT NULL ORDER BY id"):
+        node.setdefault(alias, node[key])
     edges = []
     for page_key, target in store.db.execute(
             "SELECT p.url_key, l.target FROM links l JOIN pages p ON p.id = l.page WHERE p.url_key IS NOT NULL"):

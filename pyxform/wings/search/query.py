@@ -15,9 +15,9 @@ from typing import Any, Final
 
 from ...errors import EmptyQuery
 from .fields import FIELD_NAMES
-from .rank import DEFAULT, Candidate, Parameters, idf, rank
+from .rank import DEFAULT, Candidate, Parameters, Query, idf, rank
 from .store import Store, unpack
-from .text import analyze
+from .text import analyze, fold
 
 __all__ = ["Searcher", "Hit", "EmptyQuery", "EmptyIndex", "PREVIEW_ROWS", "mark_cells"]
 
@@ -69,28 +69,29 @@ def _fts_query(terms: Sequence[str]) -> str:
     return " OR ".join('"' + term.replace('"', '""') + '"' for term in terms)
 
 
-def mark_cells(records: Sequence[Sequence[str]], terms: frozenset[str], rows: int = PREVIEW_ROWS
+def mark_cells(records: Sequence[Sequence[str]], query: Mapping[str, float], rows: int = PREVIEW_ROWS
                ) -> tuple[list[int], list[list[int]]]:
-    """The records that hold the most query terms (their positions, best first, ties by position; the first rows
-    when none holds any) and, for each, the cells that hold one.
+    """The records that hold the most query terms and, for each, the positions of the cells that hold one.
 
-    A cheap test on the case-folded text (a term's first letters occur in the row) picks the rows to analyze; only
-    those are analyzed (:func:`~pyxform.wings.search.text.analyze`)."""
-    probes = [term[:max(3, len(term) - 2)] for term in terms]
-    best: list[tuple[int, int, list[int]]] = []
+    Rows are chosen by a cheap estimate, the IDF-weighted count of query terms whose first letters occur in the
+    row's case-folded text (best first, ties by position; the first rows when none holds any); only the chosen rows'
+    cells are analyzed (:func:`~pyxform.wings.search.text.analyze`) to mark them.
+
+    :param query: each query term with its weight (IDF).
+    """
+    probes = [(term[:max(3, len(term) - 2)], weight) for term, weight in query.items()]
+    estimates = []
     for position, record in enumerate(records):
-        folded = " ".join(record).casefold()
-        if not any(probe in folded for probe in probes):
-            continue
-        cells = [i for i, value in enumerate(record) if value and terms.intersection(analyze(value))]
-        if cells:
-            found = len(terms.intersection(term for i in cells for term in analyze(record[i])))
-            best.append((-found, position, cells))
-    best.sort()
-    chosen = [(position, cells) for _, position, cells in best[:rows]]
-    if not chosen:
-        chosen = [(position, []) for position in range(min(rows, len(records)))]
-    return [position for position, _ in chosen], [cells for _, cells in chosen]
+        folded = fold(" ".join(dict.fromkeys(record)))  # a spanning cell once
+        found = sum(weight for probe, weight in probes if probe in folded)
+        if found > 0:
+            estimates.append((-found, position))
+    estimates.sort()
+    chosen = [position for _, position in estimates[:rows]] or list(range(min(rows, len(records))))
+    terms = frozenset(query)
+    marks = [[i for i, value in enumerate(records[position]) if value and terms.intersection(analyze(value))]
+             for position in chosen]
+    return chosen, marks
 
 
 class Searcher:
@@ -130,19 +131,22 @@ class Searcher:
         """
         if n < 1:
             raise ValueError(f"the number of results must be >= 1, not {n}")
-        terms, query_weights, candidates = self.candidates(query, parameters=parameters, depth=max(n, parameters.depth))
-        ranked = rank(candidates, query_weights, parameters, ranking)[:n]
-        return [self._hit(position + 1, value, candidate.id, frozenset(terms))
+        terms, weighted, candidates = self.candidates(query, parameters=parameters, depth=max(n, parameters.depth))
+        ranked = rank(candidates, weighted, parameters, ranking)[:n]
+        return [self._hit(position + 1, value, candidate.id, weighted.terms)
                 for position, (value, candidate) in enumerate(ranked)]
 
-    def candidates(self, query: str, *, parameters: Parameters = DEFAULT, depth: int | None = None
-                   ) -> tuple[list[str], dict[str, float], list[Candidate]]:
-        """The query's distinct terms, their IDFs, and the ``depth`` best tables by text score as
-        :class:`~pyxform.wings.search.rank.Candidate` objects (what :meth:`search` ranks).
+    def candidates(self, query: str, *, parameters: Parameters = DEFAULT, depth: int | None = None,
+                   phrases: bool | None = None) -> tuple[list[str], Query, list[Candidate]]:
+        """The query's distinct terms, the query as the ranking reads it (terms and adjacent pairs with their
+        weights), and the ``depth`` best tables by text score as :class:`~pyxform.wings.search.rank.Candidate`
+        objects (what :meth:`search` ranks). ``phrases``: look up the pairs found as phrases (default: when the
+        ``phrase`` weight is not 0).
 
         :raises EmptyQuery, EmptyIndex: as :meth:`search`.
         """
-        terms = list(dict.fromkeys(analyze(query)))
+        sequence = analyze(query)
+        terms = list(dict.fromkeys(sequence))
         if not terms:
             raise EmptyQuery("the query has no word to search for" if not query.strip() else
                              f"the query {query!r} has no word to search for (only punctuation or symbols)")
@@ -156,24 +160,33 @@ class Searcher:
             "LIMIT ?", (_fts_query(terms), depth or parameters.depth)).fetchall()
         placeholders = ", ".join("?" * len(terms))
         counts = dict(self.db.execute(f"SELECT term, doc FROM fts_terms WHERE term IN ({placeholders})", terms))
-        query_weights = {term: idf(tables, int(counts.get(term, 0))) for term in terms}
+        weighted = Query.of(sequence, {term: idf(tables, int(counts.get(term, 0))) for term in terms})
         if not rows:
-            return terms, query_weights, []
+            return terms, weighted, []
         pages = int(self.db.execute("SELECT count(*) FROM pages").fetchone()[0])
         text = dict(rows)
         ids = list(text)
+        found: dict[int, set[tuple[str, str]]] = {}
+        if parameters.phrase > 0 if phrases is None else phrases:
+            wanted = set(ids)
+            for pair in weighted.pairs:  # unfiltered phrase queries are faster in FTS5 than with "rowid IN (...)"
+                for (rowid,) in self.db.execute("SELECT rowid FROM fts WHERE fts MATCH ?",
+                                                ('"' + " ".join(pair).replace('"', '""') + '"',)):
+                    if rowid in wanted:
+                        found.setdefault(rowid, set()).add(pair)
         details = {row[0]: row for row in self.db.execute(
             f"SELECT t.id, p.source, t.position, t.header_terms, t.key_terms, t.records, t.header_rows, t.depth, "
             f"p.pagerank FROM tables t JOIN pages p ON p.id = t.page WHERE t.id IN ({', '.join('?' * len(ids))})",
             ids)}
         candidates = [Candidate(id=i, order=(details[i][1], details[i][2]), text=float(text[i]),
                                 header_terms=frozenset(details[i][3].split()),
-                                key_terms=frozenset(details[i][4].split()), records=int(details[i][5]),
+                                key_terms=frozenset(details[i][4].split()),
+                                phrases=frozenset(found.get(i, ())), records=int(details[i][5]),
                                 header_rows=int(details[i][6]), depth=int(details[i][7]),
                                 pagerank=float(details[i][8]), pages=pages) for i in ids]
-        return terms, query_weights, candidates
+        return terms, weighted, candidates
 
-    def _hit(self, position: int, value: float, table_id: int, terms: frozenset[str]) -> Hit:
+    def _hit(self, position: int, value: float, table_id: int, terms: Mapping[str, float]) -> Hit:
         row = self.db.execute(
             "SELECT p.source, p.path, p.url, p.title, t.position, t.caption, t.heading, t.headers, t.body, "
             "t.locator FROM tables t JOIN pages p ON p.id = t.page WHERE t.id = ?", (table_id,)).fetchone()

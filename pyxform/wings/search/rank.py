@@ -2,6 +2,7 @@
 combined into one score per table (``docs/search.md`` "Ranking" gives the formula and every parameter).
 
     score(q, t) = text(q, t)                      BM25F-style text score, divided by the best candidate's
+                + phrase · phrases(q, t)          adjacent query terms found as a phrase in t (IDF-weighted share)
                 + header · names(q, t)            query terms that name a column of t (IDF-weighted share)
                 + key · subject(q, t)             query terms found in t's key column (IDF-weighted share)
                 + shape · rows(t) / (rows(t) + shape_rows) · (1 if t has a header row else no_header)
@@ -11,7 +12,8 @@ combined into one score per table (``docs/search.md`` "Ranking" gives the formul
 The text score is SQLite FTS5's ``bm25()`` with one weight per field (weighted term frequencies summed over the
 fields, one saturation and one length normalization per table: Robertson, Zaragoza & Taylor, "Simple BM25 extension
 to multiple weighted fields", CIKM 2004, with FTS5's k1 = 1.2, b = 0.75). Only the ``depth`` best tables by text are
-ranked; the other terms re-order them. The saturating transform of PageRank is Craswell, Robertson, Zaragoza &
+ranked; the other terms re-order them. The phrase term is the ordered-window feature of Metzler & Croft's sequential
+dependence model ("A Markov random field model for term dependencies", SIGIR 2005) as a share. The saturating transform of PageRank is Craswell, Robertson, Zaragoza &
 Taylor, "Relevance weighting for query independent evidence", SIGIR 2005, section 3 (w · S / (S + k)).
 
 This module is pure: it scores candidates that :mod:`.query` fetched; nothing here reads the index.
@@ -22,11 +24,11 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
-from typing import Final, Literal
+from typing import Any, Final, Literal
 
 from .fields import FIELD_NAMES
 
-__all__ = ["Parameters", "DEFAULT", "Candidate", "RANKINGS", "idf", "term_share", "shape_prior", "authority_prior",
+__all__ = ["Parameters", "DEFAULT", "Candidate", "Query", "RANKINGS", "idf", "term_share", "shape_prior", "authority_prior",
            "score", "rank"]
 
 Ranking = Literal["integrative", "bm25", "pagerank"]
@@ -46,6 +48,7 @@ class Parameters:
 
     :ivar weights: the weight of each field in the text score (:data:`~pyxform.wings.search.fields.FIELD_NAMES`).
     :ivar depth: how many tables, best by text score, are ranked.
+    :ivar phrase: weight of the share of the query's adjacent term pairs found as phrases in the table.
     :ivar header: weight of the share of the query's terms that name a column (its IDF-weighted share).
     :ivar key: weight of the share of the query's terms found in the table's key column.
     :ivar shape: weight of the table shape prior.
@@ -58,6 +61,7 @@ class Parameters:
 
     weights: Mapping[str, float] = field(default_factory=_default_weights)
     depth: int = 100
+    phrase: float = 0.0
     header: float = 0.0
     key: float = 0.0
     shape: float = 0.0
@@ -76,7 +80,7 @@ class Parameters:
             raise ValueError("field weights are >= 0 and at least one is > 0")
         if self.depth < 1:
             raise ValueError(f"depth must be >= 1, not {self.depth}")
-        for name in ("header", "key", "shape", "authority"):
+        for name in ("phrase", "header", "key", "shape", "authority"):
             if getattr(self, name) < 0:
                 raise ValueError(f"{name} must be >= 0, not {getattr(self, name)}")
         for name in ("shape_rows", "authority_k"):
@@ -112,6 +116,7 @@ class Candidate:
     :ivar id: the table's row in the index; ``order``: a stable tie-break (page identity, table index).
     :ivar text: the raw text score (higher is better; FTS5's ``-bm25()``).
     :ivar header_terms, key_terms: the table's analyzed header terms and key column terms (sets).
+    :ivar phrases: the query's adjacent term pairs that occur as phrases in the table.
     :ivar records: how many records; ``header_rows``: k; ``depth``: tables it sits in.
     :ivar pagerank: its page's PageRank (the scores of all pages sum to 1); ``pages``: pages in the index.
     """
@@ -121,6 +126,7 @@ class Candidate:
     text: float
     header_terms: frozenset[str]
     key_terms: frozenset[str]
+    phrases: frozenset[tuple[str, str]]
     records: int
     header_rows: int
     depth: int
@@ -128,14 +134,39 @@ class Candidate:
     pages: int
 
 
+#: A pair of adjacent query terms counts for the phrase term only when both terms have at least this IDF (each is
+#: in at most about 37% of the tables): a pair of common words ("of the") says little and is costly to look up.
+PAIR_MIN_IDF: Final = 1.0
+
+
+@dataclass(frozen=True)
+class Query:
+    """A query as the ranking reads it: each distinct term with its IDF, and each distinct pair of adjacent terms
+    with its weight (the smaller IDF of the two; only pairs whose terms both have an IDF of at least
+    :data:`PAIR_MIN_IDF`)."""
+
+    terms: Mapping[str, float]
+    pairs: Mapping[tuple[str, str], float] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, sequence: Sequence[str], idfs: Mapping[str, float]) -> Query:
+        """From the analyzed terms in query order and each term's IDF."""
+        pairs: dict[tuple[str, str], float] = {}
+        for a, b in zip(sequence, sequence[1:]):
+            weight = min(idfs.get(a, 0.0), idfs.get(b, 0.0))
+            if a != b and weight >= PAIR_MIN_IDF:
+                pairs.setdefault((a, b), weight)
+        return cls({term: idfs.get(term, 0.0) for term in dict.fromkeys(sequence)}, pairs)
+
+
 def idf(documents: int, containing: int) -> float:
     """BM25's inverse document frequency, kept positive: ln(1 + (N - n + 0.5) / (n + 0.5))."""
     return math.log(1.0 + (documents - containing + 0.5) / (containing + 0.5))
 
 
-def term_share(query: Mapping[str, float], terms: frozenset[str]) -> float:
-    """The IDF-weighted share of the query's terms that are in ``terms``: sum of idf(t) over the query terms in
-    ``terms`` / sum over all query terms (0 for a query without weight)."""
+def term_share(query: Mapping[Any, float], terms: frozenset[Any]) -> float:
+    """The weighted share of the query's terms (or pairs) that are in ``terms``: the sum of the weights of those in
+    ``terms`` / the sum of all weights (0 for a query without weight)."""
     total = sum(query.values())
     if total <= 0:
         return 0.0
@@ -160,21 +191,22 @@ def authority_prior(candidate: Candidate, parameters: Parameters) -> float:
     return s / (s + parameters.authority_k)
 
 
-def score(candidate: Candidate, query: Mapping[str, float], best_text: float, parameters: Parameters) -> float:
+def score(candidate: Candidate, query: Query, best_text: float, parameters: Parameters) -> float:
     """The integrative score of one candidate (module docstring).
 
-    :param query: each distinct query term with its IDF.
+    :param query: the query's terms and pairs with their weights.
     :param best_text: the best raw text score among the candidates (the text score is divided by it).
     """
     text = candidate.text / best_text if best_text > 0 else 0.0
     return (text
-            + parameters.header * term_share(query, candidate.header_terms)
-            + parameters.key * term_share(query, candidate.key_terms)
+            + parameters.phrase * term_share(query.pairs, candidate.phrases)
+            + parameters.header * term_share(query.terms, candidate.header_terms)
+            + parameters.key * term_share(query.terms, candidate.key_terms)
             + parameters.shape * shape_prior(candidate, parameters)
             + parameters.authority * authority_prior(candidate, parameters))
 
 
-def rank(candidates: Sequence[Candidate], query: Mapping[str, float], parameters: Parameters = DEFAULT,
+def rank(candidates: Sequence[Candidate], query: Query, parameters: Parameters = DEFAULT,
          ranking: str = "integrative") -> list[tuple[float, Candidate]]:
     """Order candidates, best first, with their scores.
 

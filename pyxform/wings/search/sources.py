@@ -145,7 +145,8 @@ def _warc_records(path: Path, max_bytes: int) -> Iterator[Item]:
                 data = record.content_stream().read(max_bytes + 1)
                 read += 1
                 yield PageInput("html", uri.strip("<>"), str(path), uri.strip("<>"), charset, data)
-    except (ArchiveLoadFailed, OSError, EOFError, ValueError, gzip.BadGzipFile, UnicodeDecodeError) as error:
+    except (ArchiveLoadFailed, OSError, EOFError, ValueError, gzip.BadGzipFile, UnicodeDecodeError,
+            AttributeError, TypeError, KeyError, IndexError) as error:  # warcio on a broken archive
         yield InputProblem(str(path), "input", f"the WARC file cannot be read further after {read} page(s): "
                            f"{type(error).__name__}: {error}".strip())
 

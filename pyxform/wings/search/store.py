@@ -32,6 +32,7 @@ CREATE TABLE IF NOT EXISTS pages (
     path TEXT,                          -- the file it came from (HTML file, WARC file, XML output), or NULL
     url TEXT,                           -- the page's URL: canonical link > WARC / crawl URL > file URI
     url_key TEXT,                       -- url as a node of the link graph (links.url_key)
+    alias_key TEXT,                     -- the URL it was fetched from (or its file), when not url: the same node
     title TEXT NOT NULL DEFAULT '',
     hash TEXT NOT NULL,                 -- SHA-256 of the page's bytes
     status TEXT NOT NULL,               -- ok | partial | no-tables | failed
@@ -41,6 +42,7 @@ CREATE TABLE IF NOT EXISTS pages (
 );
 CREATE INDEX IF NOT EXISTS pages_hash ON pages(hash);
 CREATE INDEX IF NOT EXISTS pages_url_key ON pages(url_key);
+CREATE INDEX IF NOT EXISTS pages_alias_key ON pages(alias_key);
 CREATE TABLE IF NOT EXISTS links (page INTEGER NOT NULL, target TEXT NOT NULL, PRIMARY KEY (page, target))
     WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS tables (
@@ -151,10 +153,12 @@ class Store:
         self.db.execute("DELETE FROM pages WHERE id = ?", (page,))
 
     def add_page(self, *, source: str, path: str | None, url: str | None, url_key: str | None, title: str,
-                 digest: str, status: str, tables: int, error: str | None) -> int:
+                 digest: str, status: str, tables: int, error: str | None, alias_key: str | None = None) -> int:
         cursor = self.db.execute(
-            "INSERT INTO pages (source, path, url, url_key, title, hash, status, tables, error) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", (source, path, url, url_key, title, digest, status, tables, error))
+            "INSERT INTO pages (source, path, url, url_key, alias_key, title, hash, status, tables, error) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (source, path, url, url_key, alias_key if alias_key != url_key else None, title, digest, status, tables,
+             error))
         assert cursor.lastrowid is not None
         return int(cursor.lastrowid)
 

@@ -15,7 +15,7 @@ import unicodedata
 from functools import lru_cache
 from typing import Final
 
-__all__ = ["analyze", "analyze_all", "MAX_TERM_LENGTH"]
+__all__ = ["analyze", "analyze_all", "fold", "MAX_TERM_LENGTH"]
 
 #: Longer runs (base64 blobs, hashes, glued URLs) are dropped: no query names them, and they bloat the index.
 MAX_TERM_LENGTH: Final = 40
@@ -32,7 +32,8 @@ def _stemmer():  # type: ignore[no-untyped-def]
     return stemmer
 
 
-def _fold(text: str) -> str:
+def fold(text: str) -> str:
+    """Case-folded, combining marks removed (``Päijänne`` -> ``paijanne``): the analyzer's first step."""
     if text.isascii():
         return text.lower()
     decomposed = unicodedata.normalize("NFKD", text)
@@ -47,7 +48,7 @@ def analyze(text: str | None) -> list[str]:
     """
     if not text:
         return []
-    words = [word for word in _WORD.findall(_fold(text)) if len(word) <= MAX_TERM_LENGTH]
+    words = [word for word in _WORD.findall(fold(text)) if len(word) <= MAX_TERM_LENGTH]
     return _stemmer().stemWords(words) if words else []
 
 
