@@ -132,15 +132,21 @@ def run_search(args: argparse.Namespace) -> int:
         lines.append(f"{hit.rank}. {hit.title or hit.source}  (table {hit.table}, score {hit.score:.3f})")
         if hit.caption or hit.heading:
             lines.append(f"   {hit.caption or hit.heading}")
-        named = [header for header in hit.headers if header]
+        named = [_short(header, 60) for header in hit.headers if header]
         if named:
             lines.append("   columns: " + " | ".join(named))
         for record in hit.preview:
-            lines.append("   > " + " | ".join(" ".join(value.split()) for value in record))
+            lines.append("   > " + " | ".join(_short(value, 60) for value in record))
         lines.append(f"   {hit.source}" + (f"  ({hit.path})" if hit.path and hit.path != hit.source else "")
                      + (f"  {hit.xpath}" if hit.xpath else ""))
     write_output("\n".join(lines))
     return EXIT_OK
+
+
+def _short(text: str, width: int) -> str:
+    """One line of at most ``width`` characters (an ellipsis where cut)."""
+    line = " ".join(text.split())
+    return line if len(line) <= width else line[:width - 1] + "…"
 
 
 # -- serve ---------------------------------------------------------------------------------------------------------

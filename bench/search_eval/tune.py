@@ -1,7 +1,7 @@
 """Coordinate ascent over the ranking's parameters, on the tuning half of the questions only.
 
 Each parameter in turn takes each value of its grid with the others fixed, and keeps the value with the best MRR@10
-(ties keep the current value); two rounds. Field weights change the candidates (a search per question per value);
+(ties keep the current value); two rounds. A field weight tries 0, half and twice its value. Field weights change the candidates (a search per question per value);
 the other parameters only re-order cached candidates. Nothing looks at the held-out half.
 """
 
@@ -17,7 +17,6 @@ from pyxform.wings.search.rank import DEFAULT, Parameters, rank
 from .corpus import Question
 from .metrics import reciprocal_rank
 
-WEIGHT_GRID = (0.0, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0)
 GRIDS: dict[str, tuple[float, ...]] = {
     "phrase": (0.0, 0.05, 0.1, 0.2, 0.3, 0.5, 0.75, 1.0),
     "header": (0.0, 0.05, 0.1, 0.2, 0.3, 0.5, 0.75, 1.0, 1.5),
@@ -55,9 +54,8 @@ def tune(searcher: Searcher, items: list[Question], start: Parameters = DEFAULT,
     print(f"start: MRR@10 {score:.4f}", flush=True)
     for round_number in range(rounds):
         for name in FIELD_NAMES:
-            for value in WEIGHT_GRID:
-                if value == best.weights[name]:
-                    continue
+            current = best.weights[name]
+            for value in sorted({0.0, current / 2, current * 2} - {current}):
                 trial = best.with_values(**{f"weight_{name}": value})
                 if not any(trial.weights.values()):
                     continue

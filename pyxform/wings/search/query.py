@@ -15,7 +15,7 @@ from typing import Any, Final
 
 from ...errors import EmptyQuery
 from .fields import FIELD_NAMES
-from .rank import DEFAULT, Candidate, Parameters, Query, idf, rank
+from .rank import DEFAULT, PAIR_MIN_IDF, Candidate, Parameters, Query, idf, rank
 from .store import Store, unpack
 from .text import analyze, fold
 
@@ -71,15 +71,18 @@ def _fts_query(terms: Sequence[str]) -> str:
 
 def mark_cells(records: Sequence[Sequence[str]], query: Mapping[str, float], rows: int = PREVIEW_ROWS
                ) -> tuple[list[int], list[list[int]]]:
-    """The records that hold the most query terms and, for each, the positions of the cells that hold one.
+    """The records that hold the most query terms (in table order) and, for each, the positions of the cells that
+    hold one.
 
     Rows are chosen by a cheap estimate, the IDF-weighted count of query terms whose first letters occur in the
-    row's case-folded text (best first, ties by position; the first rows when none holds any); only the chosen rows'
-    cells are analyzed (:func:`~pyxform.wings.search.text.analyze`) to mark them.
+    row's folded text (the best ``rows``, ties by position; the first rows when none holds any); only the chosen rows'
+    cells are analyzed (:func:`~pyxform.wings.search.text.analyze`) to mark them. Terms as common as
+    :data:`~pyxform.wings.search.rank.PAIR_MIN_IDF` says (``the``, ``of``) mark nothing unless the query has no other.
 
     :param query: each query term with its weight (IDF).
     """
-    probes = [(term[:max(3, len(term) - 2)], weight) for term, weight in query.items()]
+    telling = {term: weight for term, weight in query.items() if weight >= PAIR_MIN_IDF} or dict(query)
+    probes = [(term[:max(3, len(term) - 2)], weight) for term, weight in telling.items()]
     estimates = []
     for position, record in enumerate(records):
         folded = fold(" ".join(dict.fromkeys(record)))  # a spanning cell once
@@ -87,8 +90,8 @@ def mark_cells(records: Sequence[Sequence[str]], query: Mapping[str, float], row
         if found > 0:
             estimates.append((-found, position))
     estimates.sort()
-    chosen = [position for _, position in estimates[:rows]] or list(range(min(rows, len(records))))
-    terms = frozenset(query)
+    chosen = sorted(position for _, position in estimates[:rows]) or list(range(min(rows, len(records))))
+    terms = frozenset(telling)
     marks = [[i for i, value in enumerate(records[position]) if value and terms.intersection(analyze(value))]
              for position in chosen]
     return chosen, marks

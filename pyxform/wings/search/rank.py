@@ -61,12 +61,12 @@ class Parameters:
 
     weights: Mapping[str, float] = field(default_factory=_default_weights)
     depth: int = 100
-    phrase: float = 0.0
-    header: float = 0.0
-    key: float = 0.0
-    shape: float = 0.0
-    shape_rows: float = 10.0
-    no_header: float = 0.5
+    phrase: float = 1.0
+    header: float = 0.75
+    key: float = 0.2
+    shape: float = 0.75
+    shape_rows: float = 2.0
+    no_header: float = 0.25
     nested: float = 0.5
     authority: float = 0.0
     authority_k: float = 1.0
