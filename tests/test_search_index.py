@@ -200,15 +200,17 @@ def test_warc_files_and_a_crawl_folder(tmp_path) -> None:
     rivers = (DATA / "rivers.html").read_bytes().replace(b"https://example.org/wiki/Lakes_of_Finland", b"#")
     crawl = tmp_path / "crawl"
     crawl.mkdir()
-    _warc(crawl / "pages-00000.warc.gz", [
+    (crawl / "warc").mkdir()
+    _warc(crawl / "warc" / "crawl-00000.warc.gz", [
         ("https://lakes.test/", lakes, "text/html; charset=utf-8"),
         ("https://rivers.test/r", rivers, "text/html"),
         ("https://lakes.test/logo.png", b"\x89PNG", "image/png"),
         ("https://lakes.test/gone", b"<table><tr><td>x</td></tr></table>", "text/html")])
-    with sqlite3.connect(crawl / "crawl.sqlite") as db:
-        db.execute("CREATE TABLE pages (id INTEGER PRIMARY KEY, url TEXT)")
-        db.execute("CREATE TABLE links (source TEXT, target TEXT)")
-        db.executemany("INSERT INTO links VALUES (?, ?)", [("https://lakes.test/", "https://rivers.test/r")])
+    with sqlite3.connect(crawl / "crawl.sqlite") as db:  # as the crawler writes it: links.source is a page id
+        db.execute("CREATE TABLE pages (id INTEGER PRIMARY KEY, url TEXT NOT NULL UNIQUE)")
+        db.execute("CREATE TABLE links (source INTEGER NOT NULL, target TEXT NOT NULL, anchor TEXT, context TEXT)")
+        db.executemany("INSERT INTO pages VALUES (?, ?)", [(1, "https://lakes.test/"), (2, "https://rivers.test/r")])
+        db.executemany("INSERT INTO links VALUES (?, ?, '', '')", [(1, "https://rivers.test/r")])
     report = build(tmp_path / "index", [crawl])
     assert (report.converted, report.tables, report.failures) == (2, 3, [])
     ranks = dict(_db(tmp_path / "index").execute("SELECT source, pagerank FROM pages"))
@@ -218,9 +220,15 @@ def test_warc_files_and_a_crawl_folder(tmp_path) -> None:
     with Searcher(tmp_path / "index") as searcher:
         hit = searcher.search("Kemijoki", n=1)[0]
     assert (hit.source, hit.path) == ("https://example.org/wiki/Rivers_of_Finland",  # its canonical link
-                                      str(crawl / "pages-00000.warc.gz"))
+                                      str(crawl / "warc" / "crawl-00000.warc.gz"))
 
-    alone = build(tmp_path / "warc-index", [crawl / "pages-00000.warc.gz"])  # a WARC file alone: no crawl links
+    (crawl / "xml").mkdir()  # the crawl's own XML outputs are not read again: its pages come from its WARC files
+    from pyxform import convert
+
+    (crawl / "xml" / "1-lakes.xml").write_text(convert(DATA / "lakes.html").xml, encoding="utf-8")
+    again = build(tmp_path / "index", [crawl])
+    assert (again.converted, again.read_xml, again.unchanged) == (0, 0, 2)
+    alone = build(tmp_path / "warc-index", [crawl / "warc" / "crawl-00000.warc.gz"])  # a WARC file alone: no crawl links
     assert (alone.converted, alone.tables) == (2, 3)
 
 

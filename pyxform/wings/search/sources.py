@@ -91,7 +91,8 @@ _LINK_COLUMNS: Final = (("source", "target"), ("src", "dst"), ("from_url", "to_u
 def crawl_links(database: Path) -> list[tuple[str, str]]:
     """The ``(from URL, to URL)`` pairs of a crawl database's ``links`` table (empty if it has none). Its two URL
     columns are found by name (``source``/``target``, ``src``/``dst``, ``from_url``/``to_url`` ...); a table whose
-    columns hold page ids is joined to ``pages`` (``id``, ``url``)."""
+    column that holds page ids is joined to ``pages`` (``id``, ``url``), as the crawler writes its links table
+    (``source`` a page id, ``target`` a URL)."""
     try:
         with sqlite3.connect(f"{database.resolve().as_uri()}?mode=ro", uri=True) as db:
             columns = [row[1] for row in db.execute("PRAGMA table_info(links)")]
@@ -103,9 +104,10 @@ def crawl_links(database: Path) -> list[tuple[str, str]]:
                     break
             else:
                 return []
-            if rows and all(isinstance(x, int) for x, _ in rows[:100]):
+            if any(isinstance(x, int) or isinstance(y, int) for x, y in rows):  # page ids: their URLs
                 urls = dict(db.execute("SELECT id, url FROM pages").fetchall())
-                rows = [(urls.get(x), urls.get(y)) for x, y in rows]
+                rows = [(urls.get(x) if isinstance(x, int) else x, urls.get(y) if isinstance(y, int) else y)
+                        for x, y in rows]
     except sqlite3.Error:
         return []
     return [(str(x), str(y)) for x, y in rows if x and y]
