@@ -228,7 +228,7 @@ def test_warc_files_and_a_crawl_folder(tmp_path) -> None:
     (crawl / "xml" / "1-lakes.xml").write_text(convert(DATA / "lakes.html").xml, encoding="utf-8")
     again = build(tmp_path / "index", [crawl])
     assert (again.converted, again.read_xml, again.unchanged) == (0, 0, 2)
-    alone = build(tmp_path / "warc-index", [crawl / "warc" / "crawl-00000.warc.gz"])  # a WARC file alone: no crawl links
+    alone = build(tmp_path / "warc-index", [crawl / "warc" / "crawl-00000.warc.gz"])  # a WARC file alone
     assert (alone.converted, alone.tables) == (2, 3)
 
 

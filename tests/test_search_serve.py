@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.filterwarnings("ignore:Using .httpx. with .starlette.testclient.:DeprecationWarning")
+from .search_helpers import build, copy_pages, pyxform
 
-from .search_helpers import DATA, build, copy_pages, pyxform
+pytestmark = pytest.mark.filterwarnings("ignore:Using .httpx. with .starlette.testclient.:DeprecationWarning")
 
 
 @pytest.fixture(scope="module")

@@ -19,7 +19,6 @@ import argparse
 import json
 import os
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -30,7 +29,7 @@ from pyxform.wings.search.query import Searcher
 from pyxform.wings.search.rank import DEFAULT, RANKINGS, Parameters
 
 from .corpus import Question, make_articles, questions, relevant_tables
-from .metrics import evaluate, reciprocal_rank
+from .metrics import evaluate
 
 
 def _children_cpu() -> float:

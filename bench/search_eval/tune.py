@@ -1,7 +1,8 @@
 """Coordinate ascent over the ranking's parameters, on the tuning half of the questions only.
 
 Each parameter in turn takes each value of its grid with the others fixed, and keeps the value with the best MRR@10
-(ties keep the current value); two rounds. A field weight tries 0, half and twice its value. Field weights change the candidates (a search per question per value);
+(ties keep the current value); two rounds. A field weight tries 0, half and twice its value. Field weights change
+the candidates (a search per question per value);
 the other parameters only re-order cached candidates. Nothing looks at the held-out half.
 """
 

@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import threading
 import time
+import zlib
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -91,7 +93,7 @@ def _row(document: TableDocument) -> tuple[dict[str, Any], dict[str, str]]:
         "columns": len(document.columns), "header_rows": document.header_rows,
         "header_cols": document.header_cols, "depth": document.depth, "hidden": int(document.hidden),
         "body": pack({"kinds": document.kinds, "records": document.records}),
-        "xml": None if document.xml is None else __import__("zlib").compress(document.xml.encode("utf-8"), 6),
+        "xml": None if document.xml is None else zlib.compress(document.xml.encode("utf-8"), 6),
     }
     return row, terms
 
@@ -105,8 +107,7 @@ class _Converter:
         self.options = jobs.PageOptions(format="tables", limits=limits)
         self.pool = ThreadPoolExecutor(max_workers=jobs_count) if jobs_count > 1 else None
         self._workers: list[jobs.Worker] = []
-        self._local: Any = __import__("threading").local()
-        self._single: jobs.Worker | None = None
+        self._local = threading.local()
 
     def _worker(self) -> jobs.Worker:
         worker = getattr(self._local, "worker", None)
@@ -170,7 +171,7 @@ def build_index(folder: str | Path, inputs: list[str], *, limits: Limits = DEFAU
     if first is None:
         where = ", ".join(inputs) if inputs else "(no INPUT)"
         raise InputError("no pages to index: looked for HTML files (.html, .htm, .xhtml, .shtml), WARC files "
-                         f"(.warc, .warc.gz) and pyxform XML outputs (.xml)" +
+                         "(.warc, .warc.gz) and pyxform XML outputs (.xml)" +
                          (f"; {report.skipped} other file(s) skipped" if report.skipped else ""), location=where)
 
     def all_items() -> Iterator[Any]:

@@ -13,8 +13,9 @@ The text score is SQLite FTS5's ``bm25()`` with one weight per field (weighted t
 fields, one saturation and one length normalization per table: Robertson, Zaragoza & Taylor, "Simple BM25 extension
 to multiple weighted fields", CIKM 2004, with FTS5's k1 = 1.2, b = 0.75). Only the ``depth`` best tables by text are
 ranked; the other terms re-order them. The phrase term is the ordered-window feature of Metzler & Croft's sequential
-dependence model ("A Markov random field model for term dependencies", SIGIR 2005) as a share. The saturating transform of PageRank is Craswell, Robertson, Zaragoza &
-Taylor, "Relevance weighting for query independent evidence", SIGIR 2005, section 3 (w · S / (S + k)).
+dependence model ("A Markov random field model for term dependencies", SIGIR 2005) as a share. The saturating
+transform of PageRank is Craswell, Robertson, Zaragoza & Taylor, "Relevance weighting for query independent
+evidence", SIGIR 2005, section 3 (w · S / (S + k)).
 
 This module is pure: it scores candidates that :mod:`.query` fetched; nothing here reads the index.
 """
@@ -28,8 +29,8 @@ from typing import Any, Final, Literal
 
 from .fields import FIELD_NAMES
 
-__all__ = ["Parameters", "DEFAULT", "Candidate", "Query", "RANKINGS", "idf", "term_share", "shape_prior", "authority_prior",
-           "score", "rank"]
+__all__ = ["Parameters", "DEFAULT", "Candidate", "Query", "RANKINGS", "PAIR_MIN_IDF", "idf", "term_share",
+           "shape_prior", "authority_prior", "score", "rank"]
 
 Ranking = Literal["integrative", "bm25", "pagerank"]
 #: The rankings ``search --ranking`` offers.
