@@ -25,6 +25,8 @@ __all__ = ["Searcher", "Hit", "EmptyQuery", "EmptyIndex", "PREVIEW_ROWS", "mark_
 PREVIEW_ROWS: Final = 3
 #: Characters of a cell kept in a preview.
 PREVIEW_CELL: Final = 200
+#: Terms of a query used (the first ones): a longer query costs more and ranks no better.
+MAX_QUERY_TERMS: Final = 64
 
 
 class EmptyIndex(ValueError):
@@ -149,7 +151,8 @@ class Searcher:
         :raises EmptyQuery, EmptyIndex: as :meth:`search`.
         """
         sequence = analyze(query)
-        terms = list(dict.fromkeys(sequence))
+        terms = list(dict.fromkeys(sequence))[:MAX_QUERY_TERMS]
+        sequence = [term for term in sequence if term in set(terms)]
         if not terms:
             raise EmptyQuery("the query has no word to search for" if not query.strip() else
                              f"the query {query!r} has no word to search for (only punctuation or symbols)")

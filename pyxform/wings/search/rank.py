@@ -38,7 +38,7 @@ RANKINGS: Final[tuple[str, ...]] = ("integrative", "bm25", "pagerank")
 
 
 def _default_weights() -> dict[str, float]:
-    return {"title": 8.0, "url": 8.0, "heading": 8.0, "caption": 3.0, "headers": 8.0, "rowheaders": 1.0,
+    return {"title": 8.0, "url": 8.0, "heading": 8.0, "caption": 1.5, "headers": 16.0, "rowheaders": 2.0,
             "cells": 1.0}
 
 
@@ -64,10 +64,10 @@ class Parameters:
     depth: int = 100
     phrase: float = 1.0
     header: float = 0.75
-    key: float = 0.2
+    key: float = 0.1
     shape: float = 0.75
     shape_rows: float = 2.0
-    no_header: float = 0.25
+    no_header: float = 0.5
     nested: float = 0.5
     authority: float = 0.0
     authority_k: float = 1.0
