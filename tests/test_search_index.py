@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from pyxform.errors import EmptyQuery, InputError
-from pyxform.wings.search import _jobs
+from pyxform.base.errors import EmptyQuery, InputError
+from pyxform import jobs
 from pyxform.wings.search.query import EmptyIndex, Searcher
 
 from .search_helpers import DATA, build, copy_pages
@@ -104,13 +104,13 @@ def test_results_are_deterministic(linked, tmp_path) -> None:
 
 def test_adding_pages_does_not_rebuild_and_re_adding_is_a_no_op(tmp_path, monkeypatch) -> None:
     conversions: list[str] = []
-    real = _jobs.run_page
+    real = jobs.run_page
 
     def counting(source, options):
         conversions.append(Path(source.uri).name)
         return real(source, options)
 
-    monkeypatch.setattr(_jobs, "run_page", counting)
+    monkeypatch.setattr(jobs, "run_page", counting)
     pages = copy_pages(tmp_path / "pages")
     index = tmp_path / "index"
     first = build(index, [pages / "lakes.html", pages / "rivers.html"])

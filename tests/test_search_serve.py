@@ -11,7 +11,7 @@ import pytest
 
 from .search_helpers import build, copy_pages, pyxform
 
-pytestmark = pytest.mark.filterwarnings("ignore:Using .httpx. with .starlette.testclient.:DeprecationWarning")
+pytestmark = pytest.mark.filterwarnings("ignore:Using .httpx. with .starlette.testclient.")
 
 
 @pytest.fixture(scope="module")

@@ -133,7 +133,7 @@ def test_page_from_output_reads_pyxform_xml() -> None:
     assert (table["caption"], table["heading"], table["locator"]) == ("By area", None, "/html/body/table[1]")
     assert [c["levels"] for c in table["columns"]] == [["Lake"], ["Area"]]
     assert table["records"] == [["Saimaa", "4,400"], ["Inari", "1,040"]]
-    from pyxform.errors import BadXmlInput, InputError
+    from pyxform.base.errors import BadXmlInput, InputError
 
     with pytest.raises(InputError, match="not a pyxform output"):
         page_from_output(b"<html/>", location="x.xml")

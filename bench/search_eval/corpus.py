@@ -42,8 +42,8 @@ def relevant_tables(articles: Path, cache: Path) -> dict[str, int | None]:
     """Page name -> pyxform's index of its picked table (``None`` if the page has fewer wikitables)."""
     if cache.is_file():
         return json.loads(cache.read_text(encoding="utf-8"))
-    from pyxform.clean import clean
-    from pyxform.source import Source
+    from pyxform.stages.clean import clean
+    from pyxform.base.source import Source
 
     xhtml, px = "{http://www.w3.org/1999/xhtml}", "{urn:pyxform}"
     mapping: dict[str, int | None] = {}

@@ -187,8 +187,8 @@ def page_from_output(data: bytes, *, location: str) -> dict[str, Any]:
     """
     from lxml import etree
 
-    from ...errors import InputError
-    from ...safexml import parse_untrusted
+    from ...base.errors import InputError
+    from ...base.safexml import parse_untrusted
 
     root = parse_untrusted(data, what="pyxform output", location=location)
     if root.tag != "pyxform":

@@ -23,10 +23,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ...errors import InputError, PyxformError
-from ...limits import DEFAULT_LIMITS, Limits
-from ...source import Source
-from . import _jobs as jobs  # TEMPORARY: pyxform.jobs once it is on main
+from ...base.errors import InputError, PyxformError
+from ...base.limits import DEFAULT_LIMITS, Limits
+from ...base.source import Source
+from ... import jobs
 from .extract import TableDocument, page_from_output, table_documents
 from .fields import FIELD_NAMES
 from .links import page_url, pagerank, resolve_links, url_key

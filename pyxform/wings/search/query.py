@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
-from ...errors import EmptyQuery
+from ...base.errors import EmptyQuery
 from .fields import FIELD_NAMES
 from .rank import DEFAULT, PAIR_MIN_IDF, Candidate, Parameters, Query, idf, rank
 from .store import Store, unpack

@@ -48,7 +48,7 @@ def create_app(index: str | Path) -> Any:
     from starlette.responses import HTMLResponse, JSONResponse, Response
     from starlette.routing import Route
 
-    from ...errors import EmptyQuery, PyxformError
+    from ...base.errors import EmptyQuery, PyxformError
 
     searcher = Searcher(index)
     lock = threading.Lock()

@@ -16,7 +16,7 @@ import zlib
 from pathlib import Path
 from typing import Any, Final
 
-from ...errors import SearchIndexError
+from ...base.errors import SearchIndexError
 from .fields import FIELD_NAMES
 
 __all__ = ["Store", "DATABASE", "SCHEMA_VERSION", "pack", "unpack"]
