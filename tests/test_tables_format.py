@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from pyxform import convert, convert_grid
 
 DATA = Path(__file__).resolve().parent / "data" / "search"
@@ -45,3 +47,18 @@ def test_tables_json() -> None:
 def test_a_grid_document_has_no_page_links() -> None:
     conversion = convert_grid(convert(PAGE).grid.to_string())
     assert conversion.links.hrefs == () and conversion.links.canonical is None
+
+
+def test_the_jobs_layer_renders_the_tables_format() -> None:
+    from pyxform.base.errors import UsageError
+    from pyxform.base.source import Source
+    from pyxform.jobs import PageOptions, run_page
+
+    result = run_page(Source(PAGE, "page.html", None), PageOptions(format="tables"))
+    assert (result.status, result.tables, len(result.outputs)) == ("ok", 2, 1)
+    document = json.loads(result.outputs[0].data)
+    assert [table["index"] for table in document["tables"]] == [0, 1] and document["canonical"] == "https://x.org/p"
+    empty = run_page(Source(b"<p>no table</p>", "none.html", None), PageOptions(format="tables"))
+    assert empty.status == "no-tables" and empty.outputs == ()
+    with pytest.raises(UsageError, match="not 'tables'"):
+        run_page(Source(PAGE, "page.html", None), PageOptions(command="grid", format="tables"))
