@@ -85,3 +85,7 @@ def test_messages_and_exit_codes(index, tmp_path) -> None:
     nothing_to_index = pyxform("index", str(empty_folder), "--out", str(tmp_path / "none"))
     assert nothing_to_index.returncode == 3 and "no pages to index" in nothing_to_index.stderr
     assert not (tmp_path / "none").exists()
+    (tmp_path / "a-file").write_text("not a folder")
+    in_the_way = pyxform("index", str(DATA / "rivers.html"), "--out", str(tmp_path / "a-file"))
+    assert in_the_way.returncode == 15 and "[output]" in in_the_way.stderr
+    assert "choose another --out" in in_the_way.stderr

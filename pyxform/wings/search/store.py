@@ -16,7 +16,7 @@ import zlib
 from pathlib import Path
 from typing import Any, Final
 
-from ...base.errors import SearchIndexError
+from ...base.errors import OutputError, SearchIndexError
 from .fields import FIELD_NAMES
 
 __all__ = ["Store", "DATABASE", "SCHEMA_VERSION", "pack", "unpack"]
@@ -85,6 +85,7 @@ class Store:
     :param create: create the folder and the database if missing (for ``index``); else a missing index is an error.
     :raises SearchIndexError: no index there (and not ``create``), not an index, or an index of another schema
         version.
+    :raises OutputError: ``create`` and the folder cannot be made (a file is in the way, no permission).
     """
 
     def __init__(self, folder: str | Path, *, create: bool = False, readonly: bool = False) -> None:
@@ -97,7 +98,14 @@ class Store:
                                            location=str(self.folder))
                 raise SearchIndexError("no search index there: build one with pyxform index FILES... --out "
                                        f"{self.folder}", location=str(self.folder))
-            self.folder.mkdir(parents=True, exist_ok=True)
+            if self.folder.exists() and not self.folder.is_dir():
+                raise OutputError("the index is a folder, and this is a file: choose another --out",
+                                  location=str(self.folder))
+            try:
+                self.folder.mkdir(parents=True, exist_ok=True)
+            except OSError as error:
+                raise OutputError(f"cannot create the index folder: {error.strerror or error}",
+                                  location=str(self.folder)) from None
         if readonly:
             self.db = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True, check_same_thread=False)
         else:
