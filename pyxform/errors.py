@@ -23,7 +23,8 @@ problem is: a file name, a URL, a table index and locator, a line) and an ``exit
     ├── ValidationError               invalid         11  (an XML document does not validate against its schema)
     ├── QueryError                    query           12  (an XPath / XQuery expression failed)
     ├── OutputError                   output          15  (an output file could not be written: disk full, ...)
-    └── WorkerCrash                   crash           1   (the process converting a page died: a bug)
+    ├── WorkerCrash                   crash           1   (the process converting a page died: a bug)
+    └── CrawlStateError               crawl-state     16  (a crawl folder holds another crawl: other seeds or topic)
 
 Exit code 1 is an unexpected internal error (a bug: please report it), 2 is a usage error (argparse), and 13 means a
 batch finished but some of its inputs failed (each is reported with its reason).
@@ -51,6 +52,7 @@ __all__ = [
     "QueryError",
     "OutputError",
     "WorkerCrash",
+    "CrawlStateError",
     "EXIT_PARTIAL_FAILURE",
 ]
 
@@ -248,3 +250,11 @@ class WorkerCrash(PyxformError):
 
     code = "crash"
     exit_code = 1
+
+
+class CrawlStateError(PyxformError):
+    """A crawl folder cannot be resumed with these settings: it holds a crawl of other seeds or another topic (start
+    afresh with ``--restart``), or its database is not a crawl's."""
+
+    code = "crawl-state"
+    exit_code = 16
