@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-from ...errors import NoTableError, PyxformError
+from ...errors import LimitExceeded, NoTableError, PyxformError, TableError
 from ...isolate import PageJob
 from ...isolate import Worker as _IsolatedWorker
 from ...limits import DEFAULT_LIMITS, Limits
@@ -81,6 +81,12 @@ class Worker:
         except Exception as error:  # a usage error of the options (none the crawl passes) or a bug
             return PageResult(source.uri, "failed", error=PyxformError(f"{type(error).__name__}: {error}"))
         failures = tuple(TableFailureInfo(f.index, f.code, f.message) for f in result.table_failures)
+        if failures and result.tables == 0:  # as the CLI: a page that has tables and converted none fails
+            first = failures[0]
+            message = f"every table failed; table {first.index}: {first.message}"
+            error: PyxformError = (LimitExceeded(message, limit="", location=source.uri) if all(
+                f.code == "limit" for f in failures) else TableError(message, location=source.uri))
+            return PageResult(source.uri, "failed", table_failures=failures, error=error, seconds=result.seconds)
         return PageResult(source.uri, "partial" if failures else "ok",
                           tuple(Output(None, data) for _, data in result.outputs), result.tables, failures,
                           seconds=result.seconds)

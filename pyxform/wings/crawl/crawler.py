@@ -68,6 +68,7 @@ class CrawlStats:
     conversion_pending: int = 0
     seconds: float = 0.0
     run_fetches: int = 0
+    reasons: dict[str, int] = field(default_factory=dict)  # failure reason -> URLs (this run)
 
     @property
     def harvest_rate(self) -> float:
@@ -239,6 +240,8 @@ class _Crawler:
                     candidate = Candidate(url, host_of(url), 0, 0, url_terms=terms(url_words(url)), inlinks=inlinks)
                     self.classifier.learn(self.ordering.features(candidate),
                                           relevance >= self.config.relevant_threshold)
+        # URLs of refused hosts had no request: they are tried again (with --allow-private, a DNS answer ...)
+        db.execute("UPDATE frontier SET state = 'queued', reason = NULL WHERE state = 'refused'")
         queued = []
         interrupted = {row[1] for row in self._interrupted if row[2] == "page"}
         for url, depth, seq, hops, attempts in db.execute(
@@ -389,8 +392,11 @@ class _Crawler:
             reason, state = self._unfit(candidate, origin_)
             if reason is not None:
                 with self.store.transaction():
-                    self.frontier.set_state(candidate.url, state, reason, candidate.priority)
-                self.stats.skipped += 1
+                    if state == "refused":
+                        self._record_failure(candidate, reason, state="refused")
+                    else:
+                        self.frontier.set_state(candidate.url, state, reason, candidate.priority)
+                        self.stats.skipped += 1
                 continue
             self.slots.take(candidate.host)
             self.inflight += 1
@@ -406,6 +412,8 @@ class _Crawler:
                 key = candidate.url
             if key != candidate.url and key in self.frontier.seen:
                 return f"the same page as {key} (a session-id parameter)", "duplicate"
+        if self.slots.refused(origin_):
+            return self.slots.robots_reason(origin_), "refused"
         if not self.slots.allowed(origin_, candidate.url):
             return f"disallowed by robots.txt ({self.slots.robots_reason(origin_)})", "robots"
         stopped = self.traps.stopped(candidate.url)
@@ -421,7 +429,7 @@ class _Crawler:
                 try:
                     aimed = await self.fetcher.check(url)
                 except PyxformError as error:
-                    robots = Robots("disallow-all", reason=f"robots.txt: {error.message}")
+                    robots = Robots("refused", reason=f"[{error.code}] {error.message}")
                     break
                 fetch_id = self._log_fetch(url, "robots")
                 sent = True
@@ -441,8 +449,9 @@ class _Crawler:
         finally:
             if robots is not None:
                 self.slots.set_robots(origin_, host, robots)
-                with self.store.transaction():
-                    self.store.put("robots:" + origin_, robots.__dict__)
+                if robots.status != "refused":  # a refused host is checked again on resume
+                    with self.store.transaction():
+                        self.store.put("robots:" + origin_, robots.__dict__)
             if sent:
                 self.slots.release(host, counted=False)
             else:
@@ -475,10 +484,10 @@ class _Crawler:
         try:
             try:
                 aimed = await self.fetcher.check(url)
-            except PyxformError as error:
+            except PyxformError as error:  # no request went out: tried again on resume
                 self.inflight -= 1
                 with self.store.transaction():
-                    self._record_failure(candidate, f"[{error.code}] {error.message}")
+                    self._record_failure(candidate, f"[{error.code}] {error.message}", state="refused")
                 return
             fetch_id = self._log_fetch(url, "page")
             self.inflight -= 1
@@ -498,13 +507,14 @@ class _Crawler:
         self._progress()
 
     def _record_failure(self, candidate: Candidate, reason: str, status: int | None = None,
-                        content_type: str | None = None) -> None:
+                        content_type: str | None = None, state: str = "failed") -> None:
         self.store.db.execute(
             "INSERT OR REPLACE INTO pages(url, final_url, status, content_type, fetched_at, priority, depth, failure)"
             " VALUES (?,?,?,?,?,?,?,?)", (candidate.url, candidate.url, status, content_type, utc_now(),
                                           candidate.priority, candidate.depth, reason))
-        self.frontier.set_state(candidate.url, "failed", reason, candidate.priority)
+        self.frontier.set_state(candidate.url, state, reason, candidate.priority)
         self.stats.failed += 1
+        self.stats.reasons[reason[:160]] = self.stats.reasons.get(reason[:160], 0) + 1
 
     def _process(self, candidate: Candidate, fetch_id: int, answer: Answer, place: tuple[int, int] | None,
                  warc_file: str | None) -> None:

@@ -17,7 +17,7 @@ from .ordering import Candidate, Ordering
 __all__ = ["Frontier", "STATES"]
 
 #: The states of a frontier row: still to fetch, or what became of it.
-STATES = ("queued", "fetched", "failed", "robots", "trap", "duplicate", "scope", "budget", "interrupted")
+STATES = ("queued", "fetched", "failed", "refused", "robots", "trap", "duplicate", "scope", "depth", "interrupted")
 
 
 class Frontier:

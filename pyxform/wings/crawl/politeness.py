@@ -31,7 +31,8 @@ ROBOTS_MAX_BYTES: Final = 500 * 1024
 class Robots:
     """The robots.txt rules of one origin.
 
-    :ivar status: ``rules`` (a robots.txt was read), ``allow-all`` (none: 4xx), ``disallow-all`` (unreachable, 5xx).
+    :ivar status: ``rules`` (a robots.txt was read), ``allow-all`` (none: 4xx), ``disallow-all`` (5xx, no answer),
+        ``refused`` (the host is refused before any request: a private address, no DNS answer; its URLs fail).
     :ivar text: the robots.txt text (``rules``).
     :ivar reason: why the rules are what they are (an HTTP status, an error).
     """
@@ -61,7 +62,7 @@ class _Rules:
         self.crawl_delay = float(delay) if delay is not None and float(delay) >= 0 else 0.0
 
     def allowed(self, url: str) -> bool:
-        if self.robots.status == "disallow-all":
+        if self.robots.status in ("disallow-all", "refused"):
             return False
         return self.parser is None or self.parser.can_fetch(url, ROBOTS_TOKEN)
 
@@ -96,6 +97,10 @@ class HostSlots:
 
     def robots_reason(self, origin: str) -> str:
         return self.rules[origin].robots.reason
+
+    def refused(self, origin: str) -> bool:
+        """Whether the origin's host was refused before any request (its URLs fail with :meth:`robots_reason`)."""
+        return self.rules[origin].robots.status == "refused"
 
     # -- slots -------------------------------------------------------------------------------------------------
     def gap(self, host: str) -> float:

@@ -43,7 +43,7 @@ CREATE TABLE IF NOT EXISTS frontier (
     url TEXT NOT NULL UNIQUE,       -- canonical URL: the duplicate filter
     depth INTEGER NOT NULL,         -- links from a seed
     seq INTEGER NOT NULL,           -- place in the discovery order (a redirect target takes its source's)
-    state TEXT NOT NULL,            -- queued | fetched | failed | robots | trap | duplicate | scope | budget
+    state TEXT NOT NULL,            -- frontier.STATES
     priority REAL NOT NULL DEFAULT 0,
     hops INTEGER NOT NULL DEFAULT 0,    -- redirects that led here
     attempts INTEGER NOT NULL DEFAULT 0,

@@ -7,8 +7,9 @@ Two kinds of check (``docs/crawl.md``, "Traps"):
   that resolve deeper and deeper); more query parameters than the cap (faceted listings combine parameters without
   end). Session ids in the query are dropped by canonicalization (:mod:`.urls`).
 - On what the pages of a URL *pattern* hold (:class:`TrapDetector`): URLs whose path or query has numbers, dates or
-  tokens in it (``/calendar/2031/05``, ``/list?color=red&size=3``, ``/s/8f3a2c9e.../page``) are grouped by their
-  pattern (host, the path with each such segment generalized, the query's parameter names). A group may go on while
+  tokens in it, or a query (``/calendar/2031/05``, ``/list?color=red&size=3``, ``/s/8f3a2c9e.../page``), are grouped
+  by their pattern (host, port, the path with each such segment generalized, whether there is a query: all the
+  parameter combinations of a faceted listing are one group). A group may go on while
   its pages bring something new: it is stopped once :data:`NEAR_DUPLICATES` of its fetched pages were
   near-duplicates of an earlier page of the group (word-bigram Jaccard similarity >= :data:`SIMILAR`), as an endless
   calendar's months, a faceted listing's re-sorted views and a session-id copy of a page are. Pages of one template
@@ -86,15 +87,14 @@ def _general(value: str) -> str | None:
 
 
 def pattern_of(url: str) -> str | None:
-    """The pattern of a canonical URL (host, path with numbers, dates and tokens generalized, sorted query parameter
-    names), or ``None`` for a URL with no such part and no query (a page of its own)."""
+    """The pattern of a canonical URL (host, port, the path with numbers, dates and tokens generalized, ``?`` if it
+    has a query), or ``None`` for a URL with no such part and no query (a page of its own)."""
     parts = urlsplit(url)
     segments = _segments(parts.path)
     general = [_general(s) or s for s in segments]
-    query = sorted({k for k, _ in parse_qsl(parts.query, keep_blank_values=True)})
-    if general == segments and not query:
+    if general == segments and not parts.query:
         return None
-    return f"{parts.hostname}:{parts.port or ''}/{'/'.join(general)}?{'&'.join(query)}"
+    return f"{parts.hostname}:{parts.port or ''}/{'/'.join(general)}{'?' if parts.query else ''}"
 
 
 def fingerprint(text: str) -> frozenset[int]:
