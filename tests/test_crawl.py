@@ -206,7 +206,6 @@ def test_errors_non_html_and_broken_pages(tmp_path: Path) -> None:
 # -- traps -------------------------------------------------------------------------------------------------------------
 def trap_site(path: str, headers: Mapping[str, str]) -> Reply:
     """Articles with links into four endless traps."""
-    import re
     from urllib.parse import parse_qs, urlsplit
 
     parts = urlsplit(path)

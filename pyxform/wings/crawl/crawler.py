@@ -13,14 +13,13 @@ import sqlite3
 import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import Future
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
-from ...errors import CrawlStateError, FetchError, PyxformError
+from ...errors import CrawlStateError, OutputError, PyxformError
 from .config import CrawlConfig
-from .fetcher import USER_AGENT, Answer, Fetcher
+from .fetcher import USER_AGENT, Answer, Fetcher, is_html
 from .frontier import Frontier
 from .learning import LinkClassifier
 from .ordering import Candidate, Evidence, Ordering
@@ -30,7 +29,7 @@ from .store import Store, utc_now
 from .structure import LinkGraph
 from .tables import ConversionOutcome, TableConverter
 from .text import parse_page, terms
-from .traps import TrapDetector, pattern_of, url_trap
+from .traps import TrapDetector, url_trap
 from .urls import canonical, host_of, in_scope, origin, robots_url, url_words
 
 __all__ = ["crawl", "CrawlStats", "CrawlSummary", "MAX_REDIRECTS", "ROBOTS_REDIRECTS"]
@@ -163,8 +162,6 @@ class _Crawler:
         except sqlite3.DatabaseError as error:
             raise CrawlStateError(f"not a crawl database: {error}", location=str(folder / "crawl.sqlite")) from None
         except OSError as error:
-            from ...errors import OutputError
-
             raise OutputError(f"cannot use the crawl folder: {error.strerror or error}", location=str(folder)) \
                 from None
         store = self.store
@@ -471,10 +468,9 @@ class _Crawler:
             status_line = f"{answer.status} {answer.reason}".strip()
             place = self.store.write_exchange(fetch_id, answer.url, answer.request_line, answer.request_headers,
                                               status_line, answer.headers, answer.body)
-        if answer.status is None or answer.error is not None or answer.ended:
-            with self.store.transaction() as db:
-                db.execute("UPDATE fetches SET ended = ?, status = ?, error = ? WHERE id = ?",
-                           (answer.ended or time.time(), answer.status, answer.error, fetch_id))
+        with self.store.transaction() as db:
+            db.execute("UPDATE fetches SET ended = ?, status = ?, error = ? WHERE id = ?",
+                       (answer.ended or time.time(), answer.status, answer.error, fetch_id))
         return place
 
     # -- pages ---------------------------------------------------------------------------------------------------
@@ -699,8 +695,6 @@ class _Crawler:
                 warc_name, response = recovered
                 answer = Answer(url, response.status, "", response.headers, response.body, sent=True,
                                 ended=time.time())
-                from .fetcher import is_html
-
                 answer.html = 200 <= response.status < 300 and is_html(answer.content_type, response.body[:1024])
                 self._pending_recovered = getattr(self, "_pending_recovered", [])
                 self._pending_recovered.append((candidate, fetch_id, answer, (response.offset, 0), warc_name))

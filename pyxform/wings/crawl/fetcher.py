@@ -33,7 +33,8 @@ ROBOTS_TOKEN: Final = "pyxform"
 USER_AGENT: Final = f"{ROBOTS_TOKEN}/{_VERSION} (focused crawler; +https://pypi.org/project/pyxform/)"
 REDIRECTS: Final = frozenset({301, 302, 303, 307, 308})
 _HTML_TYPES: Final = ("text/html", "application/xhtml+xml")
-_LOOKS_HTML: Final = re.compile(rb"^\s*(?:<!--.*?-->\s*)*<(?:!doctype\s+html|html|head|body)", re.IGNORECASE | re.DOTALL)
+_LOOKS_HTML: Final = re.compile(rb"^\s*(?:<!--.*?-->\s*)*<(?:!doctype\s+html|html|head|body)",
+                                re.IGNORECASE | re.DOTALL)
 
 
 def is_html(content_type: str | None, body_start: bytes = b"") -> bool:

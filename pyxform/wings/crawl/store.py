@@ -22,7 +22,6 @@ import os
 import sqlite3
 import time
 import uuid
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final

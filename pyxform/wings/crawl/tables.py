@@ -12,7 +12,6 @@ import re
 import threading
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Final
 
 from ...files import atomic_write

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Final
 from urllib.parse import parse_qsl, unquote, urlsplit
