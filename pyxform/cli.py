@@ -5,10 +5,7 @@ function that runs it and returns the exit code. Adding a command is adding one 
 :data:`COMMANDS`.
 
 Errors are printed as ``pyxform: error [CODE]: LOCATION: MESSAGE`` on standard error, and the exit code is the
-error's ``exit_code`` (see :mod:`pyxform.errors`): 3 missing input, 4 empty input, 5 undecodable input, 6 no table,
-7 a limit, 9 a failed table (7 or 9 also for a page whose every table failed), 10 a stylesheet error, 11 invalid
-XML, 12 a failed query, 13 a batch in which some inputs failed, 14 a refused XML input, 15 an output that cannot be
-written or would overwrite an input; 2 is a usage error, 1 an internal error.
+error's ``exit_code`` (:mod:`pyxform.errors`). The exit codes are listed once, in ``docs/errors.md``.
 """
 
 from __future__ import annotations

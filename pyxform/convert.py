@@ -60,7 +60,7 @@ class Conversion:
     @property
     def xml(self) -> str:
         """The output XML, indented, with an XML declaration: a ``<pyxform>`` document element holding each table's
-        element, or (with ``table``) that table's element alone. See the README, "How tables map to XML". (With a
+        element, or (with ``table``) that table's element alone. See ``docs/mapping.md``. (With a
         pipeline whose last step is a stylesheet of yours, its output as that stylesheet serializes it.)"""
         return self.result.text
 

@@ -1,33 +1,9 @@
 """The exceptions pyxform raises, and the exit code of each.
 
 Every error carries a ``code`` (a short stable string, also shown by the CLI), a ``location`` (where in the input the
-problem is: a file name, a URL, a table index and locator, a line) and an ``exit_code`` for the command line::
-
-    PyxformError                      code            exit
-    ├── InputError                                    3
-    │   ├── InputNotFound             not-found       3
-    │   ├── EmptyInput                empty           4
-    │   ├── UndecodableInput          undecodable     5
-    │   ├── FetchError                fetch           8
-    │   │   ├── ForbiddenAddress      forbidden-address 8
-    │   │   └── UnsupportedScheme     unsupported-scheme 8  (a URL that is not http(s): file:, ftp:, ...)
-    │   └── BadXmlInput               bad-xml         14  (an XML input that is not well-formed, or uses a DTD's
-    │                                                      entities, which pyxform never expands)
-    ├── NoTableError                  no-table        6
-    ├── LimitExceeded                 limit           7   (page bytes, slots, nesting, tables, time, memory)
-    ├── TableError                    table           9   (one table failed; the others go on)
-    ├── StylesheetError               xslt            10  (compile or run time error of an XSLT stylesheet)
-    ├── StepError                     step            10  (a Python step of a pipeline raised an exception)
-    ├── ParameterError                bad-parameter   2   (also a ValueError: a stylesheet parameter a step does
-    │                                                      not declare, or a value it cannot take; a usage error)
-    ├── ValidationError               invalid         11  (an XML document does not validate against its schema)
-    ├── QueryError                    query           12  (an XPath / XQuery expression failed)
-    ├── OutputError                   output          15  (an output file could not be written: disk full, ...)
-    ├── WorkerCrash                   crash           1   (the process converting a page died: a bug)
-    └── CrawlStateError               crawl-state     16  (a crawl folder holds another crawl: other seeds or topic)
-
-Exit code 1 is an unexpected internal error (a bug: please report it), 2 is a usage error (argparse), and 13 means a
-batch finished but some of its inputs failed (each is reported with its reason).
+problem is: a file name, a URL, a table index and locator, a line) and an ``exit_code`` for the command line. The
+table of codes, classes and exit codes is in ``docs/errors.md``, the one place they are listed (``tests/test_docs.py``
+keeps it equal to the classes below).
 """
 
 from __future__ import annotations

@@ -12,18 +12,18 @@
   Modules: headers/model.xsl (table model), markup.xsl (th/thead), format.xsl (formatting scores and the boundary
   rule), content.xsl (content evidence), rows.xsl (section, repeated header and summary rows), assign.xsl (roles and
   the WHATWG assignment of header cells), decide.xsl (which method decides), evidence.xsl, annotate.xsl (output).
-  Function library: lib/headers-functions.xsl.
+  Function library: headers/functions.xsl.
 -->
 <xsl:stylesheet version="3.0"
     xmlns:xsl="http://www.w3.org/1999/XSL/Transform"
     xmlns:xs="http://www.w3.org/2001/XMLSchema"
     xmlns:px="urn:pyxform"
-    xmlns:f="urn:pyxform:functions"
-    xmlns:m="urn:pyxform:modes"
+    xmlns:f="urn:pyxform:function"
+    xmlns:m="urn:pyxform:mode"
     exclude-result-prefixes="#all"
     expand-text="yes">
 
-  <xsl:include href="lib/headers-functions.xsl"/>
+  <xsl:include href="headers/functions.xsl"/>
   <xsl:include href="headers/params.xsl"/>
   <xsl:include href="headers/model.xsl"/>
   <xsl:include href="headers/rows.xsl"/>

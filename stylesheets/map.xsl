@@ -5,8 +5,8 @@
   Zhang & Li 2007, section 3, Rule 1: phi(T) = <c> phi(r(k+1)) ... phi(r(m)) </c>; for a data row, its row header
   cells outermost first as nested elements and, inside, for each data column its column header cells top first as
   nested elements around phi(d(i,j)); phi(d) is the XML of d's table when d holds a table, else d's text. Null tags
-  (empty header cells) are dropped with their end tags. How each kind of table maps is described in the README
-  ("How tables map to XML").
+  (empty header cells) are dropped with their end tags. How each kind of table maps is described in
+  docs/mapping.md.
 
   Every element made here carries px:key, the identity the merge rule (merge.xsl) uses: elements from the same row
   header cell share it, elements from a column header cell share it only within one data row, record elements and

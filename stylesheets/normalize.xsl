@@ -6,22 +6,22 @@
   table model ("forming a table", HTML 4.9.12.1) with every slot filled, or a px:table-failure. Modules:
     normalize/rows.xsl   the table model: rows and row groups, cell anchors and effective spans (functions)
     normalize/grid.xsl   the dense grid and the table model errors (functions)
-    normalize/table.xsl  mode m:table: one table -> px:table or px:table-failure
+    normalize/table.xsl  mode m:normalize-table: one table -> px:table or px:table-failure
     normalize/cells.xsl  mode m:cell: one td/th -> px:cell
     normalize/text.xsl   mode m:visible-text: the visible text of a cell or caption
-    lib/functions.xsl    shared functions (WHATWG microsyntaxes, text normalization, locators)
+    normalize/functions.xsl the stage's functions (WHATWG microsyntaxes, text normalization, locators)
 -->
 <xsl:stylesheet version="3.0"
     xmlns:xsl="http://www.w3.org/1999/XSL/Transform"
     xmlns:xs="http://www.w3.org/2001/XMLSchema"
     xmlns:map="http://www.w3.org/2005/xpath-functions/map"
-    xmlns:m="urn:pyxform:modes"
+    xmlns:m="urn:pyxform:mode"
     xmlns:px="urn:pyxform"
     xpath-default-namespace="http://www.w3.org/1999/xhtml"
     exclude-result-prefixes="#all"
     expand-text="yes">
 
-  <xsl:include href="lib/functions.xsl"/>
+  <xsl:include href="normalize/functions.xsl"/>
   <xsl:include href="normalize/rows.xsl"/>
   <xsl:include href="normalize/grid.xsl"/>
   <xsl:include href="normalize/table.xsl"/>
@@ -50,7 +50,7 @@
         <xsl:for-each select="/*/(@px:source, @px:title, @px:encoding)">
           <xsl:attribute name="{local-name()}" select="."/>
         </xsl:for-each>
-        <xsl:apply-templates mode="m:table"
+        <xsl:apply-templates mode="m:normalize-table"
             select="if ($only-table lt 0) then $tables else $tables[$table-indexes(generate-id()) eq $only-table]">
           <xsl:with-param name="table-indexes" select="$table-indexes" tunnel="yes"/>
         </xsl:apply-templates>

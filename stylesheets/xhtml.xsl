@@ -58,7 +58,7 @@
   <xsl:output method="xhtml" html-version="5.0" encoding="UTF-8" indent="yes" omit-xml-declaration="no"/>
 
   <xsl:mode on-no-match="fail"/>
-  <xsl:mode name="m:table" on-no-match="fail"/>
+  <xsl:mode name="m:xhtml-table" on-no-match="fail"/>
 
   <xsl:key name="fp:row-cells" match="px:cell" use="../@index || ':' || @row"/>
   <xsl:key name="fp:row" match="px:row" use="../@index || ':' || @index"/>
@@ -82,7 +82,7 @@
         <style>table {{ border-collapse: collapse; margin: 1em 0 }} th, td {{ border: 1px solid #888; padding: 0.2em 0.5em; vertical-align: top }} th {{ background: #eee }} caption {{ font-weight: bold; text-align: left }}</style>
       </head>
       <body>
-        <xsl:apply-templates mode="m:table" select="
+        <xsl:apply-templates mode="m:xhtml-table" select="
             if ($table ge 0) then px:table[xs:integer(@index) eq $table]
             else px:table[not(@parent-table = $indexes) or not(fp:in-cell(.))]"/>
       </body>
@@ -95,7 +95,7 @@
     <xsl:sequence select="exists(key('f:cell', string($table/@parent-cell), root($table)))"/>
   </xsl:function>
 
-  <xsl:template match="px:table" mode="m:table" as="element()">
+  <xsl:template match="px:table" mode="m:xhtml-table" as="element()">
     <xsl:variable name="k" as="xs:integer" select="xs:integer((@header-rows, 0)[1])"/>
     <xsl:variable name="p" as="xs:integer" select="xs:integer((@header-cols, 0)[1])"/>
     <xsl:variable name="cells" as="element(px:cell)*" select="px:cell"/>
@@ -110,7 +110,7 @@
         <caption>{px:caption}</caption>
       </xsl:if>
       <xsl:if test="$thead">
-        <thead><xsl:sequence select="px:row[xs:integer(@index) lt $k] ! fp:row(., $k, $p)"/></thead>
+        <thead><xsl:sequence select="px:row[xs:integer(@index) lt $k] ! fp:html-row(., $k, $p)"/></thead>
       </xsl:if>
       <!-- row groups: a new tbody at each run of section rows that no cell spans into from above -->
       <xsl:variable name="sections" as="xs:integer*" select="distinct-values($cells[@role eq 'section']/xs:integer(@row))"/>
@@ -118,25 +118,25 @@
           $y[empty($cells[xs:integer(@row) lt $y][xs:integer(@row) + xs:integer(@rowspan) gt $y])]"/>
       <xsl:for-each-group select="px:row[not($thead) or xs:integer(@index) ge $k]"
                           group-starting-with="px:row[xs:integer(@index) = $starts]">
-        <tbody><xsl:sequence select="current-group() ! fp:row(., $k, $p)"/></tbody>
+        <tbody><xsl:sequence select="current-group() ! fp:html-row(., $k, $p)"/></tbody>
       </xsl:for-each-group>
     </table>
   </xsl:template>
 
   <!-- One grid row: the cells anchored in it, left to right. -->
-  <xsl:function name="fp:row" as="element()">
+  <xsl:function name="fp:html-row" as="element()">
     <xsl:param name="row" as="element(px:row)"/>
     <xsl:param name="k" as="xs:integer"/>
     <xsl:param name="p" as="xs:integer"/>
     <tr>
       <xsl:for-each select="key('fp:row-cells', $row/../@index || ':' || $row/@index, root($row))">
         <xsl:sort select="xs:integer(@col)"/>
-        <xsl:sequence select="fp:cell(., $k, $p)"/>
+        <xsl:sequence select="fp:html-cell(., $k, $p)"/>
       </xsl:for-each>
     </tr>
   </xsl:function>
 
-  <xsl:function name="fp:cell" as="element()">
+  <xsl:function name="fp:html-cell" as="element()">
     <xsl:param name="cell" as="element(px:cell)"/>
     <xsl:param name="k" as="xs:integer"/>
     <xsl:param name="p" as="xs:integer"/>
@@ -217,7 +217,7 @@
         <xsl:sequence select="@alt"/>
       </img>
     </xsl:for-each>
-    <xsl:apply-templates select="f:nested-tables($cell)" mode="m:table"/>
+    <xsl:apply-templates select="f:nested-tables($cell)" mode="m:xhtml-table"/>
   </xsl:function>
 
   <!-- $text with the first occurrence of each link's text (in order, after the previous one) as an a element. -->

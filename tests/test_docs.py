@@ -1,8 +1,15 @@
-"""docs/stylesheets.md is generated from the stylesheets' own comments (python -m pyxform.docs) and must be current."""
+"""The manual stays true: docs/stylesheets.md is generated from the stylesheets' own comments (python -m pyxform.docs)
+and must be current; the README's test command is what CI runs; links lead somewhere; the commands shown parse; the
+exit-code table of docs/errors.md is the error classes."""
 
 from __future__ import annotations
 
+import re
+import shlex
+from importlib import import_module
 from pathlib import Path
+
+import pytest
 
 from pyxform.docs import DOCS_PAGE, main, read_stylesheet, render
 
@@ -32,6 +39,112 @@ def test_parameters_modes_and_functions_come_with_their_comments() -> None:
     assert cell.signature == "($slot as element(px:slot)) as element(px:cell)?"
     assert cell.comment.startswith("f:cell($slot): the cell covering a slot")
     table = read_stylesheet(STYLESHEETS, "map/table.xsl")
-    assert [m.name for m in table.modes] == ["m:table"] and table.modes[0].comment.startswith("one px:table of")
+    assert [m.name for m in table.modes] == ["m:map-table"] and table.modes[0].comment.startswith("one px:table of")
     page = render()
     assert "| `xhtml` | `stylesheets/xhtml.xsl` |" in page and "## `tabular`: `stylesheets/tabular.xsl`" in page
+
+
+# -- the README and the manual in docs/ -----------------------------------------------------------------------------
+ROOT = STYLESHEETS.parent
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+_FENCE = re.compile(r"^```.*?^```", re.DOTALL | re.MULTILINE)
+_LINK = re.compile(r"\]\(([^)\s]+)\)")
+
+
+def _slug(heading: str) -> str:
+    """GitHub's anchor for a Markdown heading: lower case, punctuation but ``-`` and ``_`` dropped, spaces to ``-``."""
+    text = re.sub(r"[^\w\- ]", "", heading.strip().lower())
+    return text.replace(" ", "-")
+
+
+def _anchors(page: Path) -> set[str]:
+    text = _FENCE.sub("", page.read_text(encoding="utf-8"))
+    return {_slug(line.lstrip("#")) for line in text.splitlines() if re.match(r"#{1,6} ", line)}
+
+
+def test_the_readme_test_command_is_what_ci_runs() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    ci = [line for line in (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+          if line and not line.startswith("#") and not line.startswith(("set ", "cd "))]
+    assert len(ci) == 1 and ci[0].startswith("python3.11 -m venv .venv && ")
+    assert f"\n{ci[0]}\n" in readme, ".ci/run must run exactly the README's test command"
+    assert "\npython3.11 -m venv .venv && .venv/bin/pip install -q -e . && .venv/bin/pyxform convert examples/" in readme
+    assert (ROOT / "examples" / "crazy-town.html").is_file()
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda page: str(page.relative_to(ROOT)))
+def test_every_link_of_the_manual_leads_somewhere(page: Path) -> None:
+    """Relative links name an existing file, and a ``#fragment`` a heading of that page."""
+    broken = []
+    for target in _LINK.findall(_FENCE.sub("", page.read_text(encoding="utf-8"))):
+        if re.match(r"[a-z]+:", target):
+            continue
+        path, _, fragment = target.partition("#")
+        linked = (page.parent / path).resolve() if path else page
+        if not linked.exists():
+            broken.append(target)
+        elif fragment and linked.suffix == ".md" and fragment not in _anchors(linked):
+            broken.append(target)
+    assert not broken, f"{page.name}: {broken}"
+
+
+def test_the_slug_is_githubs() -> None:
+    assert _slug(" Where `-o` writes") == "where--o-writes"
+    assert _slug("Your own stylesheets: `--xslt`, `--param`") == "your-own-stylesheets---xslt---param"
+    assert _slug("A worked example: HTML -> XML") == "a-worked-example-html---xml"
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda page: str(page.relative_to(ROOT)))
+def test_every_command_shown_parses(page: Path) -> None:
+    """Each ``$ pyxform ...`` line of a console example names options the command line has."""
+    from pyxform.cli import build_parser
+
+    parser = build_parser()
+    lines = [line[2:] for block in _FENCE.findall(page.read_text(encoding="utf-8"))
+             for line in block.splitlines() if line.startswith("$ pyxform ")]
+    for line in lines:
+        lexer = shlex.shlex(line, posix=True, punctuation_chars=True)
+        lexer.whitespace_split, lexer.commenters = True, "#"
+        words = list(lexer)
+        cut = next((i for i, word in enumerate(words) if word in ("|", ";", "&&", ">", "<")), len(words))
+        try:
+            parser.parse_args(words[1:cut])
+        except SystemExit:
+            pytest.fail(f"{page.name}: {line}")
+    if page.relative_to(ROOT).as_posix() in ("README.md", "docs/pages.md", "docs/toolkit.md"):
+        assert lines
+
+
+def _exit_code_table() -> list[list[str]]:
+    text = (ROOT / "docs" / "errors.md").read_text(encoding="utf-8")
+    table = text[text.index("<!-- BEGIN exit-codes"):text.index("<!-- END exit-codes -->")]
+    rows = [[cell.strip() for cell in line.strip("|").split("|")] for line in table.splitlines()
+            if line.startswith("| ") and not line.startswith(("| exit", "| ---"))]
+    return rows
+
+
+def test_the_exit_code_table_is_the_error_classes() -> None:
+    """docs/errors.md lists every error class with its code, parent and exit code, and nothing else."""
+    from pyxform import PyxformError
+
+    errors = import_module(PyxformError.__module__)
+    classes, todo = [], [PyxformError]
+    while todo:
+        cls = todo.pop()
+        classes.append(cls)
+        todo.extend(cls.__subclasses__())
+    expected = {(cls.exit_code, cls.code, cls.__name__,
+                 tuple(base.__name__ for base in cls.__bases__ if base is not Exception)) for cls in classes
+                if cls.__module__ == errors.__name__}
+    rows = _exit_code_table()
+    listed = set()
+    for exit_code, code, names, meaning in rows:
+        assert meaning and int(exit_code) >= 0
+        if names:
+            found = re.findall(r"`(\w+)`", names)
+            listed.add((int(exit_code), code.strip("`"), found[0], tuple(found[1:])))
+        else:
+            assert not code
+    assert listed == expected
+    statuses = [int(row[0]) for row in rows]
+    assert statuses == sorted(statuses) and errors.EXIT_PARTIAL_FAILURE in statuses

@@ -1,6 +1,6 @@
 """The coverage-guided fuzz target (``fuzz/fuzz_convert.py``, issue 7): every crash input it found stays a
 regression test (``tests/data/fuzz/``, replayed without atheris), and a short libFuzzer run (400 inputs) runs when
-atheris is installed (the ``test`` extra installs it on Linux with CPython 3.11; the long run is in the README)."""
+atheris is installed (the ``test`` extra installs it on Linux with CPython 3.11; the long run is in docs/security.md)."""
 
 from __future__ import annotations
 

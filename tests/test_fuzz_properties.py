@@ -112,6 +112,6 @@ def test_random_tables_in_broken_markup_convert_to_valid_xml(page: bytes, names:
     check_grid_invariants(page)
     if names == "paper":
         # As sets: a data cell spanning rows that holds a nested table repeats the table's element in each row
-        # (README, "Spanning data cells"), while the pairs list the nested table's cells once.
+        # (docs/mapping.md, "Spanning data cells"), while the pairs list the nested table's cells once.
         texts = {t for e in root.iter() if e is not root and (t := (e.text or "")).strip(" \t\r\n")}
         assert texts == {p["value"] for p in conversion.pairs() if p["value"]}

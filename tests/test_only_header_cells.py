@@ -1,4 +1,4 @@
-"""README "How tables map": a table whose cells are all th gets no header region (the markup marks everything, so
+"""docs/mapping.md, "Tables of header cells only": a table whose cells are all th gets no header region (the markup marks everything, so
 it tells nothing; the formatting method finds no boundary), and its cells become data named by position."""
 
 from __future__ import annotations

@@ -12,8 +12,8 @@
     xmlns:xs="http://www.w3.org/2001/XMLSchema"
     xmlns:map="http://www.w3.org/2005/xpath-functions/map"
     xmlns:px="urn:pyxform"
-    xmlns:f="urn:pyxform:functions"
-    xmlns:m="urn:pyxform:modes"
+    xmlns:f="urn:pyxform:function"
+    xmlns:m="urn:pyxform:mode"
     exclude-result-prefixes="#all"
     expand-text="yes">
 

@@ -34,8 +34,8 @@
     xmlns:xs="http://www.w3.org/2001/XMLSchema"
     xmlns:map="http://www.w3.org/2005/xpath-functions/map"
     xmlns:array="http://www.w3.org/2005/xpath-functions/array"
-    xmlns:f="urn:pyxform:functions"
-    xmlns:fp="urn:pyxform:functions:private"
+    xmlns:f="urn:pyxform:function"
+    xmlns:fp="urn:pyxform:function:private"
     exclude-result-prefixes="#all"
     expand-text="yes">
 
@@ -49,7 +49,7 @@
     <xsl:param name="p" as="xs:integer"/>
     <xsl:param name="kinds" as="array(xs:string)"/>
     <xsl:param name="markup" as="xs:boolean"/>
-    <xsl:sequence select="map:merge($model?ids ! f:cell($model, .) ! map { ?id : fp:role(., $k, $p, $kinds, $markup) })"/>
+    <xsl:sequence select="map:merge($model?ids ! f:model-cell($model, .) ! map { ?id : fp:role(., $k, $p, $kinds, $markup) })"/>
   </xsl:function>
 
   <xsl:function name="fp:role" as="xs:string">
@@ -81,9 +81,9 @@
     <xsl:variable name="n" as="xs:integer" select="$model?cols"/>
     <!-- rows that a data cell covers -->
     <xsl:variable name="row-has-data" as="xs:boolean*" select="for $y in 0 to $m - 1 return
-        some $id in f:row($model, $y)?ids satisfies $roles($id) = ('data', 'empty')"/>
+        some $id in f:model-row($model, $y)?ids satisfies $roles($id) = ('data', 'empty')"/>
     <xsl:variable name="headers" as="map(*)*"
-        select="$model?ids[$roles(.) eq 'header'] ! f:cell($model, .)"/>
+        select="$model?ids[$roles(.) eq 'header'] ! f:model-cell($model, .)"/>
     <!-- column header / row header, per the WHATWG definitions (scope only with markup), except that a header cell
          in the auto state that is not a column header is a row header whatever the other cells of its columns are:
          WHATWG also asks that no data cell cover its columns, so one td in a column of th (a "Source:" note spanning
@@ -133,17 +133,17 @@
          likewise): array per line of arrays indexed by 1 + that number -->
     <xsl:variable name="column-lists" as="array(*)" select="array:join(for $x in 1 to $n return
         [ fp:scan-lists($model, $column-blocks($x), true(), $column-header,
-                        function($id as xs:string) as xs:integer* { f:cell($model, $id) ! (?row, ?col) }) ])"/>
+                        function($id as xs:string) as xs:integer* { f:model-cell($model, $id) ! (?row, ?col) }) ])"/>
     <xsl:variable name="row-lists" as="array(*)" select="array:join(for $y in 1 to $m return
         [ fp:scan-lists($model, $row-blocks($y), false(), $row-header,
-                        function($id as xs:string) as xs:integer* { f:cell($model, $id) ! (?col, ?row) }) ])"/>
+                        function($id as xs:string) as xs:integer* { f:model-cell($model, $id) ! (?col, ?row) }) ])"/>
     <!-- markup: row group headers by group, column group headers, first cell of each html id -->
     <xsl:variable name="rowgroup-headers" as="map(*)*"
         select="if ($markup) then $headers[?tag eq 'th' and ?scope eq 'rowgroup'] else ()"/>
     <xsl:variable name="colgroup-headers" as="map(*)*"
         select="if ($markup) then $headers[?tag eq 'th' and ?scope eq 'colgroup'] else ()"/>
     <xsl:variable name="by-html-id" as="map(xs:string, xs:string)" select="if (not($markup)) then map {} else
-        map:merge($model?ids ! f:cell($model, .)[?html-id ne ''] ! map { ?html-id : ?id },
+        map:merge($model?ids ! f:model-cell($model, .)[?html-id ne ''] ! map { ?html-id : ?id },
                   map { 'duplicates' : 'use-first' })"/>
     <xsl:sequence select="map {
         'model' : $model, 'roles' : $roles,
@@ -241,7 +241,7 @@
         <xsl:param name="latest" as="map(*)" select="map {}"/>
         <xsl:variable name="added" as="map(*)">
           <xsl:map>
-            <xsl:for-each-group select="?ids" group-by="let $c := f:cell($model, .) return
+            <xsl:for-each-group select="?ids" group-by="let $c := f:model-cell($model, .) return
                 if ($vertical) then $c?col || '+' || $c?colspan else $c?row || '+' || $c?rowspan">
               <xsl:map-entry key="current-grouping-key()" select="current-group()"/>
             </xsl:for-each-group>
@@ -250,7 +250,7 @@
         <xsl:variable name="now" as="map(*)" select="map:merge(($added, $latest),
             map { 'duplicates' : 'use-first' })"/>
         <xsl:sequence select="[ sort(distinct-values(map:for-each($now, function($extent, $ids) { $ids })
-            [$eligible(.)][not(f:cell($model, .)?empty)]), (), $order) ]"/>
+            [$eligible(.)][not(f:model-cell($model, .)?empty)]), (), $order) ]"/>
         <xsl:next-iteration>
           <xsl:with-param name="latest" select="$now"/>
         </xsl:next-iteration>
@@ -269,7 +269,7 @@
         <xsl:param name="previous" as="xs:boolean" select="false()"/>
         <xsl:variable name="y" as="xs:integer" select="."/>
         <xsl:variable name="section" as="xs:string?"
-            select="((f:row($model, $y)?texts)[$roles(.) eq 'section'][f:cell($model, .)?row eq $y])[1]"/>
+            select="((f:model-row($model, $y)?texts)[$roles(.) eq 'section'][f:model-cell($model, .)?row eq $y])[1]"/>
         <xsl:choose>
           <xsl:when test="exists($section)">
             <xsl:sequence select="[()]"/>
@@ -312,7 +312,7 @@
     <xsl:variable name="id" as="xs:string" select="if ($y ge 0 and $y lt $model?rows and $x ge 0 and $x lt $model?cols)
                                                    then f:owner($model, $y, $x) else ''"/>
     <xsl:sequence select="if ($id ne '' and $assignment?roles($id) = ('data', 'empty'))
-                          then fp:slot-headers($assignment, f:cell($model, $id), $y, $x) else ()"/>
+                          then fp:slot-headers($assignment, f:model-cell($model, $id), $y, $x) else ()"/>
   </xsl:function>
 
   <xsl:function name="fp:slot-headers" as="map(*)">
@@ -327,11 +327,11 @@
         <xsl:variable name="listed" as="xs:string*" select="fp:keep($model, $cell,
             $cell?headers ! $context?by-html-id(.))"/>
         <xsl:variable name="above" as="xs:string*" select="$listed[
-            let $h := f:cell($model, .) return $h?row + $h?rowspan le $cell?row
+            let $h := f:model-cell($model, .) return $h?row + $h?rowspan le $cell?row
               and not($h?col + $h?colspan le $cell?col and $h?scope eq 'row')]"/>
         <xsl:sequence select="map {
-            'col' : sort($above, (), function($id) { f:cell($model, $id) ! (?row, ?col) }),
-            'row' : sort($listed[not(. = $above)], (), function($id) { f:cell($model, $id) ! (?col, ?row) }) }"/>
+            'col' : sort($above, (), function($id) { f:model-cell($model, $id) ! (?row, ?col) }),
+            'row' : sort($listed[not(. = $above)], (), function($id) { f:model-cell($model, $id) ! (?col, ?row) }) }"/>
       </xsl:when>
       <xsl:otherwise>
         <!-- the scans' lists are sorted already and hold no empty cell, no section cell and not the data cell
@@ -348,11 +348,11 @@
         <xsl:sequence select="map {
             'col' : if (empty($colgroup)) then $column-scan
                     else sort(fp:keep($model, $cell, ($column-scan, $colgroup)), (),
-                              function($id) { f:cell($model, $id) ! (?row, ?col) }),
+                              function($id) { f:model-cell($model, $id) ! (?row, ?col) }),
             'row' : let $sections := $context?sections($y + 1) return
                     if (empty($rowgroup)) then ($sections, $row-scan)
                     else fp:keep($model, $cell, ($sections, sort(($rowgroup, $row-scan), (),
-                                                 function($id) { f:cell($model, $id) ! (?col, ?row) }))) }"/>
+                                                 function($id) { f:model-cell($model, $id) ! (?col, ?row) }))) }"/>
       </xsl:otherwise>
     </xsl:choose>
   </xsl:function>
@@ -362,7 +362,7 @@
     <xsl:param name="model" as="map(*)"/>
     <xsl:param name="cell" as="map(*)"/>
     <xsl:param name="ids" as="xs:string*"/>
-    <xsl:sequence select="distinct-values($ids[not(f:cell($model, .)?empty)][. ne $cell?id])"/>
+    <xsl:sequence select="distinct-values($ids[not(f:model-cell($model, .)?empty)][. ne $cell?id])"/>
   </xsl:function>
 
 </xsl:stylesheet>

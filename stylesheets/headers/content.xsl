@@ -25,8 +25,8 @@
     xmlns:xs="http://www.w3.org/2001/XMLSchema"
     xmlns:map="http://www.w3.org/2005/xpath-functions/map"
     xmlns:array="http://www.w3.org/2005/xpath-functions/array"
-    xmlns:f="urn:pyxform:functions"
-    xmlns:fp="urn:pyxform:functions:private"
+    xmlns:f="urn:pyxform:function"
+    xmlns:fp="urn:pyxform:function:private"
     exclude-result-prefixes="#all"
     expand-text="yes">
 
@@ -35,7 +35,7 @@
     <xsl:variable name="narrow-rows" as="xs:integer*"
         select="(0 to $model?rows - 1)[not(f:is-wide-row($model, .))]"/>
     <xsl:sequence select="map:merge(for $x in 0 to $model?cols - 1 return
-        map { $x : fp:column-profile(f:column-ids($model, $x, $narrow-rows) ! f:cell($model, .)
+        map { $x : fp:column-profile(f:column-ids($model, $x, $narrow-rows) ! f:model-cell($model, .)
                                      [?type = ('numeric', 'text')]) })"/>
   </xsl:function>
 

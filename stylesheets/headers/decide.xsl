@@ -23,8 +23,8 @@
     xmlns:map="http://www.w3.org/2005/xpath-functions/map"
     xmlns:array="http://www.w3.org/2005/xpath-functions/array"
     xmlns:px="urn:pyxform"
-    xmlns:f="urn:pyxform:functions"
-    xmlns:fp="urn:pyxform:functions:private"
+    xmlns:f="urn:pyxform:function"
+    xmlns:fp="urn:pyxform:function:private"
     exclude-result-prefixes="#all"
     expand-text="yes">
 
@@ -70,8 +70,8 @@
     <xsl:param name="markup-k" as="xs:integer"/>
     <xsl:param name="format-k" as="xs:integer"/>
     <xsl:variable name="k" as="xs:integer" select="min(($format-k, ($markup-k to $format-k - 1)[
-        some $id in f:row($model, .)?texts satisfies
-          (let $c := f:cell($model, $id) return $c?tag eq 'th' and $c?scope eq 'row' and $c?row eq .)]))"/>
+        some $id in f:model-row($model, .)?texts satisfies
+          (let $c := f:model-cell($model, $id) return $c?tag eq 'th' and $c?scope eq 'row' and $c?row eq .)]))"/>
     <!-- without the blank rows it ends with -->
     <xsl:sequence select="max(($markup-k, ($markup-k to $k - 1)[not(f:is-blank-row($model, .))] ! (. + 1)))"/>
   </xsl:function>

@@ -24,8 +24,8 @@
     xmlns:map="http://www.w3.org/2005/xpath-functions/map"
     xmlns:array="http://www.w3.org/2005/xpath-functions/array"
     xmlns:px="urn:pyxform"
-    xmlns:f="urn:pyxform:functions"
-    xmlns:fp="urn:pyxform:functions:private"
+    xmlns:f="urn:pyxform:function"
+    xmlns:fp="urn:pyxform:function:private"
     exclude-result-prefixes="#all"
     expand-text="yes">
 

@@ -32,8 +32,8 @@
     xmlns:map="http://www.w3.org/2005/xpath-functions/map"
     xmlns:array="http://www.w3.org/2005/xpath-functions/array"
     xmlns:px="urn:pyxform"
-    xmlns:f="urn:pyxform:functions"
-    xmlns:fp="urn:pyxform:functions:private"
+    xmlns:f="urn:pyxform:function"
+    xmlns:fp="urn:pyxform:function:private"
     exclude-result-prefixes="#all"
     expand-text="yes">
 
@@ -41,7 +41,7 @@
     <xsl:param name="table-model" as="map(*)"/>
     <xsl:variable name="model" as="map(*)" select="f:with-features($table-model)"/>
     <xsl:variable name="n" as="xs:integer" select="$model?cols"/>
-    <xsl:variable name="scored" as="map(*)*" select="$model?ids ! f:cell($model, .)[not(?blank)]"/>
+    <xsl:variable name="scored" as="map(*)*" select="$model?ids ! f:model-cell($model, .)[not(?blank)]"/>
     <xsl:variable name="base" as="map(*)" select="fp:base($model, $scored)"/>
     <xsl:variable name="values" as="map(xs:string, xs:double)"
         select="map:merge($scored ! map { ?id : f:format-score(., $base) })"/>
@@ -50,9 +50,9 @@
     <xsl:variable name="narrow-rows" as="xs:integer*"
         select="(0 to $model?rows - 1)[not(f:is-wide-row($model, .))]"/>
     <xsl:variable name="column-usual" as="map(xs:integer, map(*))" select="map:merge(for $x in 0 to $n - 1 return
-        map { $x : fp:usual(f:column-ids($model, $x, $narrow-rows) ! f:cell($model, .)[not(?blank)]) })"/>
+        map { $x : fp:usual(f:column-ids($model, $x, $narrow-rows) ! f:model-cell($model, .)[not(?blank)]) })"/>
     <xsl:variable name="row-usual" as="map(xs:integer, map(*))" select="map:merge(for $y in 0 to $model?rows - 1
-        return map { $y : fp:usual(f:row($model, $y)?texts ! f:cell($model, .)) })"/>
+        return map { $y : fp:usual(f:model-row($model, $y)?texts ! f:model-cell($model, .)) })"/>
     <xsl:variable name="context" as="map(*)" select="map { 'model' : $model, 'values' : $values,
         'profile' : $profile, 'column-usual' : $column-usual, 'row-usual' : $row-usual }"/>
     <!-- pass 1: k over all columns -->
@@ -97,7 +97,7 @@
     <!-- row classes of the rows with text: styling if one value covers at least half of them (zebra stripes, a
          body class); identifiers otherwise (a class per row, as "product-row-price") -->
     <xsl:variable name="row-classes" as="xs:string*"
-        select="(0 to $model?rows - 1)[exists(f:row($model, .)?texts)] ! f:row($model, .)?class"/>
+        select="(0 to $model?rows - 1)[exists(f:model-row($model, .)?texts)] ! f:model-row($model, .)?class"/>
     <xsl:variable name="table-size" as="xs:double?"
         select="$model?table/@font-size[. castable as xs:double] ! xs:double(.)"/>
     <xsl:sequence select="map {
@@ -165,7 +165,7 @@
       <xsl:variable name="y" as="xs:integer" select="."/>
       <xsl:variable name="slots" as="map(*)*" select="
           for $x in $columns return
-          f:owner($model, $y, $x)[map:contains($context?values, .)] ! f:cell($model, .) ! map {
+          f:owner($model, $y, $x)[map:contains($context?values, .)] ! f:model-cell($model, .) ! map {
             'format' : $context?values(?id) + f:distinct-score(., $context?column-usual($x)),
             'content' : f:content-score($context?profile, ., $x),
             'typed-column' : f:is-numeric-column($context?profile, $x),
@@ -173,7 +173,7 @@
       <xsl:variable name="in-typed" as="map(*)*" select="$slots[?typed-column]"/>
       <xsl:sequence select="map:merge((
           map { 'index' : $y, 'wide' : f:is-wide-row($model, $y),
-                'text' : exists(f:row($model, $y)?texts),
+                'text' : exists(f:model-row($model, $y)?texts),
                 'data-typed' : exists($in-typed) and count($in-typed[?numeric]) * 2 ge count($in-typed) },
           if (exists($slots)) then map {
             'format' : f:mean($slots ! ?format),
@@ -191,7 +191,7 @@
     <xsl:for-each select="0 to $model?cols - 1">
       <xsl:variable name="x" as="xs:integer" select="."/>
       <xsl:variable name="slots" as="xs:double*" select="for $y in $rows return
-          f:owner($model, $y, $x)[map:contains($context?values, .)] ! f:cell($model, .)
+          f:owner($model, $y, $x)[map:contains($context?values, .)] ! f:model-cell($model, .)
           ! ($context?values(?id) + f:distinct-score(., $context?row-usual($y)))"/>
       <xsl:sequence select="map:merge((
           map { 'index' : $x, 'wide' : false(), 'text' : exists($slots) },

@@ -28,8 +28,8 @@
     xmlns:xs="http://www.w3.org/2001/XMLSchema"
     xmlns:map="http://www.w3.org/2005/xpath-functions/map"
     xmlns:array="http://www.w3.org/2005/xpath-functions/array"
-    xmlns:f="urn:pyxform:functions"
-    xmlns:fp="urn:pyxform:functions:private"
+    xmlns:f="urn:pyxform:function"
+    xmlns:fp="urn:pyxform:function:private"
     exclude-result-prefixes="#all"
     expand-text="yes">
 
@@ -38,7 +38,7 @@
     <xsl:variable name="k" as="xs:integer" select="fp:markup-header-rows($model)"/>
     <xsl:variable name="kinds" as="array(xs:string)" select="f:row-kinds($model, $k, true())"/>
     <xsl:variable name="p" as="xs:integer" select="f:markup-header-cols($model, $kinds)"/>
-    <xsl:variable name="cells" as="map(*)*" select="$model?ids ! f:cell($model, .)"/>
+    <xsl:variable name="cells" as="map(*)*" select="$model?ids ! f:model-cell($model, .)"/>
     <xsl:sequence select="map {
         'k' : $k,
         'p' : $p,
@@ -60,8 +60,8 @@
   <xsl:function name="fp:markup-top-kind" as="xs:string">
     <xsl:param name="model" as="map(*)"/>
     <xsl:param name="y" as="xs:integer"/>
-    <xsl:variable name="row" as="map(*)" select="f:row($model, $y)"/>
-    <xsl:variable name="texts" as="map(*)*" select="$row?texts ! f:cell($model, .)"/>
+    <xsl:variable name="row" as="map(*)" select="f:model-row($model, $y)"/>
+    <xsl:variable name="texts" as="map(*)*" select="$row?texts ! f:model-cell($model, .)"/>
     <xsl:sequence select="
         if (empty($row?contents)) then 'blank'
         else if ($row?group-kind eq 'thead') then 'header'
@@ -84,7 +84,7 @@
       <xsl:iterate select="0 to $model?rows - 1">
         <xsl:param name="labels-seen" as="xs:boolean" select="false()"/>
         <xsl:variable name="kind" as="xs:string" select="fp:markup-top-kind($model, .)"/>
-        <xsl:variable name="row" as="map(*)" select="f:row($model, .)"/>
+        <xsl:variable name="row" as="map(*)" select="f:model-row($model, .)"/>
         <xsl:choose>
           <xsl:when test="$kind eq 'data' or ($row?spanning and $labels-seen and $row?group-kind ne 'thead')">
             <xsl:break/>
@@ -117,7 +117,7 @@
     <xsl:iterate select="0 to $model?cols - 2">
       <xsl:on-completion select="max((0, $model?cols - 1))"/>
       <xsl:variable name="x" as="xs:integer" select="."/>
-      <xsl:variable name="cells" as="map(*)*" select="f:column-ids($model, $x, $data-rows) ! f:cell($model, .)"/>
+      <xsl:variable name="cells" as="map(*)*" select="f:column-ids($model, $x, $data-rows) ! f:model-cell($model, .)"/>
       <xsl:choose>
         <xsl:when test="empty($data-rows)
                         or (some $c in $cells satisfies ($c?tag ne 'th' and not($c?blank) and not($c?bold)))

@@ -34,8 +34,8 @@
     xmlns:map="http://www.w3.org/2005/xpath-functions/map"
     xmlns:array="http://www.w3.org/2005/xpath-functions/array"
     xmlns:px="urn:pyxform"
-    xmlns:f="urn:pyxform:functions"
-    xmlns:fp="urn:pyxform:functions:private"
+    xmlns:f="urn:pyxform:function"
+    xmlns:fp="urn:pyxform:function:private"
     exclude-result-prefixes="#all"
     expand-text="yes">
 
@@ -53,7 +53,7 @@
     <xsl:variable name="row-classes" as="map(xs:integer, xs:string)"
         select="map:merge($rows ! map { xs:integer(@index) : f:style-classes(@class) })"/>
     <xsl:variable name="cells" as="map(xs:string, map(*))"
-        select="map:merge($table/px:cell ! map { string(@id) : fp:cell(.) })"/>
+        select="map:merge($table/px:cell ! map { string(@id) : fp:model-cell(.) })"/>
     <xsl:variable name="owner" as="array(*)" select="array:join(
         for $row in $rows return [ array { fp:row-owners($row, $n, $cells) } ])"/>
     <xsl:variable name="skip" as="map(xs:string, xs:boolean)"
@@ -61,7 +61,7 @@
                           map { 'duplicates' : 'use-first' })"/>
     <xsl:variable name="row-maps" as="array(*)" select="array:join(
         for $y in 1 to $m
-        return [ fp:row($rows[$y], $y - 1, distinct-values($owner($y)?*[. ne '']), $cells, $n) ])"/>
+        return [ fp:model-row($rows[$y], $y - 1, distinct-values($owner($y)?*[. ne '']), $cells, $n) ])"/>
     <xsl:sequence select="map {
         'table' : $table,
         'rows' : $m,
@@ -98,7 +98,7 @@
     </xsl:for-each>
   </xsl:function>
 
-  <xsl:function name="fp:cell" as="map(*)">
+  <xsl:function name="fp:model-cell" as="map(*)">
     <xsl:param name="cell" as="element(px:cell)"/>
     <xsl:variable name="text" as="xs:string" select="string($cell/px:text)"/>
     <xsl:variable name="blank" as="xs:boolean" select="f:is-blank($text)"/>
@@ -165,7 +165,7 @@
         $model?cells), map { 'duplicates' : 'use-first' }))"/>
   </xsl:function>
 
-  <xsl:function name="fp:row" as="map(*)">
+  <xsl:function name="fp:model-row" as="map(*)">
     <xsl:param name="row" as="element(px:row)"/>
     <xsl:param name="y" as="xs:integer"/>
     <xsl:param name="ids" as="xs:string*"/>
@@ -203,14 +203,14 @@
   </xsl:function>
 
   <!-- The row map of row y. -->
-  <xsl:function name="f:row" as="map(*)">
+  <xsl:function name="f:model-row" as="map(*)">
     <xsl:param name="model" as="map(*)"/>
     <xsl:param name="y" as="xs:integer"/>
     <xsl:sequence select="$model?row($y + 1)"/>
   </xsl:function>
 
   <!-- The cell map of a cell id. -->
-  <xsl:function name="f:cell" as="map(*)">
+  <xsl:function name="f:model-cell" as="map(*)">
     <xsl:param name="model" as="map(*)"/>
     <xsl:param name="id" as="xs:string"/>
     <xsl:sequence select="$model?cells($id)"/>
@@ -235,14 +235,14 @@
   <xsl:function name="f:is-wide-row" as="xs:boolean">
     <xsl:param name="model" as="map(*)"/>
     <xsl:param name="y" as="xs:integer"/>
-    <xsl:sequence select="f:row($model, $y)?wide"/>
+    <xsl:sequence select="f:model-row($model, $y)?wide"/>
   </xsl:function>
 
   <!-- True if no cell covering row y has any content (text, image, link or nested table). -->
   <xsl:function name="f:is-blank-row" as="xs:boolean">
     <xsl:param name="model" as="map(*)"/>
     <xsl:param name="y" as="xs:integer"/>
-    <xsl:sequence select="empty(f:row($model, $y)?contents)"/>
+    <xsl:sequence select="empty(f:model-row($model, $y)?contents)"/>
   </xsl:function>
 
 </xsl:stylesheet>

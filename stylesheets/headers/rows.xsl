@@ -28,8 +28,8 @@
     xmlns:xs="http://www.w3.org/2001/XMLSchema"
     xmlns:map="http://www.w3.org/2005/xpath-functions/map"
     xmlns:array="http://www.w3.org/2005/xpath-functions/array"
-    xmlns:f="urn:pyxform:functions"
-    xmlns:fp="urn:pyxform:functions:private"
+    xmlns:f="urn:pyxform:function"
+    xmlns:fp="urn:pyxform:function:private"
     exclude-result-prefixes="#all"
     expand-text="yes">
 
@@ -43,7 +43,7 @@
     <xsl:variable name="header-texts" as="map(xs:integer, xs:string*)" select="map:merge(
         for $x in 0 to $n - 1
         return map { $x : distinct-values(f:column-ids($model, $x, 0 to $k - 1)
-                                           ! f:cell($model, .)[not(?blank)] ! fp:key-text(?text)) })"/>
+                                           ! f:model-cell($model, .)[not(?blank)] ! fp:key-text(?text)) })"/>
     <!-- the last row below the header that is neither blank nor wide: wide rows before it are sections -->
     <xsl:variable name="last-data" as="xs:integer"
         select="max((-1, ($k to $m - 1)[not(f:is-wide-row($model, .)) and not(f:is-blank-row($model, .))]))"/>
@@ -65,7 +65,7 @@
     <xsl:param name="y" as="xs:integer"/>
     <xsl:param name="header-texts" as="map(*)"/>
     <xsl:param name="markup" as="xs:boolean"/>
-    <xsl:variable name="texts" as="map(*)*" select="f:row($model, $y)?texts ! f:cell($model, .)"/>
+    <xsl:variable name="texts" as="map(*)*" select="f:model-row($model, $y)?texts ! f:model-cell($model, .)"/>
     <!-- the cells that start in the row: a td spanning down from above (a club's name over its seasons and its
          total row) belongs to the rows above as much as to this one -->
     <xsl:variable name="own" as="map(*)*" select="$texts[?row eq $y]"/>

@@ -36,7 +36,7 @@
         if (exists(px:table)) then ', indexes ' || min(px:table/@index ! xs:integer(.)) || ' to '
         || max(px:table/@index ! xs:integer(.)) else ''})</xsl:message>
     </xsl:if>
-    <xsl:apply-templates select="$chosen" mode="m:table"/>
+    <xsl:apply-templates select="$chosen" mode="m:map-table"/>
   </xsl:template>
 
   <!-- Whether a nested table sits in a data cell of its table, where Rule 1 puts its XML; a table nested in a header
@@ -49,7 +49,7 @@
   <!-- one table's element; a function so that xsl:try can call it in its select -->
   <xsl:function name="fp:map-table" as="element()">
     <xsl:param name="table" as="element(px:table)"/>
-    <xsl:apply-templates select="$table" mode="m:table"/>
+    <xsl:apply-templates select="$table" mode="m:map-table"/>
   </xsl:function>
 
   <xsl:template match="px:grids" mode="m:document" as="element(pyxform)">

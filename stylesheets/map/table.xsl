@@ -1,6 +1,6 @@
 <?xml version="1.0" encoding="UTF-8"?>
 <!--
-  Mode m:table: one px:table of the annotated grid -> its Rule 1 element (Zhang & Li 2007, section 3).
+  Mode m:map-table: one px:table of the annotated grid -> its Rule 1 element (Zhang & Li 2007, section 3).
 
   Each data slot (lib/slots.xsl) becomes one chain of nested elements, from the table element down:
     row header cells, outermost first (section cells included)     one element per cell, px:key = the cell id
@@ -36,9 +36,9 @@
                 exclude-result-prefixes="#all"
                 expand-text="yes">
 
-  <xsl:mode name="m:table" on-no-match="fail"/>
+  <xsl:mode name="m:map-table" on-no-match="fail"/>
 
-  <xsl:template match="px:table" mode="m:table" as="element()">
+  <xsl:template match="px:table" mode="m:map-table" as="element()">
     <xsl:if test="not(@header-rows and @header-cols)">
       <xsl:message terminate="yes" error-code="px:no-header-annotations"
         >px:no-header-annotations: table {@index} ({@locator}) has no header

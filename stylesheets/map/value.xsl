@@ -7,7 +7,7 @@
       and alt (the alt text, when the cell has exactly one image and it has one); URLs are resolved against the page
       URL when the page came from http(s), and spaces in them are written %20;
     - the cell's visible text exactly as the grid has it (never case-folded), when it is not empty;
-    - the element of every table nested in the cell (mode m:table: Rule 1 applied recursively, any depth).
+    - the element of every table nested in the cell (mode m:map-table: Rule 1 applied recursively, any depth).
 -->
 <xsl:stylesheet version="3.0"
                 xmlns:xsl="http://www.w3.org/1999/XSL/Transform"
@@ -31,7 +31,7 @@
       <xsl:value-of select="$text"/>
     </xsl:if>
     <xsl:if test="not($text-only)">
-      <xsl:apply-templates select="f:nested-tables($cell)" mode="m:table"/>
+      <xsl:apply-templates select="f:nested-tables($cell)" mode="m:map-table"/>
     </xsl:if>
   </xsl:function>
 

@@ -1,6 +1,6 @@
 <?xml version="1.0" encoding="UTF-8"?>
 <!--
-  Mode m:table: one table element of the annotated XHTML becomes a px:table (docs/formats.md section 2): its
+  Mode m:normalize-table: one table element of the annotated XHTML becomes a px:table (docs/formats.md section 2): its
   attributes (index, size, locator, depth, nesting), caption and summary, its cells in tree order, its dense grid
   and its table model errors. A table that cannot be normalized (a resource limit, or any dynamic error) becomes a
   px:table-failure with a code and a message, and the page's other tables go on.
@@ -10,17 +10,17 @@
     xmlns:xs="http://www.w3.org/2001/XMLSchema"
     xmlns:map="http://www.w3.org/2005/xpath-functions/map"
     xmlns:err="http://www.w3.org/2005/xqt-errors"
-    xmlns:f="urn:pyxform:functions"
-    xmlns:fp="urn:pyxform:functions:private"
-    xmlns:m="urn:pyxform:modes"
+    xmlns:f="urn:pyxform:function"
+    xmlns:fp="urn:pyxform:function:private"
+    xmlns:m="urn:pyxform:mode"
     xmlns:px="urn:pyxform"
     xpath-default-namespace="http://www.w3.org/1999/xhtml"
     exclude-result-prefixes="#all"
     expand-text="yes">
 
-  <xsl:mode name="m:table" on-no-match="fail" on-multiple-match="fail"/>
+  <xsl:mode name="m:normalize-table" on-no-match="fail" on-multiple-match="fail"/>
 
-  <xsl:template match="table" mode="m:table" as="element()">
+  <xsl:template match="table" mode="m:normalize-table" as="element()">
     <xsl:param name="table-indexes" as="map(xs:string, xs:integer)" tunnel="yes" required="yes"/>
     <xsl:variable name="index" as="xs:integer" select="$table-indexes(generate-id())"/>
     <xsl:variable name="locator" as="xs:string" select="(@px:locator, f:locator(.))[1]"/>

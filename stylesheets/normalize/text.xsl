@@ -10,8 +10,8 @@
 <xsl:stylesheet version="3.0"
     xmlns:xsl="http://www.w3.org/1999/XSL/Transform"
     xmlns:xs="http://www.w3.org/2001/XMLSchema"
-    xmlns:f="urn:pyxform:functions"
-    xmlns:m="urn:pyxform:modes"
+    xmlns:f="urn:pyxform:function"
+    xmlns:m="urn:pyxform:mode"
     xpath-default-namespace="http://www.w3.org/1999/xhtml"
     exclude-result-prefixes="#all"
     expand-text="yes">

@@ -6,8 +6,8 @@
 <xsl:stylesheet version="3.0"
     xmlns:xsl="http://www.w3.org/1999/XSL/Transform"
     xmlns:xs="http://www.w3.org/2001/XMLSchema"
-    xmlns:f="urn:pyxform:functions"
-    xmlns:fp="urn:pyxform:functions:private"
+    xmlns:f="urn:pyxform:function"
+    xmlns:fp="urn:pyxform:function:private"
     xmlns:px="urn:pyxform"
     exclude-result-prefixes="#all"
     expand-text="yes">
