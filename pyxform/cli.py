@@ -1014,7 +1014,23 @@ COMMANDS: tuple[Command, ...] = (
     Command("query", "XPath 3.1 / XQuery 3.1 over output files", _query_arguments, _run_query),
     Command("transform", "run any XSLT 3.0 stylesheet on an XML document (Saxon-HE)", _transform_arguments,
             _run_transform),
+    Command("crawl", "a focused crawler: gather a topic's pages (SQLite, WARC) and convert their tables as they arrive",
+            lambda parser: _crawl_command().add_arguments(parser), lambda args: _run_crawl(args)),
 )
+
+
+def _crawl_command() -> Any:
+    """``pyxform crawl``'s arguments and run (in the crawl wing until the CLI becomes a package, issue 12)."""
+    from .wings.crawl import _command
+
+    return _command
+
+
+def _run_crawl(args: argparse.Namespace) -> int:
+    try:
+        return int(_crawl_command().run(args))
+    except ValueError as error:  # a bad setting: a usage error
+        raise UsageError(str(error)) from None
 
 
 # -- main ---------------------------------------------------------------------------------------------------------

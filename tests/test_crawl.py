@@ -375,7 +375,7 @@ def test_tables_converted_as_pages_arrive(tmp_path: Path) -> None:
 
 def test_command_line(tmp_path: Path) -> None:
     with TestWeb(static_site(chain_site(5))) as web:
-        args = [sys.executable, "-m", "pyxform.wings.crawl", web.url + "/", "--topic", "olympic", "--max-pages",
+        args = [sys.executable, "-m", "pyxform", "crawl", web.url + "/", "--topic", "olympic", "--max-pages",
                 "4", "--out", str(tmp_path), "--delay", "0", "--no-convert"]
         refused = subprocess.run(args, capture_output=True, text=True, cwd=ROOT)
         done = subprocess.run(args + ["--allow-private"], capture_output=True, text=True, cwd=ROOT)

@@ -1,7 +1,7 @@
 """TEMPORARY HOME of ``pyxform crawl``'s command line (issue 14): ``add_arguments`` and ``run`` in the shape of the
-CLI's commands, the progress display and the summary. It moves to ``pyxform/cli/crawl.py`` when the CLI package of
-issue 12 is on main (the CLI is the only place that parses arguments and prints); until then
-``python -m pyxform.wings.crawl ARGS`` runs it.
+CLI's commands (``pyxform/cli.py`` registers them), the progress display and the summary. It moves to
+``pyxform/cli/crawl.py`` when the CLI package of issue 12 is on main (the CLI is the only place that parses arguments
+and prints). ``python -m pyxform.wings.crawl ARGS`` runs it alone.
 """
 
 from __future__ import annotations
@@ -12,12 +12,14 @@ import time
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...errors import PyxformError
 from ...limits import DEFAULT_LIMITS
 from .config import ORDERINGS, CrawlConfig, Weights
-from .crawler import CrawlStats, CrawlSummary, crawl
+
+if TYPE_CHECKING:  # the crawler's modules (httpx, numpy, scipy, ...) load when a crawl runs, not with the parser
+    from .crawler import CrawlStats, CrawlSummary
 
 __all__ = ["add_arguments", "run", "main"]
 
@@ -186,7 +188,13 @@ def summary(result: CrawlSummary) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run ``pyxform crawl``; the exit code (0; 130 when interrupted)."""
+    """Run ``pyxform crawl``; the exit code (0; 130 when interrupted).
+
+    :raises ValueError: a bad setting (a usage error).
+    :raises PyxformError: as :func:`pyxform.wings.crawl.crawl`.
+    """
+    from .crawler import crawl
+
     config = config_of(args)
     display = _Display(config.max_pages)
     try:
