@@ -50,6 +50,7 @@ def _non_negative(value: str) -> float:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Declare ``pyxform crawl``'s arguments."""
+    parser.set_defaults(parser=parser)  # the CLI reports a usage error with this parser's usage line
     parser.add_argument("seeds", nargs="+", metavar="SEED_URL", help="where the crawl starts (http or https URLs)")
     parser.add_argument("--topic", default=None, help="the topic, in words (a short description)")
     parser.add_argument("--topic-file", metavar="FILE", help="read the topic's description from FILE (UTF-8)")

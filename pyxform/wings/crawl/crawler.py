@@ -30,7 +30,7 @@ from .structure import LinkGraph
 from .tables import ConversionOutcome, TableConverter
 from .text import parse_page, terms
 from .traps import TrapDetector, url_trap
-from .urls import canonical, host_of, in_scope, origin, robots_url, url_words
+from .urls import canonical, host_in_scope, host_of, in_scope, origin, robots_url, url_words
 
 __all__ = ["crawl", "CrawlStats", "CrawlSummary", "MAX_REDIRECTS", "ROBOTS_REDIRECTS"]
 
@@ -595,7 +595,7 @@ class _Crawler:
 
     def _html(self, candidate: Candidate, answer: Answer, row: tuple[Any, ...]) -> tuple[int, bool]:
         db = self.store.db
-        parsed = parse_page(answer.body, candidate.url, answer.content_type)
+        parsed = parse_page(answer.body, candidate.url, answer.content_type, keep=self._keep)
         title_terms, body_terms = terms(parsed.title), terms(parsed.text)
         relevance = 0.0
         if self.topic is not None:
@@ -636,6 +636,12 @@ class _Crawler:
                                candidate.url)
             db.executemany("INSERT INTO links(source, target, anchor, context) VALUES (?,?,?,?)", links)
         return page_id, relevant
+
+    def _keep(self, url: str) -> bool:
+        """Whether a link's URL is in scope (before canonicalization: most links of a page are not)."""
+        netloc = url.split("/", 3)[2].rsplit("@", 1)[-1] if url.count("/") >= 2 else ""
+        host = netloc[1:netloc.find("]")] if netloc.startswith("[") else netloc.split(":", 1)[0]
+        return host_in_scope(host.lower(), self.seed_hosts, self.domains)
 
     def _scope_reason(self, url: str) -> tuple[str, str] | None:
         if not in_scope(url, self.seed_hosts, self.domains):

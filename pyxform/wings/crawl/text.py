@@ -7,6 +7,7 @@ HTML is parsed with lxml's HTML parser (no network, no entities loaded); the tex
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 from urllib.parse import urljoin
@@ -87,16 +88,9 @@ def _collapse(text: str) -> str:
 
 
 def _text(element: etree._Element, cache: dict[etree._Element, str]) -> str:
+    """The element's text (scripts and styles were removed from the tree), white space collapsed."""
     if element not in cache:
-        parts = []
-        for node in element.iter():
-            if node is not element and node.tag in _SKIP:
-                continue
-            if node.text and node.tag not in _SKIP and isinstance(node.tag, str):
-                parts.append(node.text)
-            if node is not element and node.tail:
-                parts.append(node.tail)
-        cache[element] = _collapse(" ".join(parts))
+        cache[element] = _collapse(" ".join(element.itertext()))
     return cache[element]
 
 
@@ -121,12 +115,15 @@ class _Block:
         return " ".join(self.tokens[: 2 * CONTEXT_WORDS])
 
 
-def parse_page(body: bytes, url: str, content_type: str | None) -> ParsedPage:
+def parse_page(body: bytes, url: str, content_type: str | None,
+               keep: Callable[[str], bool] | None = None) -> ParsedPage:
     """Decode and parse an HTML page; its title, text and links.
 
     :param body: the response body (decoded of its content coding).
     :param url: the page's URL (the base of relative links, unless the page has a ``base href``).
     :param content_type: the ``Content-Type`` header (its ``charset`` is the first choice of encoding), or ``None``.
+    :param keep: which absolute link URLs to return (default: every http(s) one); the others cost no anchor and
+        context.
     :returns: the :class:`ParsedPage`; a page that does not parse gives an empty one (no text, no links).
     """
     encoding, text = html_to_unicode(content_type, body)
@@ -137,8 +134,9 @@ def parse_page(body: bytes, url: str, content_type: str | None) -> ParsedPage:
         return ParsedPage("", "", (), True, encoding)
     if root is None:
         return ParsedPage("", "", (), True, encoding)
+    etree.strip_elements(root, *_SKIP, with_tail=False)
     cache: dict[etree._Element, str] = {}
-    titles = [_text(e, cache) for e in root.iter("title", "h1")][:2]
+    titles = list(dict.fromkeys(_text(e, cache) for e in root.iter("title", "h1")))[:2]
     follow = True
     base = url
     for meta in root.iter("meta"):
@@ -148,6 +146,7 @@ def parse_page(body: bytes, url: str, content_type: str | None) -> ParsedPage:
         if element.get("href"):
             base = urljoin(url, element.get("href").strip())
             break
+    base_scheme = base.split(":", 1)[0]
     body_element = root.find("body")
     page_text = _text(body_element if body_element is not None else root, cache)
     links = []
@@ -157,11 +156,17 @@ def parse_page(body: bytes, url: str, content_type: str | None) -> ParsedPage:
         if not href:
             continue
         href = href.strip()
+        lowered = href[:8].lower()
         try:
-            target = urljoin(base, href)
+            if lowered.startswith(("http://", "https://")):
+                target = href  # absolute: no join needed (most links of a page)
+            elif href.startswith("//"):
+                target = base_scheme + ":" + href
+            else:
+                target = urljoin(base, href)
         except ValueError:
             continue
-        if not target.lower().startswith(("http://", "https://")):
+        if not target.lower().startswith(("http://", "https://")) or (keep is not None and not keep(target)):
             continue
         anchor = _text(element, cache)
         extra = [element.get("title") or ""] + [img.get("alt") or "" for img in element.iter("img")]

@@ -14,7 +14,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from w3lib.url import canonicalize_url
 
-__all__ = ["canonical", "host_of", "in_scope", "url_words", "robots_url", "SESSION_PARAMETER", "origin"]
+__all__ = ["canonical", "host_of", "in_scope", "host_in_scope", "url_words", "robots_url", "SESSION_PARAMETER", "origin"]
 
 #: Query parameter names that carry a session id (case-insensitive): J2EE, PHP, ASP, ColdFusion, osCommerce, Zen Cart
 #: and the generic ``sid``/``session``/``sessionid`` forms.
@@ -75,7 +75,11 @@ def robots_url(url: str) -> str:
 def in_scope(url: str, hosts: frozenset[str], domains: tuple[str, ...]) -> bool:
     """Whether a canonical URL may be crawled: its host is a seed's host, or a domain in ``domains`` or a subdomain
     of one."""
-    host = host_of(url)
+    return host_in_scope(host_of(url), hosts, domains)
+
+
+def host_in_scope(host: str, hosts: frozenset[str], domains: tuple[str, ...]) -> bool:
+    """:func:`in_scope` for a host name (lower case)."""
     return host in hosts or any(host == d or host.endswith("." + d) for d in domains)
 
 
