@@ -306,7 +306,8 @@ CHILD = textwrap.dedent("""
 
 def _start(web: TestWeb, out: Path, convert: bool = False) -> subprocess.Popen[str]:
     return subprocess.Popen([sys.executable, "-c", CHILD, web.url, str(out), "1" if convert else "0"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
+                            start_new_session=True)  # a process group of its own, as a shell's job
 
 
 def _wait_for(web: TestWeb, requests: int) -> None:
@@ -347,6 +348,31 @@ def test_resume_after_kill_loses_nothing_and_fetches_nothing_twice(tmp_path: Pat
             warc_pages |= {r.rec_headers.get_header("WARC-Target-URI") for r in ArchiveIterator(stream)
                            if r.rec_type == "response"}
     assert fetched - interrupted <= warc_pages
+
+
+def test_ctrl_c_with_conversions_in_flight(tmp_path: Path) -> None:
+    """Ctrl-C in a terminal reaches the whole process group, the conversion worker too: its page is not recorded as
+    a failed conversion; the pages left waiting are converted on resume."""
+    table = "<table><tr><th>Year</th><th>Medals</th></tr><tr><td>2008</td><td>3</td></tr></table>"
+    site = chain_site(30)
+    for path, reply in list(site.items()):
+        if path.startswith("/p"):
+            site[path] = Reply(body=reply.body.replace(b"</body>", table.encode() + b"</body>"))
+    with TestWeb(static_site(site)) as web:
+        child = _start(web, tmp_path, convert=True)
+        for _ in range(6000):  # until some pages are converted
+            if tmp_path.joinpath("xml").is_dir() and len(list(tmp_path.joinpath("xml").iterdir())) >= 2:
+                break
+            time.sleep(0.01)
+        os.killpg(child.pid, signal.SIGINT)
+        out, err = child.communicate(timeout=120)
+        assert out.strip() == "interrupted", err
+        assert not rows(tmp_path, "SELECT url FROM pages WHERE conversion = 'failed'")
+        summary = run(web, tmp_path, convert=True, max_pages=200)
+    assert summary.ended == "done"  # type: ignore[attr-defined]
+    conversions = Counter(c for (c,) in rows(tmp_path, "SELECT conversion FROM pages WHERE conversion IS NOT NULL"))
+    assert conversions == {"ok": 30, "no-tables": 1}
+    assert max(Counter(web.paths()).values()) == 1
 
 
 def test_tables_converted_as_pages_arrive(tmp_path: Path) -> None:

@@ -148,8 +148,9 @@ class _Display:
 
     @staticmethod
     def line(stats: CrawlStats) -> str:
+        waiting = f" ({stats.conversion_pending} waiting)" if stats.conversion_pending else ""
         return (f"fetched {stats.fetches}, pages {stats.pages}, relevant {stats.relevant}, queued {stats.queued}, "
-                f"{stats.rate:.1f} fetches/s")
+                f"{stats.rate:.1f} fetches/s, tables of {stats.converted} pages{waiting}")
 
     def __call__(self, stats: CrawlStats) -> None:
         if self.live is not None:

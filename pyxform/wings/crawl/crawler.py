@@ -66,6 +66,7 @@ class CrawlStats:
     conversion_failed: int = 0
     conversion_pending: int = 0
     seconds: float = 0.0
+    fetch_seconds: float = 0.0  # this run's time until its last fetch (then conversions may still be waited for)
     run_fetches: int = 0
     reasons: dict[str, int] = field(default_factory=dict)  # failure reason -> URLs (this run)
 
@@ -76,8 +77,9 @@ class CrawlStats:
 
     @property
     def rate(self) -> float:
-        """Fetches per second in this run."""
-        return self.run_fetches / self.seconds if self.seconds > 0 else 0.0
+        """Fetches per second in this run (while it fetched)."""
+        seconds = self.fetch_seconds or self.seconds
+        return self.run_fetches / seconds if seconds > 0 else 0.0
 
 
 @dataclass(frozen=True)
@@ -146,6 +148,9 @@ class _Crawler:
         self.inflight = 0  # page requests dispatched, not yet logged
         self.conversions: set[asyncio.Future[Any]] = set()
         self.tasks: set[asyncio.Task[None]] = set()
+        self._conversion_args: dict[int, tuple[int, str, str | None, str, int]] = {}
+        self._retried: set[int] = set()
+
         self.since_rescore = 0
         self.started = time.monotonic()
 
@@ -360,6 +365,7 @@ class _Crawler:
             for result in results:
                 if isinstance(result, BaseException) and not isinstance(result, asyncio.CancelledError):
                     raise result
+        self.stats.fetch_seconds = time.monotonic() - self.started
         return ended
 
     def _next_wake(self) -> float | None:
@@ -733,6 +739,7 @@ class _Crawler:
         future = asyncio.wrap_future(self.converter.submit(page_id, url, charset, warc_file, offset))
         self.conversions.add(future)
         self.stats.conversion_pending += 1
+        self._conversion_args[page_id] = (page_id, url, charset, warc_file, offset)
         future.add_done_callback(self._converted)
 
     def _converted(self, future: asyncio.Future[Any]) -> None:
@@ -741,7 +748,14 @@ class _Crawler:
         if future.cancelled() or future.exception() is not None:
             return
         outcome: ConversionOutcome | None = future.result()
-        if outcome is None:
+        if outcome is None or self.stopping:
+            return  # stopped: the page stays pending, converted on resume
+        arguments = self._conversion_args.pop(outcome.page_id, None)
+        if outcome.status == "failed" and (outcome.error or "").startswith("[crash]") and arguments is not None \
+                and outcome.page_id not in self._retried:
+            # a worker that died (a signal from outside: Ctrl-C reaches the whole process group) gets one more try
+            self._retried.add(outcome.page_id)
+            self._convert(*arguments)
             return
         try:
             with self.store.transaction() as db:
