@@ -86,6 +86,15 @@ def test_crawl_delay_of_robots_txt_wins(tmp_path: Path) -> None:
     assert web.shortest_gap() >= 0.4
 
 
+def test_robots_txt_that_never_answers_disallows(tmp_path: Path) -> None:
+    limits = replace(DEFAULT_LIMITS, fetch_timeout=0.5)
+    with TestWeb(static_site(chain_site(3, {"/robots.txt": Reply(body=b"", delay=2.0)}))) as web:
+        run(web, tmp_path, limits=limits)
+    assert web.paths() == ["/robots.txt"]
+    (reason,) = rows(tmp_path, "SELECT reason FROM frontier")
+    assert "robots.txt" in reason[0] and "within 0.5 s" in reason[0]
+
+
 def test_robots_txt_unavailable_disallows_and_missing_allows(tmp_path: Path) -> None:
     with TestWeb(static_site(chain_site(3, {"/robots.txt": Reply(503, b"busy")}))) as web:
         run(web, tmp_path / "a")
@@ -178,12 +187,13 @@ def test_errors_non_html_and_broken_pages(tmp_path: Path) -> None:
     big = b"<html><body>" + b"<p>olympic medal</p>" * 60_000 + b"</body></html>"
     site = chain_site(3, {
         "/": html_page("Home", "", {"/gone": "a", "/img.png": "b", "/broken": "c", "/binary": "d", "/big": "e",
-                                    "/slow": "f", "/p0": "g", "/nul": "h", "/json": "i"}),
+                                    "/slow": "f", "/p0": "g", "/nul": "h", "/json": "i", "/drip": "j"}),
         "/img.png": Reply(body=b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 64, headers=(("Content-Type", "image/png"),)),
         "/broken": Reply(body=b"<html><body><table><tr><td>olympic<td><a href='/p2'>medal</a></table><p><<<<</div>"),
         "/binary": Reply(body=bytes(range(256)) * 40),  # says text/html
         "/big": Reply(body=big),
         "/slow": Reply(body=b"<html><body>slow</body></html>", delay=3.0),
+        "/drip": Reply(body=b"<html><body>" + b"x" * 8000, drip=0.4),  # headers at once, then 1 KiB per 0.4 s
         "/nul": Reply(body=b"", headers=()),
         "/json": Reply(body=b'{"a": 1}', headers=(("Content-Type", "application/json"),)),
     })
@@ -198,6 +208,7 @@ def test_errors_non_html_and_broken_pages(tmp_path: Path) -> None:
     assert pages["img.png"] == (200, "image/png", None)
     assert "larger than 500000 bytes" in pages["big"][2]
     assert "within 1 s" in pages["slow"][2]
+    assert "within 1 s" in pages["drip"][2] and requests.count("/drip") == 2
     assert pages["broken"][0] == 200 and pages["broken"][2] is None
     assert "p2" in pages  # the broken page's link was followed
     assert summary.stats.pages >= 5  # type: ignore[attr-defined]
