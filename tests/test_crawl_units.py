@@ -20,7 +20,7 @@ from pyxform.wings.crawl.relevance import IDF_CAP, Topic
 from pyxform.wings.crawl.store import SCHEMA
 from pyxform.wings.crawl.structure import DAMPING, LinkGraph
 from pyxform.wings.crawl.text import parse_page, terms
-from pyxform.wings.crawl.traps import NEAR_DUPLICATES, TrapDetector, pattern_of, url_trap
+from pyxform.wings.crawl.traps import NEAR_DUPLICATES, TrapDetector, group_of, pattern_of, url_trap
 from pyxform.wings.crawl.urls import canonical, in_scope, url_words
 
 ONLY = {name: 0.0 for name in Weights.__dataclass_fields__}
@@ -239,6 +239,9 @@ def test_patterns() -> None:
 
 def test_near_duplicate_pages_stop_their_pattern() -> None:
     detector = TrapDetector()
+    for i in range(10):  # near-duplicates count once the site's boilerplate is known
+        detector.observe(f"http://a.test/wiki/{i}", f"Menu Home About. Article {i}: " + " ".join(
+            f"w{i}x{j}" for j in range(40)) + " Footer: contact us.")
     days = " ".join(str(d) for d in range(1, 31))
     for month in range(1, 1 + NEAR_DUPLICATES + 1):
         assert detector.stopped(f"http://a.test/cal?m={month}") is None
@@ -247,6 +250,35 @@ def test_near_duplicate_pages_stop_their_pattern() -> None:
     for i in range(10):  # pages of one template with their own text go on
         detector.observe(f"http://a.test/article?id={i}", " ".join(f"word{i}x{j}" for j in range(50)))
     assert detector.stopped("http://a.test/article?id=99") is None
+
+
+def test_groups() -> None:
+    assert group_of("http://a.test/cal?m=1") == pattern_of("http://a.test/cal?m=1")
+    assert group_of("http://a.test/archive/section/older/") == group_of("http://a.test/archive/x") == \
+        "a.test:/archive/**"
+    assert group_of("http://a.test/about") is None and group_of("http://a.test/") is None
+
+
+MENU = " ".join(f"menu{j} item{j}" for j in range(150))  # a site's navigation: far more text than a page's own
+
+
+def test_boilerplate_does_not_make_pages_similar() -> None:
+    detector = TrapDetector()
+    for i in range(12):
+        detector.observe(f"http://a.test/product/{i}", f"{MENU} Product {i}: " + " ".join(f"p{i}w{j}"
+                                                                                         for j in range(12)))
+    assert detector.stopped("http://a.test/product/99") is None
+    assert detector.groups["a.test:/product/<n>"].near_duplicates == 0
+
+
+def test_a_few_duplicates_among_many_pages_do_not_stop_a_group() -> None:
+    detector = TrapDetector()
+    for i in range(12):
+        detector.observe(f"http://a.test/wiki/A{i}", " ".join(f"a{i}w{j}" for j in range(40)))
+    detector.observe("http://a.test/wiki/Alias_1", " ".join(f"a1w{j}" for j in range(40)))  # the same text
+    detector.observe("http://a.test/wiki/Alias_2", " ".join(f"a2w{j}" for j in range(40)))
+    assert detector.groups["a.test:/wiki/**"].near_duplicates == 2
+    assert detector.stopped("http://a.test/wiki/B") is None
 
 
 def test_exact_duplicates_and_session_parameters_learned() -> None:

@@ -308,14 +308,13 @@ class _Crawler:
                 self._queue_pending_conversions()
                 ended = await self._dispatch()
         finally:
+            if self.converter is not None:  # the signal handlers stay: a signal while waiting leaves pages pending
+                if not self.stopping:
+                    await self._drain_conversions()
+                self.converter.close(wait=not self.stopping)
+                self._collect_conversions()
             for signum in installed:
                 loop.remove_signal_handler(signum)
-            if self.converter is not None:
-                wait = not self.stopping
-                if wait:
-                    await self._drain_conversions()
-                self.converter.close(wait=wait)
-                self._collect_conversions()
             self.stats.queued = len(self.frontier)
             self.stats.seconds = time.monotonic() - self.started
             self.store.close()
@@ -769,7 +768,7 @@ class _Crawler:
             self.stats.converted += 1
 
     async def _drain_conversions(self) -> None:
-        while self.conversions and not self.stop_now:
+        while self.conversions and not self.stopping:
             await asyncio.wait(set(self.conversions), timeout=0.5)
             self._progress()
 

@@ -6,14 +6,18 @@ Two kinds of check (``docs/crawl.md``, "Traps"):
   :data:`MAX_SEGMENTS`; a path segment repeated (``/a/b/a/b/``, ``/x/x/``, any segment three times: relative links
   that resolve deeper and deeper); more query parameters than the cap (faceted listings combine parameters without
   end). Session ids in the query are dropped by canonicalization (:mod:`.urls`).
-- On what the pages of a URL *pattern* hold (:class:`TrapDetector`): URLs whose path or query has numbers, dates or
+- On what the pages of a URL *group* hold (:class:`TrapDetector`): URLs whose path or query has numbers, dates or
   tokens in it, or a query (``/calendar/2031/05``, ``/list?color=red&size=3``, ``/s/8f3a2c9e.../page``), are grouped
   by their pattern (host, port, the path with each such segment generalized, whether there is a query: all the
-  parameter combinations of a faceted listing are one group). A group may go on while
-  its pages bring something new: it is stopped once :data:`NEAR_DUPLICATES` of its fetched pages were
-  near-duplicates of an earlier page of the group (word-bigram Jaccard similarity >= :data:`SIMILAR`), as an endless
-  calendar's months, a faceted listing's re-sorted views and a session-id copy of a page are. Pages of one template
-  with their own content (``/article?id=123``) are never similar, and go on.
+  parameter combinations of a faceted listing are one group); other URLs by their site section (host, port, first
+  path segment: ``/archive/**``). A group goes on while its pages bring something new: it is stopped once at least
+  :data:`NEAR_DUPLICATES` of its fetched pages, and at least half of them, were near-duplicates of an earlier page
+  of the group (counted from the 10th page of the crawl on), as an endless calendar's months, a faceted listing's re-sorted views, a session-id copy of a page
+  and an archive's ever deeper empty sections are. Near-duplicate: a word-bigram Jaccard similarity >=
+  :data:`SIMILAR` once the site's boilerplate is left out (the bigrams found in at least half of the pages fetched,
+  menus and footers: Bar-Yossef & Rajagopalan's template detection, 2002), so that pages of one template with their
+  own content (``/article?id=123``, ``/wiki/Title``) are never similar, and a few duplicates among many pages never
+  stop their group.
 - A page whose visible text is exactly that of a page fetched before is a duplicate: its links are not followed, and
   if its URL differs from the earlier one's only in one query parameter's value, that parameter is dropped from the
   host's URLs from then on (a session id under a name no list knows).
@@ -29,14 +33,15 @@ from urllib.parse import parse_qsl, unquote, urlsplit
 
 from .text import words
 
-__all__ = ["url_trap", "pattern_of", "fingerprint", "TrapDetector", "NEAR_DUPLICATES", "SIMILAR", "MAX_SEGMENTS"]
+__all__ = ["url_trap", "pattern_of", "group_of", "fingerprint", "TrapDetector", "NEAR_DUPLICATES", "SIMILAR", "MAX_SEGMENTS"]
 
 MAX_SEGMENTS: Final = 16
 #: Near-duplicate pages a URL pattern may fetch before it is stopped.
 NEAR_DUPLICATES: Final = 2
 #: Word-bigram Jaccard similarity from which two pages are near-duplicates.
 SIMILAR: Final = 0.5
-_KEEP: Final = 12  # fingerprints kept per pattern
+_KEEP: Final = 12  # fingerprints kept per group
+_KNOWN: Final = 10  # pages after which the site's boilerplate is known
 _SHINGLES: Final = 4000  # bigrams kept per fingerprint (the smallest hashes: a bottom-k sample)
 _NUMBER: Final = re.compile(r"^[+-]?\d+(?:[.,]\d+)?$")
 _DATE: Final = re.compile(r"^(?:\d{4}[-_/.]?\d{1,2}(?:[-_/.]?\d{1,2})?|\d{1,2}[-_/.]\d{1,2}[-_/.]\d{2,4})$")
@@ -96,19 +101,27 @@ def pattern_of(url: str) -> str | None:
     return f"{parts.hostname}:{parts.port or ''}/{'/'.join(general)}{'?' if parts.query else ''}"
 
 
+def group_of(url: str) -> str | None:
+    """The group of a canonical URL: its :func:`pattern_of`, else its site section (host, port, first path segment),
+    ``None`` for a page at the top of the site (``/``, ``/about``)."""
+    pattern = pattern_of(url)
+    if pattern is not None:
+        return pattern
+    parts = urlsplit(url)
+    segments = _segments(parts.path)
+    return f"{parts.hostname}:{parts.port or ''}/{segments[0]}/**" if len(segments) > 1 else None
+
+
 def fingerprint(text: str) -> frozenset[int]:
-    """A page's visible text as a set of hashed word bigrams (at most :data:`_SHINGLES`, the smallest hashes)."""
+    """A page's visible text as a sample of its hashed word bigrams (those whose hash is even: the same bigram is
+    kept or left on every page; at most :data:`_SHINGLES`)."""
     tokens = words(text)
-    hashes = {hash((a, b)) for a, b in zip(tokens, tokens[1:])} or {hash(tuple(tokens))}
+    hashes = {h for h in (hash((a, b)) for a, b in zip(tokens, tokens[1:])) if not h & 1}
+    if not hashes and tokens:
+        hashes = {hash(tuple(tokens)) & ~1}
     if len(hashes) > _SHINGLES:
         hashes = set(sorted(hashes)[:_SHINGLES])
     return frozenset(hashes)
-
-
-def _similarity(a: frozenset[int], b: frozenset[int]) -> float:
-    if not a or not b:
-        return 1.0 if a == b else 0.0
-    return len(a & b) / len(a | b)
 
 
 @dataclass
@@ -116,6 +129,10 @@ class _Group:
     fetched: int = 0
     near_duplicates: int = 0
     prints: list[frozenset[int]] = field(default_factory=list)
+
+    @property
+    def stopped(self) -> bool:
+        return self.near_duplicates >= NEAR_DUPLICATES and 2 * self.near_duplicates >= self.fetched
 
 
 class TrapDetector:
@@ -127,6 +144,22 @@ class TrapDetector:
         self.ignored: dict[str, set[str]] = {}  # host -> query parameter names found to be session ids
         self.last_digest = ""  # of the page :meth:`observe` saw last (the crawl stores it, for :meth:`restore`)
         self.last_near_duplicate = False
+        self.pages = 0
+        self.bigrams: dict[int, int] = {}  # sampled bigram -> pages that have it (boilerplate when in half of them)
+
+    def _content(self, mark: frozenset[int]) -> frozenset[int]:
+        """A fingerprint without the site's boilerplate (once :data:`_KNOWN` pages are known)."""
+        if self.pages < _KNOWN:
+            return mark
+        half = self.pages / 2
+        return frozenset(h for h in mark if self.bigrams.get(h, 0) < half)
+
+    def similarity(self, a: frozenset[int], b: frozenset[int]) -> float:
+        """Jaccard similarity of two fingerprints without boilerplate (two pages of boilerplate only: 1)."""
+        a, b = self._content(a), self._content(b)
+        if not a or not b:
+            return 1.0 if a == b else 0.0
+        return len(a & b) / len(a | b)
 
     def restore(self, url: str, digest: str | None, near_duplicate: bool, duplicate_of: str | None) -> None:
         """Count a page fetched by an earlier run (resume): its text digest, whether it was a near-duplicate in its
@@ -134,7 +167,7 @@ class TrapDetector:
         pattern with each other only.)"""
         if digest:
             self.texts.setdefault(digest, url)
-        key = pattern_of(url)
+        key = group_of(url)
         if key is not None:
             group = self.groups.setdefault(key, _Group())
             group.fetched += 1
@@ -143,11 +176,11 @@ class TrapDetector:
             self._learn_session_parameter(duplicate_of, url)
 
     def stopped(self, url: str) -> str | None:
-        """Why the pattern of ``url`` is stopped, or ``None`` if it may be fetched."""
-        key = pattern_of(url)
-        group = self.groups.get(key) if key else None
-        if group is not None and group.near_duplicates >= NEAR_DUPLICATES:
-            return f"trap: {group.near_duplicates} near-duplicate pages of the pattern {key}"
+        """Why the group of ``url`` is stopped, or ``None`` if it may be fetched."""
+        key = group_of(url)
+        group = self.groups.get(key) if key is not None else None
+        if group is not None and group.stopped:
+            return f"trap: {group.near_duplicates} of {group.fetched} pages of {key} were near-duplicates"
         return None
 
     def observe(self, url: str, text: str) -> str | None:
@@ -159,12 +192,17 @@ class TrapDetector:
         digest = hashlib.sha1(" ".join(text.split()).encode("utf-8")).hexdigest()
         earlier = self.texts.setdefault(digest, url)
         self.last_digest, self.last_near_duplicate = digest, False
-        key = pattern_of(url)
+        mark = fingerprint(text)
+        self.pages += 1
+        for h in mark:
+            self.bigrams[h] = self.bigrams.get(h, 0) + 1
+        key = group_of(url)
         if key is not None:
             group = self.groups.setdefault(key, _Group())
             group.fetched += 1
-            mark = fingerprint(text)
-            if earlier != url or any(_similarity(mark, other) >= SIMILAR for other in group.prints):
+            # similar pages count once the site's boilerplate is known (10 pages); the same text always counts
+            if earlier != url or (self.pages >= _KNOWN and any(self.similarity(mark, other) >= SIMILAR
+                                                               for other in group.prints)):
                 group.near_duplicates += 1
                 self.last_near_duplicate = True
             group.prints.append(mark)
