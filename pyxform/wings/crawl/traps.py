@@ -8,16 +8,17 @@ Two kinds of check (``docs/crawl.md``, "Traps"):
   end). Session ids in the query are dropped by canonicalization (:mod:`.urls`).
 - On what the pages of a URL *group* hold (:class:`TrapDetector`): URLs whose path or query has numbers, dates or
   tokens in it, or a query (``/calendar/2031/05``, ``/list?color=red&size=3``, ``/s/8f3a2c9e.../page``), are grouped
-  by their pattern (host, port, the path with each such segment generalized, whether there is a query: all the
-  parameter combinations of a faceted listing are one group); other URLs by their site section (host, port, first
-  path segment: ``/archive/**``). A group goes on while its pages bring something new: it is stopped once at least
-  :data:`NEAR_DUPLICATES` of its fetched pages, and at least half of them, were near-duplicates of an earlier page
-  of the group (counted from the 10th page of the crawl on), as an endless calendar's months, a faceted listing's re-sorted views, a session-id copy of a page
-  and an archive's ever deeper empty sections are. Near-duplicate: a word-bigram Jaccard similarity >=
-  :data:`SIMILAR` once the site's boilerplate is left out (the bigrams found in at least half of the pages fetched,
-  menus and footers: Bar-Yossef & Rajagopalan's template detection, 2002), so that pages of one template with their
-  own content (``/article?id=123``, ``/wiki/Title``) are never similar, and a few duplicates among many pages never
-  stop their group.
+  by their *pattern* (host, port, the path with each such segment generalized, whether there is a query: all the
+  parameter combinations of a faceted listing are one group); other URLs by their site *section* (host, port, first
+  path segment: ``/archive/**``). A group goes on while its pages bring something new. A pattern stops after
+  :data:`NEAR_DUPLICATES` pages that were near-duplicates of an earlier page of the pattern (an endless calendar's
+  months, a faceted listing's re-sorted and re-filtered views); any group stops once at least that many of its pages,
+  and at least half of them, repeated an earlier one (near-duplicates, or exactly the text of a page fetched
+  before: session-id copies, an archive's ever deeper empty sections), so a few duplicates among a site's articles
+  never stop them. Near-duplicate: a word-bigram Jaccard similarity >= :data:`SIMILAR` once the site's boilerplate is
+  left out (the bigrams found in the pages of three groups or more: menus and footers, after Bar-Yossef &
+  Rajagopalan's template detection, 2002), so that pages of one template with their own content
+  (``/article?id=123``) are not similar; a trap's own template stays in (it is found in the trap's group only).
 - A page whose visible text is exactly that of a page fetched before is a duplicate: its links are not followed, and
   if its URL differs from the earlier one's only in one query parameter's value, that parameter is dropped from the
   host's URLs from then on (a session id under a name no list knows).
@@ -27,6 +28,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import zlib
 from dataclasses import dataclass, field
 from typing import Final
 from urllib.parse import parse_qsl, unquote, urlsplit
@@ -41,7 +43,8 @@ NEAR_DUPLICATES: Final = 2
 #: Word-bigram Jaccard similarity from which two pages are near-duplicates.
 SIMILAR: Final = 0.5
 _KEEP: Final = 12  # fingerprints kept per group
-_KNOWN: Final = 10  # pages after which the site's boilerplate is known
+_BOILERPLATE_GROUPS: Final = 3  # a bigram in pages of this many groups is the site's boilerplate
+_MAX_BIGRAMS: Final = 2_000_000  # bigrams followed for the boilerplate (memory stays bounded on big crawls)
 _SHINGLES: Final = 4000  # bigrams kept per fingerprint (the smallest hashes: a bottom-k sample)
 _NUMBER: Final = re.compile(r"^[+-]?\d+(?:[.,]\d+)?$")
 _DATE: Final = re.compile(r"^(?:\d{4}[-_/.]?\d{1,2}(?:[-_/.]?\d{1,2})?|\d{1,2}[-_/.]\d{1,2}[-_/.]\d{2,4})$")
@@ -113,12 +116,12 @@ def group_of(url: str) -> str | None:
 
 
 def fingerprint(text: str) -> frozenset[int]:
-    """A page's visible text as a sample of its hashed word bigrams (those whose hash is even: the same bigram is
-    kept or left on every page; at most :data:`_SHINGLES`)."""
+    """A page's visible text as a sample of its hashed word bigrams (CRC-32; those whose hash is even: the same
+    bigram is kept or left on every page, in every run; at most :data:`_SHINGLES`)."""
     tokens = words(text)
-    hashes = {h for h in (hash((a, b)) for a, b in zip(tokens, tokens[1:])) if not h & 1}
+    hashes = {h for h in (zlib.crc32(f"{a} {b}".encode("utf-8")) for a, b in zip(tokens, tokens[1:])) if not h & 1}
     if not hashes and tokens:
-        hashes = {hash(tuple(tokens)) & ~1}
+        hashes = {zlib.crc32(" ".join(tokens).encode("utf-8")) & ~1}
     if len(hashes) > _SHINGLES:
         hashes = set(sorted(hashes)[:_SHINGLES])
     return frozenset(hashes)
@@ -126,33 +129,37 @@ def fingerprint(text: str) -> frozenset[int]:
 
 @dataclass
 class _Group:
+    pattern: bool  # a URL pattern (numbers, dates, tokens, a query), else a site section
     fetched: int = 0
-    near_duplicates: int = 0
+    similar: int = 0  # pages near-duplicates of an earlier page of the group
+    same: int = 0  # pages with exactly the text of a page fetched before
     prints: list[frozenset[int]] = field(default_factory=list)
 
     @property
     def stopped(self) -> bool:
-        return self.near_duplicates >= NEAR_DUPLICATES and 2 * self.near_duplicates >= self.fetched
+        """A pattern stops after :data:`NEAR_DUPLICATES` similar pages; any group once at least that many and half
+        of its pages were near-duplicates or duplicates."""
+        repeats = self.similar + self.same
+        return (self.pattern and self.similar >= NEAR_DUPLICATES) or (
+            repeats >= NEAR_DUPLICATES and 2 * repeats >= self.fetched)
 
 
 class TrapDetector:
-    """The pattern budgets and the duplicate filter on page text (the module docstring)."""
+    """The groups' budgets and the duplicate filter on page text (the module docstring)."""
 
     def __init__(self) -> None:
         self.groups: dict[str, _Group] = {}
         self.texts: dict[str, str] = {}  # sha1 of visible text -> the first URL that had it
         self.ignored: dict[str, set[str]] = {}  # host -> query parameter names found to be session ids
         self.last_digest = ""  # of the page :meth:`observe` saw last (the crawl stores it, for :meth:`restore`)
-        self.last_near_duplicate = False
+        self.last_near_duplicate = ""  # "similar", "same" or ""
         self.pages = 0
-        self.bigrams: dict[int, int] = {}  # sampled bigram -> pages that have it (boilerplate when in half of them)
+        self.bigrams: dict[int, tuple[str, ...]] = {}  # sampled bigram -> the groups (up to 3) whose pages have it
 
     def _content(self, mark: frozenset[int]) -> frozenset[int]:
-        """A fingerprint without the site's boilerplate (once :data:`_KNOWN` pages are known)."""
-        if self.pages < _KNOWN:
-            return mark
-        half = self.pages / 2
-        return frozenset(h for h in mark if self.bigrams.get(h, 0) < half)
+        """A fingerprint without the site's boilerplate: the bigrams found in pages of :data:`_BOILERPLATE_GROUPS`
+        groups or more (menus, footers: the same on the site's articles, lists and home page)."""
+        return frozenset(h for h in mark if len(self.bigrams.get(h, ())) < _BOILERPLATE_GROUPS)
 
     def similarity(self, a: frozenset[int], b: frozenset[int]) -> float:
         """Jaccard similarity of two fingerprints without boilerplate (two pages of boilerplate only: 1)."""
@@ -161,17 +168,27 @@ class TrapDetector:
             return 1.0 if a == b else 0.0
         return len(a & b) / len(a | b)
 
-    def restore(self, url: str, digest: str | None, near_duplicate: bool, duplicate_of: str | None) -> None:
-        """Count a page fetched by an earlier run (resume): its text digest, whether it was a near-duplicate in its
-        pattern, the page it duplicates. (Fingerprints are not kept: a resumed crawl compares its new pages of a
-        pattern with each other only.)"""
+    def _count(self, mark: frozenset[int], key: str) -> None:
+        for h in mark:
+            groups = self.bigrams.get(h)
+            if groups is None:
+                if len(self.bigrams) < _MAX_BIGRAMS:
+                    self.bigrams[h] = (key,)
+            elif len(groups) < _BOILERPLATE_GROUPS and key not in groups:
+                self.bigrams[h] = (*groups, key)
+
+    def restore(self, url: str, digest: str | None, near_duplicate: bool | str, duplicate_of: str | None) -> None:
+        """Count a page fetched by an earlier run (resume): its text digest, whether it repeated an earlier page of
+        its group (``similar``, ``same``), the page it duplicates. (Fingerprints are not kept: a resumed crawl
+        compares its new pages of a group with each other only.)"""
         if digest:
             self.texts.setdefault(digest, url)
         key = group_of(url)
         if key is not None:
-            group = self.groups.setdefault(key, _Group())
+            group = self.groups.setdefault(key, _Group(pattern_of(url) is not None))
             group.fetched += 1
-            group.near_duplicates += near_duplicate
+            group.same += near_duplicate == "same"
+            group.similar += near_duplicate in ("similar", True)
         if duplicate_of:
             self._learn_session_parameter(duplicate_of, url)
 
@@ -180,7 +197,8 @@ class TrapDetector:
         key = group_of(url)
         group = self.groups.get(key) if key is not None else None
         if group is not None and group.stopped:
-            return f"trap: {group.near_duplicates} of {group.fetched} pages of {key} were near-duplicates"
+            return (f"trap: {group.similar + group.same} of the {group.fetched} pages of {key} repeated an earlier "
+                    "one")
         return None
 
     def observe(self, url: str, text: str) -> str | None:
@@ -191,20 +209,21 @@ class TrapDetector:
         """
         digest = hashlib.sha1(" ".join(text.split()).encode("utf-8")).hexdigest()
         earlier = self.texts.setdefault(digest, url)
-        self.last_digest, self.last_near_duplicate = digest, False
+        self.last_digest = digest
         mark = fingerprint(text)
         self.pages += 1
-        for h in mark:
-            self.bigrams[h] = self.bigrams.get(h, 0) + 1
         key = group_of(url)
+        self._count(mark, key or "/")
+        self.last_near_duplicate = ""
         if key is not None:
-            group = self.groups.setdefault(key, _Group())
+            group = self.groups.setdefault(key, _Group(pattern_of(url) is not None))
             group.fetched += 1
-            # similar pages count once the site's boilerplate is known (10 pages); the same text always counts
-            if earlier != url or (self.pages >= _KNOWN and any(self.similarity(mark, other) >= SIMILAR
-                                                               for other in group.prints)):
-                group.near_duplicates += 1
-                self.last_near_duplicate = True
+            if earlier != url:
+                group.same += 1
+                self.last_near_duplicate = "same"
+            elif any(self.similarity(mark, other) >= SIMILAR for other in group.prints):
+                group.similar += 1
+                self.last_near_duplicate = "similar"
             group.prints.append(mark)
             del group.prints[:-_KEEP]
         if earlier == url:
