@@ -20,8 +20,8 @@ import pytest
 from warcio.archiveiterator import ArchiveIterator
 
 from bench.crawl_eval.web import Reply, TestWeb, html_page, static_site
-from pyxform.errors import CrawlStateError
-from pyxform.limits import DEFAULT_LIMITS
+from pyxform.base.errors import CrawlStateError
+from pyxform.base.limits import DEFAULT_LIMITS
 from pyxform.wings.crawl import CrawlConfig, crawl
 
 ROOT = Path(__file__).resolve().parent.parent

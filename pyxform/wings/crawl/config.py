@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Final, Literal
 
-from ...limits import DEFAULT_LIMITS, Limits
+from ...base.limits import DEFAULT_LIMITS, Limits
 
 __all__ = ["CrawlConfig", "Weights", "ORDERINGS", "Ordering"]
 

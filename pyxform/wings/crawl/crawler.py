@@ -6,39 +6,33 @@ hands HTML pages to the table converter; resumable (``store``'s order of writes)
 from __future__ import annotations
 
 import asyncio
-import json
-import shutil
 import signal
 import sqlite3
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Final
 
-from ...errors import CrawlStateError, OutputError, PyxformError
+from ...base.errors import PyxformError
 from .config import CrawlConfig
-from .fetcher import USER_AGENT, Answer, Fetcher, is_html
+from .fetcher import Answer, Fetcher
 from .frontier import Frontier
 from .learning import LinkClassifier
-from .ordering import Candidate, Evidence, Ordering
+from .ordering import Candidate, Ordering
 from .politeness import ROBOTS_MAX_BYTES, HostSlots, Robots
+from .recording import MAX_REDIRECTS, Recording
 from .relevance import Topic
-from .store import Store, utc_now
+from .resume import Resuming
 from .structure import LinkGraph
 from .tables import ConversionOutcome, TableConverter
-from .text import parse_page, terms
-from .traps import TrapDetector, url_trap
-from .urls import canonical, host_in_scope, host_of, in_scope, origin, robots_url, url_words
+from .traps import TrapDetector
+from .urls import canonical, host_of, origin, robots_url
 
 __all__ = ["crawl", "CrawlStats", "CrawlSummary", "MAX_REDIRECTS", "ROBOTS_REDIRECTS"]
 
-#: Redirect hops followed from one URL (each a fetch of its own).
-MAX_REDIRECTS: Final = 10
 #: Redirect hops followed for a robots.txt (RFC 9309, section 2.3.1.2: at least five).
 ROBOTS_REDIRECTS: Final = 5
-_FORMAT_VERSION: Final = 1
 
 
 @dataclass
@@ -116,11 +110,10 @@ def crawl(config: CrawlConfig, *, progress: Callable[[CrawlStats], None] | None 
     return asyncio.run(_Crawler(config, progress).run(handle_signals))
 
 
-class _Stop(Exception):
-    pass
+class _Crawler(Resuming, Recording):
+    """One crawl run: the loop, robots.txt, the page requests, the conversions (:class:`Resuming`: setting up and
+    resuming; :class:`Recording`: what an answer changes)."""
 
-
-class _Crawler:
     def __init__(self, config: CrawlConfig, progress: Callable[[CrawlStats], None] | None) -> None:
         self.config = config
         self.progress = progress
@@ -153,128 +146,6 @@ class _Crawler:
 
         self.since_rescore = 0
         self.started = time.monotonic()
-
-    # -- setting up --------------------------------------------------------------------------------------------
-    def _open(self) -> None:
-        folder = Path(self.config.out)
-        if self.config.restart and folder.exists():
-            for name in ("crawl.sqlite", "crawl.sqlite-wal", "crawl.sqlite-shm"):
-                (folder / name).unlink(missing_ok=True)
-            for name in ("warc", "xml"):
-                shutil.rmtree(folder / name, ignore_errors=True)
-        try:
-            self.store = Store(folder)
-        except sqlite3.DatabaseError as error:
-            raise CrawlStateError(f"not a crawl database: {error}", location=str(folder / "crawl.sqlite")) from None
-        except OSError as error:
-            raise OutputError(f"cannot use the crawl folder: {error.strerror or error}", location=str(folder)) \
-                from None
-        store = self.store
-        seeds, topic = store.get("seeds"), store.get("topic")
-        if seeds is None:
-            with store.transaction():
-                store.put("format", _FORMAT_VERSION)
-                store.put("seeds", self.seeds)
-                store.put("topic", self.config.topic)
-                store.put("run", 0)
-        else:
-            self.resumed = True
-            if sorted(seeds) != sorted(self.seeds) or topic != self.config.topic:
-                what = "seeds" if sorted(seeds) != sorted(self.seeds) else "topic"
-                shown = ", ".join(seeds) if what == "seeds" else repr(topic)
-                store.close()
-                raise CrawlStateError(
-                    f"this folder holds a crawl with other {what} ({shown}): run the same command to resume it, or "
-                    "add --restart to start a new crawl here (its pages are removed)", location=str(folder))
-        run = int(store.get("run", 0)) + 1
-        with store.transaction():
-            store.put("run", run)
-            store.put("ordering", self.config.ordering)
-        store.open_warc(run, {"software": USER_AGENT, "format": "WARC File Format 1.1",
-                              "description": f"pyxform crawl, run {run}; topic: {self.config.topic}",
-                              "robots": "obey", "http-header-user-agent": USER_AGENT})
-
-    def _restore(self) -> None:
-        """Rebuild the memory side from the database (resume): robots rules, topic statistics, the link graph,
-        the trap detector, the classifier, the frontier; recover fetches a kill interrupted."""
-        db = self.store.db
-        for key, value in db.execute("SELECT key, value FROM meta WHERE key LIKE 'robots:%'"):
-            origin_ = key[len("robots:"):]
-            self.slots.set_robots(origin_, host_of(origin_), Robots(**json.loads(value)))
-        self._recover()
-        pages: dict[int, tuple[str, float]] = {}
-        rows = db.execute("SELECT id, url, relevance, stats, duplicate_of, priority FROM pages ORDER BY id").fetchall()
-        for page_id, url, relevance, stats, duplicate_of, _priority in rows:
-            pages[page_id] = (url, relevance or 0.0)
-            if stats:
-                data = json.loads(stats)
-                if self.topic is not None:
-                    self.topic.restore_page(data.get("present", []),
-                                            {"title": data.get("title", 0), "body": data.get("body", 0)})
-                self.traps.restore(url, data.get("text"), data.get("near_duplicate", False), duplicate_of)
-        evidence: dict[str, list[Evidence]] = {}
-        for source, target, anchor, context in db.execute("SELECT source, target, anchor, context FROM links"):
-            source_url, relevance = pages.get(source, ("", 0.0))
-            if source_url:
-                self.graph.add_edge(source_url, target)
-            evidence.setdefault(target, []).append(Evidence(terms(anchor), terms(context), relevance))
-            if self.topic is not None:
-                self.topic.observe_length("anchor", len(terms(anchor)))
-        stats = self.stats
-        stats.fetches = db.execute("SELECT COUNT(*) FROM fetches WHERE kind = 'page'").fetchone()[0]
-        stats.robots_fetches = db.execute("SELECT COUNT(*) FROM fetches WHERE kind = 'robots'").fetchone()[0]
-        stats.pages = db.execute("SELECT COUNT(*) FROM pages WHERE stats IS NOT NULL").fetchone()[0]
-        stats.relevant = db.execute("SELECT COUNT(*) FROM pages WHERE relevance >= ?",
-                                    (self.config.relevant_threshold,)).fetchone()[0]
-        stats.failed = db.execute("SELECT COUNT(*) FROM pages WHERE failure IS NOT NULL").fetchone()[0]
-        stats.skipped = db.execute("SELECT COUNT(*) FROM frontier WHERE state NOT IN ('queued', 'fetched', "
-                                   "'failed')").fetchone()[0]
-        stats.converted = db.execute("SELECT COUNT(*) FROM pages WHERE conversion IN ('ok', 'partial', "
-                                     "'no-tables')").fetchone()[0]
-        stats.conversion_failed = db.execute("SELECT COUNT(*) FROM pages WHERE conversion = 'failed'").fetchone()[0]
-        for host, count in db.execute("SELECT url, 1 FROM fetches WHERE kind = 'page'"):
-            self.slots.fetches[host_of(host)] = self.slots.fetches.get(host_of(host), 0) + count
-        # the classifier learns again, in fetch order, from the pages and the links that led to them
-        if self.config.ordering == "focused":
-            for _page_id, (url, relevance) in pages.items():
-                inlinks = evidence.get(url)
-                if inlinks is not None and relevance is not None:
-                    candidate = Candidate(url, host_of(url), 0, 0, url_terms=terms(url_words(url)), inlinks=inlinks)
-                    self.classifier.learn(self.ordering.features(candidate),
-                                          relevance >= self.config.relevant_threshold)
-        # URLs of refused hosts had no request: they are tried again (with --allow-private, a DNS answer ...)
-        db.execute("UPDATE frontier SET state = 'queued', reason = NULL WHERE state = 'refused'")
-        queued = []
-        interrupted = {row[1] for row in self._interrupted if row[2] == "page"}
-        for url, depth, seq, hops, attempts in db.execute(
-                "SELECT url, depth, seq, hops, attempts FROM frontier WHERE state = 'queued'"):
-            if url in interrupted:
-                continue  # settled by _finish_interrupted
-            candidate = self._candidate(url, depth, seq, hops)
-            candidate.attempts = attempts
-            for item in evidence.get(url, [])[:8]:
-                self.ordering.add_evidence(candidate, item)
-            queued.append(candidate)
-        self.frontier.load(queued)
-
-    def _recover(self) -> None:
-        """Fetches logged but not finished (a kill): processed from the WARC file if their answer is there, else
-        recorded as interrupted (not fetched again)."""
-        db = self.store.db
-        rows = db.execute("SELECT id, url, kind, warc_file FROM fetches WHERE ended IS NULL").fetchall()
-        if not rows:
-            return
-        self._recovered: dict[int, Any] = {}
-        by_file: dict[str, list[int]] = {}
-        for fetch_id, _url, _kind, warc_file in rows:
-            if warc_file:
-                by_file.setdefault(warc_file, []).append(fetch_id)
-        for warc_file in by_file:
-            done = db.execute("SELECT MAX(warc_offset) FROM pages WHERE warc_file = ?", (warc_file,)).fetchone()[0]
-            for response in self.store.scan_responses(warc_file, int(done or 0)):
-                if response.fetch_id in by_file[warc_file]:
-                    self._recovered[response.fetch_id] = (warc_file, response)
-        self._interrupted = rows
 
     # -- the loop ------------------------------------------------------------------------------------------------
     async def run(self, handle_signals: bool) -> CrawlSummary:
@@ -507,231 +378,6 @@ class _Crawler:
         self._process(candidate, fetch_id, answer, place, self.store.warc_name)
         self._progress()
 
-    def _record_failure(self, candidate: Candidate, reason: str, status: int | None = None,
-                        content_type: str | None = None, state: str = "failed") -> None:
-        self.store.db.execute(
-            "INSERT OR REPLACE INTO pages(url, final_url, status, content_type, fetched_at, priority, depth, failure)"
-            " VALUES (?,?,?,?,?,?,?,?)", (candidate.url, candidate.url, status, content_type, utc_now(),
-                                          candidate.priority, candidate.depth, reason))
-        self.frontier.set_state(candidate.url, state, reason, candidate.priority)
-        self.stats.failed += 1
-        self.stats.reasons[reason[:160]] = self.stats.reasons.get(reason[:160], 0) + 1
-
-    def _process(self, candidate: Candidate, fetch_id: int, answer: Answer, place: tuple[int, int] | None,
-                 warc_file: str | None) -> None:
-        """Record an answer in one transaction: the fetch, the page, its links, the frontier's changes."""
-        convert: tuple[int, str, str | None, str, int] | None = None
-        with self.store.transaction() as db:
-            db.execute("UPDATE fetches SET ended = ?, status = ?, error = ? WHERE id = ?",
-                       (answer.ended or time.time(), answer.status, answer.error, fetch_id))
-            if answer.error is not None and answer.retryable and candidate.attempts < self.config.retries \
-                    and not self.stopping:
-                candidate.attempts += 1
-                db.execute("UPDATE frontier SET attempts = ? WHERE url = ?", (candidate.attempts, candidate.url))
-                delay = self.config.backoff * 2 ** (candidate.attempts - 1)
-                self.waiting.append((time.monotonic() + max(delay, self.slots.gap(candidate.host)), candidate))
-                return
-            content_type = answer.content_type
-            if answer.error is not None:
-                self._record_failure(candidate, answer.error, answer.status, content_type)
-                return
-            assert answer.status is not None
-            target = answer.location
-            if answer.status in (301, 302, 303, 307, 308):
-                self._redirect(candidate, answer, target, place, warc_file)
-                return
-            if answer.status >= 400 or answer.status < 200:
-                self._record_failure(candidate, f"HTTP status {answer.status} {answer.reason}".strip(),
-                                     answer.status, content_type)
-                return
-            row = (candidate.url, candidate.url, answer.status, content_type, utc_now(), candidate.priority,
-                   candidate.depth, warc_file, place[0] if place else None, place[1] if place else None,
-                   len(answer.body))
-            if not answer.html:
-                db.execute("INSERT OR REPLACE INTO pages(url, final_url, status, content_type, fetched_at, priority,"
-                           " depth, warc_file, warc_offset, warc_length, bytes) VALUES (?,?,?,?,?,?,?,?,?,?,?)", row)
-                self.frontier.set_state(candidate.url, "fetched", None, candidate.priority)
-                return
-            page_id, relevant = self._html(candidate, answer, row)
-            if self.converter is not None and place is not None and warc_file is not None:
-                convert = (page_id, candidate.url, _charset(content_type), warc_file, place[0])
-        if convert is not None:
-            self._convert(*convert)
-        self.since_rescore += 1
-        if self.config.ordering in ("focused", "pagerank") and \
-                self.since_rescore >= max(10, len(self.frontier) // 200):
-            self.since_rescore = 0
-            self.frontier.rescore()
-
-    def _redirect(self, candidate: Candidate, answer: Answer, target: str | None,
-                  place: tuple[int, int] | None, warc_file: str | None) -> None:
-        db = self.store.db
-        failure = None
-        key = None
-        if target is None:
-            failure = f"HTTP status {answer.status} without a usable Location"
-        else:
-            try:
-                key = canonical(target, self.traps.ignored_parameters(host_of(target)))
-            except ValueError:
-                failure = f"redirect to {target[:200]!r}: pyxform crawls http and https URLs only"
-        if key is not None:
-            if candidate.hops + 1 > MAX_REDIRECTS:
-                failure = f"more than {MAX_REDIRECTS} redirects"
-            elif key == candidate.url:
-                failure = "redirect to itself"
-            elif key not in self.frontier.seen:
-                new = self._candidate(key, candidate.depth, candidate.order, candidate.hops + 1)
-                new.inlinks = list(candidate.inlinks)
-                reason = self._scope_reason(key)
-                self.frontier.add(new, state="queued" if reason is None else reason[1],
-                                  reason=None if reason is None else reason[0])
-                if reason is not None:
-                    self.stats.skipped += 1
-        db.execute("INSERT OR REPLACE INTO pages(url, final_url, status, content_type, fetched_at, priority, depth, "
-                   "failure, warc_file, warc_offset, warc_length) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-                   (candidate.url, key or target, answer.status, answer.content_type, utc_now(), candidate.priority,
-                    candidate.depth, failure, warc_file, place[0] if place else None, place[1] if place else None))
-        if key is not None:
-            self.graph.add_edge(candidate.url, key)
-        self.frontier.set_state(candidate.url, "failed" if failure else "fetched", failure, candidate.priority)
-        if failure:
-            self.stats.failed += 1
-
-    def _html(self, candidate: Candidate, answer: Answer, row: tuple[Any, ...]) -> tuple[int, bool]:
-        db = self.store.db
-        parsed = parse_page(answer.body, candidate.url, answer.content_type, keep=self._keep)
-        title_terms, body_terms = terms(parsed.title), terms(parsed.text)
-        relevance = 0.0
-        if self.topic is not None:
-            relevance = self.topic.page_score(title_terms, body_terms)
-            self.topic.add_page({"title": title_terms, "body": body_terms})
-        relevant = relevance >= self.config.relevant_threshold
-        duplicate_of = self.traps.observe(candidate.url, parsed.text)
-        present = sorted(set(title_terms + body_terms) & set(self.topic.query)) if self.topic is not None else []
-        stats = {"title": len(title_terms), "body": len(body_terms), "present": present,
-                 "text": self.traps.last_digest, "near_duplicate": self.traps.last_near_duplicate}
-        cursor = db.execute(
-            "INSERT OR REPLACE INTO pages(url, final_url, status, content_type, fetched_at, priority, depth, warc_file,"
-            " warc_offset, warc_length, bytes, relevance, title, duplicate_of, conversion, stats)"
-            " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-            (*row, relevance, parsed.title[:500], duplicate_of,
-             "pending" if self.converter is not None and duplicate_of is None else None, json.dumps(stats)))
-        page_id = int(cursor.lastrowid or 0)
-        self.frontier.set_state(candidate.url, "fetched", None, candidate.priority)
-        self.stats.pages += 1
-        self.stats.relevant += relevant
-        if self.config.ordering == "focused" and candidate.inlinks:
-            self.classifier.learn(self.ordering.features(candidate), relevant)
-        if duplicate_of is None and parsed.follow:
-            links = []
-            for link in parsed.links:
-                try:
-                    key = canonical(link.url, self.traps.ignored_parameters(host_of(link.url)))
-                except ValueError:
-                    continue
-                if key == candidate.url or not in_scope(key, self.seed_hosts, self.domains):
-                    continue
-                anchor_terms, context_terms = terms(link.anchor), terms(link.context)
-                if self.topic is not None:
-                    self.topic.observe_length("anchor", len(anchor_terms))
-                    self.topic.observe_length("context", len(context_terms))
-                links.append((page_id, key, link.anchor, link.context))
-                self._discover(key, candidate.depth + 1, Evidence(anchor_terms, context_terms, relevance),
-                               candidate.url)
-            db.executemany("INSERT INTO links(source, target, anchor, context) VALUES (?,?,?,?)", links)
-        return page_id, relevant
-
-    def _keep(self, url: str) -> bool:
-        """Whether a link's URL is in scope (before canonicalization: most links of a page are not)."""
-        netloc = url.split("/", 3)[2].rsplit("@", 1)[-1] if url.count("/") >= 2 else ""
-        host = netloc[1:netloc.find("]")] if netloc.startswith("[") else netloc.split(":", 1)[0]
-        return host_in_scope(host.lower(), self.seed_hosts, self.domains)
-
-    def _scope_reason(self, url: str) -> tuple[str, str] | None:
-        if not in_scope(url, self.seed_hosts, self.domains):
-            return "outside the allowed hosts and domains", "scope"
-        trap = url_trap(url, max_length=self.config.max_url_length, max_query_params=self.config.max_query_params)
-        if trap is not None:
-            return f"trap: {trap}", "trap"
-        return None
-
-    def _candidate(self, url: str, depth: int, order: int, hops: int) -> Candidate:
-        candidate = Candidate(url, host_of(url), depth, order, hops, url_terms=terms(url_words(url)),
-                              chance=self.ordering.draw())
-        if self.topic is not None:
-            self.topic.observe_length("url", len(candidate.url_terms))
-        return candidate
-
-    def _discover(self, url: str, depth: int, evidence: Evidence | None, source: str | None) -> None:
-        """A link to ``url`` (or a seed): add it to the frontier, or add the in-link to a queued URL."""
-        if source is not None:
-            self.graph.add_edge(source, url)
-        else:
-            self.graph.node(url)
-        queued = self.frontier.queued.get(url)
-        if queued is not None:
-            if evidence is not None:
-                self.ordering.add_evidence(queued, evidence)
-            self.frontier.update(queued)
-            return
-        if url in self.frontier.seen:
-            return
-        candidate = self._candidate(url, depth, self.frontier.next_order(), 0)
-        if evidence is not None:
-            self.ordering.add_evidence(candidate, evidence)
-        reason = self._scope_reason(url) if source is not None else None
-        if reason is None and depth > self.config.max_depth:
-            reason = (f"deeper than {self.config.max_depth} links from a seed", "depth")
-        self.frontier.add(candidate, state="queued" if reason is None else reason[1],
-                          reason=None if reason is None else reason[0])
-        if reason is not None:
-            self.stats.skipped += 1
-
-    def _finish_interrupted(self) -> None:
-        """Settle the fetches a kill interrupted (see :meth:`_recover`)."""
-        for fetch_id, url, kind, warc_file in self._interrupted:
-            recovered = self._recovered.get(fetch_id)
-            if kind == "robots":
-                self.store.db.execute("UPDATE fetches SET ended = ?, error = ? WHERE id = ?",
-                                      (time.time(), "interrupted", fetch_id))
-                continue
-            row = self.store.db.execute("SELECT depth, seq, hops, attempts, state FROM frontier WHERE url = ?",
-                                        (url,)).fetchone()
-            if row is None:
-                continue
-            candidate = self._candidate(url, row[0], row[1], row[2])
-            candidate.attempts = row[3]
-            if recovered is not None:
-                warc_name, response = recovered
-                answer = Answer(url, response.status, "", response.headers, response.body, sent=True,
-                                ended=time.time())
-                answer.html = 200 <= response.status < 300 and is_html(answer.content_type, response.body[:1024])
-                self._pending_recovered = getattr(self, "_pending_recovered", [])
-                self._pending_recovered.append((candidate, fetch_id, answer, (response.offset, 0), warc_name))
-            else:
-                self.store.db.execute("UPDATE fetches SET ended = ?, error = ? WHERE id = ?",
-                                      (time.time(), "interrupted: the crawl stopped before the answer was stored",
-                                       fetch_id))
-                self.store.db.execute(
-                    "INSERT OR REPLACE INTO pages(url, final_url, fetched_at, depth, failure) VALUES (?,?,?,?,?)",
-                    (url, url, utc_now(), row[0], "interrupted: the crawl stopped while fetching it; not fetched "
-                     "again (nothing is fetched twice)"))
-                self.store.db.execute("UPDATE frontier SET state = 'interrupted', reason = ? WHERE url = ?",
-                                      ("the crawl stopped while fetching it", url))
-
-    def _queue_pending_conversions(self) -> None:
-        for candidate, fetch_id, answer, place, warc_name in getattr(self, "_pending_recovered", []):
-            self._process(candidate, fetch_id, answer, place, warc_name)
-        self._pending_recovered = []
-        if self.converter is None:
-            return
-        rows = self.store.db.execute("SELECT id, url, content_type, warc_file, warc_offset FROM pages "
-                                     "WHERE conversion = 'pending' ORDER BY id").fetchall()
-        for page_id, url, content_type, warc_file, offset in rows:
-            if warc_file is not None and offset is not None:
-                self._convert(page_id, url, _charset(content_type), warc_file, offset)
-
     # -- conversion ----------------------------------------------------------------------------------------------
     def _convert(self, page_id: int, url: str, charset: str | None, warc_file: str, offset: int) -> None:
         assert self.converter is not None
@@ -787,13 +433,3 @@ class _Crawler:
     def _report(self) -> None:
         if self.progress is not None:
             self.progress(self.stats)
-
-
-def _charset(content_type: str | None) -> str | None:
-    if not content_type:
-        return None
-    for part in content_type.split(";")[1:]:
-        name, _, value = part.partition("=")
-        if name.strip().lower() == "charset" and value.strip():
-            return value.strip().strip("\"'")
-    return None

@@ -1,5 +1,5 @@
 """One HTTP request at a time, the downloader's job (asyncio and httpx): pyxform's address checks
-(:mod:`pyxform.fetch`: http(s) only, every address the host resolves to checked, the connection pinned to the
+(:mod:`pyxform.base.fetch`: http(s) only, every address the host resolves to checked, the connection pinned to the
 checked address), a time limit for the whole request, a body size cap counted after content decoding, and the
 answer as it came: redirects are not followed here (the crawl loop queues their targets, so that each hop is checked,
 counted and polite).
@@ -19,8 +19,8 @@ from typing import Final
 
 import httpx
 
-from ...errors import FetchError
-from ...fetch import pinned, resolve_checked
+from ...base.errors import FetchError
+from ...base.fetch import pinned, resolve_checked
 
 __all__ = ["Answer", "Fetcher", "USER_AGENT", "ROBOTS_TOKEN", "is_html", "REDIRECTS"]
 
@@ -122,7 +122,7 @@ class Fetcher:
     async def check(self, url: str) -> tuple[httpx.URL, dict[str, str], dict[str, str]]:
         """Resolve and check ``url``'s host (in a thread: DNS blocks) and aim the request at the checked address.
 
-        :raises ForbiddenAddress, UnsupportedScheme, FetchError: as :func:`pyxform.fetch.resolve_checked`.
+        :raises ForbiddenAddress, UnsupportedScheme, FetchError: as :func:`pyxform.base.fetch.resolve_checked`.
         """
         try:
             target = httpx.URL(url)

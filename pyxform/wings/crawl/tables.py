@@ -14,10 +14,10 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Final
 
-from ...files import atomic_write
-from ...limits import Limits
-from ...source import Source
-from ._jobs import PageOptions, Worker
+from ...base.files import atomic_write
+from ...base.limits import Limits
+from ...base.source import Source
+from ...jobs import PageOptions, Worker
 from .store import Store
 
 __all__ = ["TableConverter", "ConversionOutcome", "xml_name"]
@@ -54,7 +54,7 @@ class TableConverter:
     def __init__(self, store: Store, limits: Limits) -> None:
         self.folder = store.folder
         self.store = store
-        self.options = PageOptions(limits=limits)
+        self.options = PageOptions(limits=limits)  # convert, xml
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pyxform-crawl-tables")
         self._worker = Worker(limits)
         self._closing = threading.Event()

@@ -16,7 +16,7 @@ import Stemmer
 from lxml import etree, html
 from w3lib.encoding import html_to_unicode
 
-__all__ = ["Link", "ParsedPage", "parse_page", "words", "terms", "CONTEXT_WORDS"]
+__all__ = ["Link", "ParsedPage", "parse_page", "words", "terms", "charset_of", "CONTEXT_WORDS"]
 
 #: Words of text on each side of a link's anchor that make its context (Pant & Srinivasan, "Link contexts in
 #: classifier-guided topical crawlers", 2006, found 5 to 20 best).
@@ -183,3 +183,14 @@ def parse_page(body: bytes, url: str, content_type: str | None,
             context = blocks[block].context(_text(element, cache))
         links.append(Link(target, anchor[:500], context))
     return ParsedPage(_collapse(" ".join(titles)), page_text, tuple(links), follow, encoding)
+
+
+def charset_of(content_type: str | None) -> str | None:
+    """The ``charset`` parameter of a ``Content-Type`` header, or ``None``."""
+    if not content_type:
+        return None
+    for part in content_type.split(";")[1:]:
+        name, _, value = part.partition("=")
+        if name.strip().lower() == "charset" and value.strip():
+            return value.strip().strip("\"'")
+    return None

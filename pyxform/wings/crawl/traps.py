@@ -13,12 +13,15 @@ Two kinds of check (``docs/crawl.md``, "Traps"):
   path segment: ``/archive/**``). A group goes on while its pages bring something new. A pattern stops after
   :data:`NEAR_DUPLICATES` pages that were near-duplicates of an earlier page of the pattern (an endless calendar's
   months, a faceted listing's re-sorted and re-filtered views); any group stops once at least that many of its pages,
-  and at least half of them, repeated an earlier one (near-duplicates, or exactly the text of a page fetched
-  before: session-id copies, an archive's ever deeper empty sections), so a few duplicates among a site's articles
-  never stop them. Near-duplicate: a word-bigram Jaccard similarity >= :data:`SIMILAR` once the site's boilerplate is
-  left out (the bigrams found in the pages of three groups or more: menus and footers, after Bar-Yossef &
-  Rajagopalan's template detection, 2002), so that pages of one template with their own content
-  (``/article?id=123``) are not similar; a trap's own template stays in (it is found in the trap's group only).
+  and at least half of those compared, repeated an earlier one (near-duplicates, or exactly the text of a page
+  fetched before: session-id copies, an archive's ever deeper empty sections), so a few duplicates among a site's
+  articles never stop them. Near-duplicate: a word-bigram Jaccard similarity >= :data:`SIMILAR` once boilerplate is
+  left out: the bigrams found in the pages of three groups or more (the site's menus and footers, after Bar-Yossef &
+  Rajagopalan's template detection, 2002) and, in a site section, those in half of its pages (its own template: a
+  wiki's sidebar; a section's pages are compared from its 10th page on, once that template is known). Pages of one
+  template with their own content (``/article?id=123``, ``/wiki/Title``) are not similar; a pattern's own template
+  stays in, so a crawl that starts inside a trap still stops it. A page with next to no text of its own besides the
+  boilerplate (fewer than about 6 words) counts as a repeat too (an endless list of empty tag pages).
 - A page whose visible text is exactly that of a page fetched before is a duplicate: its links are not followed, and
   if its URL differs from the earlier one's only in one query parameter's value, that parameter is dropped from the
   host's URLs from then on (a session id under a name no list knows).
@@ -45,6 +48,9 @@ SIMILAR: Final = 0.5
 _KEEP: Final = 12  # fingerprints kept per group
 _BOILERPLATE_GROUPS: Final = 3  # a bigram in pages of this many groups is the site's boilerplate
 _MAX_BIGRAMS: Final = 2_000_000  # bigrams followed for the boilerplate (memory stays bounded on big crawls)
+_MAX_SECTION_BIGRAMS: Final = 200_000  # the same, per site section
+_SECTION_KNOWN: Final = 10  # a section's pages after which its own template is known
+_EMPTY: Final = 3  # sampled bigrams (about twice as many words) of its own below which a page brings nothing new
 _SHINGLES: Final = 4000  # bigrams kept per fingerprint (the smallest hashes: a bottom-k sample)
 _NUMBER: Final = re.compile(r"^[+-]?\d+(?:[.,]\d+)?$")
 _DATE: Final = re.compile(r"^(?:\d{4}[-_/.]?\d{1,2}(?:[-_/.]?\d{1,2})?|\d{1,2}[-_/.]\d{1,2}[-_/.]\d{2,4})$")
@@ -131,17 +137,19 @@ def fingerprint(text: str) -> frozenset[int]:
 class _Group:
     pattern: bool  # a URL pattern (numbers, dates, tokens, a query), else a site section
     fetched: int = 0
+    judged: int = 0  # pages compared with the group's earlier ones (a section's, from its 10th page on)
     similar: int = 0  # pages near-duplicates of an earlier page of the group
     same: int = 0  # pages with exactly the text of a page fetched before
     prints: list[frozenset[int]] = field(default_factory=list)
+    bigrams: dict[int, int] = field(default_factory=dict)  # a section's: sampled bigram -> its pages that have it
 
     @property
     def stopped(self) -> bool:
-        """A pattern stops after :data:`NEAR_DUPLICATES` similar pages; any group once at least that many and half
-        of its pages were near-duplicates or duplicates."""
+        """A pattern stops after :data:`NEAR_DUPLICATES` similar pages; any group once at least that many of its
+        pages, and half of those compared, were near-duplicates or duplicates."""
         repeats = self.similar + self.same
         return (self.pattern and self.similar >= NEAR_DUPLICATES) or (
-            repeats >= NEAR_DUPLICATES and 2 * repeats >= self.fetched)
+            repeats >= NEAR_DUPLICATES and 2 * repeats >= max(self.judged, self.same))
 
 
 class TrapDetector:
@@ -156,14 +164,17 @@ class TrapDetector:
         self.pages = 0
         self.bigrams: dict[int, tuple[str, ...]] = {}  # sampled bigram -> the groups (up to 3) whose pages have it
 
-    def _content(self, mark: frozenset[int]) -> frozenset[int]:
+    def _content(self, mark: frozenset[int], group: _Group | None = None) -> frozenset[int]:
         """A fingerprint without the site's boilerplate: the bigrams found in pages of :data:`_BOILERPLATE_GROUPS`
-        groups or more (menus, footers: the same on the site's articles, lists and home page)."""
-        return frozenset(h for h in mark if len(self.bigrams.get(h, ())) < _BOILERPLATE_GROUPS)
+        groups or more (menus, footers: the same on the site's articles, lists and home page), and for a site
+        section the bigrams in half of its pages (its own template: a wiki's sidebar)."""
+        half = group.fetched / 2 if group is not None and not group.pattern else None
+        return frozenset(h for h in mark if len(self.bigrams.get(h, ())) < _BOILERPLATE_GROUPS
+                         and (half is None or group.bigrams.get(h, 0) < half))  # type: ignore[union-attr]
 
-    def similarity(self, a: frozenset[int], b: frozenset[int]) -> float:
+    def similarity(self, a: frozenset[int], b: frozenset[int], group: _Group | None = None) -> float:
         """Jaccard similarity of two fingerprints without boilerplate (two pages of boilerplate only: 1)."""
-        a, b = self._content(a), self._content(b)
+        a, b = self._content(a, group), self._content(b, group)
         if not a or not b:
             return 1.0 if a == b else 0.0
         return len(a & b) / len(a | b)
@@ -187,6 +198,7 @@ class TrapDetector:
         if key is not None:
             group = self.groups.setdefault(key, _Group(pattern_of(url) is not None))
             group.fetched += 1
+            group.judged += group.pattern or group.fetched >= _SECTION_KNOWN
             group.same += near_duplicate == "same"
             group.similar += near_duplicate in ("similar", True)
         if duplicate_of:
@@ -218,11 +230,18 @@ class TrapDetector:
         if key is not None:
             group = self.groups.setdefault(key, _Group(pattern_of(url) is not None))
             group.fetched += 1
+            if not group.pattern and len(group.bigrams) < _MAX_SECTION_BIGRAMS:
+                for h in mark:
+                    group.bigrams[h] = group.bigrams.get(h, 0) + 1
+            # a pattern's pages are compared at once; a section's once its own template is known (10 pages)
+            judge = group.pattern or group.fetched >= _SECTION_KNOWN
+            group.judged += judge
             if earlier != url:
                 group.same += 1
                 self.last_near_duplicate = "same"
-            elif any(self.similarity(mark, other) >= SIMILAR for other in group.prints):
-                group.similar += 1
+            elif judge and (len(self._content(mark, group)) < _EMPTY or any(
+                    self.similarity(mark, other, group) >= SIMILAR for other in group.prints)):
+                group.similar += 1  # (a page with next to no text of its own repeats the template, too)
                 self.last_near_duplicate = "similar"
             group.prints.append(mark)
             del group.prints[:-_KEEP]
