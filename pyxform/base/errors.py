@@ -36,6 +36,7 @@ __all__ = [
     "WorkerCrash",
     "InternalError",
     "UsageError",
+    "CrawlStateError",
     "EXIT_PARTIAL_FAILURE",
 ]
 
@@ -258,3 +259,11 @@ class InternalError(PyxformError):
 class UsageError(Exception):
     """A combination of options or inputs a command cannot serve, found before any page is read (the command line
     exits 2 and shows the usage). Not a :class:`PyxformError`: it is about the options, not about an input."""
+
+
+class CrawlStateError(PyxformError):
+    """A crawl folder cannot be resumed with these settings: it holds a crawl of other seeds or another topic (start
+    afresh with ``--restart``), or its database is not a crawl's."""
+
+    code = "crawl-state"
+    exit_code = 16
