@@ -61,12 +61,12 @@ def test_messages_and_exit_codes(index, tmp_path) -> None:
     assert empty_query.returncode == 2 and "[empty-query]" in empty_query.stderr
     assert "no word to search for" in empty_query.stderr
     missing = pyxform("search", str(tmp_path / "nowhere"), "lakes")
-    assert missing.returncode == 16 and "no search index there" in missing.stderr
+    assert missing.returncode == 17 and "no search index there" in missing.stderr
     (tmp_path / "folder").mkdir()
     not_index = pyxform("search", str(tmp_path / "folder"), "lakes")
-    assert not_index.returncode == 16 and "not a search index" in not_index.stderr
+    assert not_index.returncode == 17 and "not a search index" in not_index.stderr
     no_server = pyxform("serve", str(tmp_path / "nowhere"), "--port", "1")  # refused before listening
-    assert no_server.returncode == 16 and "no search index there" in no_server.stderr
+    assert no_server.returncode == 17 and "no search index there" in no_server.stderr
     nothing = pyxform("search", str(index), "zzqqxx")
     assert nothing.returncode == 0 and nothing.stdout.strip() == "no table matches the query"
 

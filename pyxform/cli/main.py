@@ -18,7 +18,7 @@ import warnings
 from collections.abc import Sequence
 
 from ..base.errors import PyxformError, UsageError
-from . import pages, search, toolkit
+from . import crawl, pages, search, toolkit
 from .common import EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, Command, report_error, report_internal
 
 __all__ = ["main", "build_parser", "COMMANDS"]
@@ -32,6 +32,7 @@ COMMANDS: tuple[Command, ...] = (
     toolkit.VALIDATE,
     toolkit.QUERY,
     toolkit.TRANSFORM,
+    crawl.CRAWL,
     search.INDEX, search.SEARCH, search.SERVE,
 )
 
