@@ -254,12 +254,12 @@ def _store_result(store: Store, item: PageInput, digest: str, result: jobs.PageR
                        error=f"[{code}] {message}")
         store.commit()
         if on_page:
-            on_page(item.path or item.key, result.status)
+            on_page(item.url or item.path or item.key, result.status)
         return
     page = json.loads(result.outputs[0].data)
     _store_page(store, item, digest, page, result.status, report)
     if on_page:
-        on_page(item.path or item.key, "converted")
+        on_page(item.url or item.path or item.key, "converted")
 
 
 def _store_page(store: Store, item: PageInput, digest: str, page: dict[str, Any], status: str,
@@ -308,7 +308,7 @@ def _add_without_conversion(store: Store, item: PageInput, digest: str, report: 
         report.copied += 1
         store.commit()
         if on_page:
-            on_page(item.path or item.key, "copied")
+            on_page(item.url or item.path or item.key, "copied")
         return
     try:
         page = page_from_output(item.data, location=item.path or item.key)
@@ -319,13 +319,13 @@ def _add_without_conversion(store: Store, item: PageInput, digest: str, report: 
                        status="failed", tables=0, error=f"[{error.code}] {error.message}")
         store.commit()
         if on_page:
-            on_page(item.path or item.key, "failed")
+            on_page(item.url or item.path or item.key, "failed")
         return
     _replace(store, item, report)
     report.read_xml += 1
     _store_page(store, item, digest, page, "ok", report)
     if on_page:
-        on_page(item.path or item.key, "xml")
+        on_page(item.url or item.path or item.key, "xml")
 
 
 def _store_crawl_edges(store: Store, edges: list[tuple[str, str]]) -> None:
