@@ -33,6 +33,8 @@ __all__ = [
     "ValidationError",
     "QueryError",
     "OutputError",
+    "SearchIndexError",
+    "EmptyQuery",
     "WorkerCrash",
     "InternalError",
     "UsageError",
@@ -238,6 +240,20 @@ class OutputError(PyxformError):
 
     code = "output"
     exit_code = 15
+
+
+class SearchIndexError(PyxformError):
+    """A search index that cannot be opened: no index in the folder, not an index, or one of another version."""
+
+    code = "index"
+    exit_code = 17
+
+
+class EmptyQuery(PyxformError, ValueError):
+    """A search query with no word to search for (empty, only spaces, punctuation or symbols)."""
+
+    code = "empty-query"
+    exit_code = 2
 
 
 class WorkerCrash(PyxformError):
