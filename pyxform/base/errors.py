@@ -20,6 +20,7 @@ __all__ = [
     "InputNotFound",
     "EmptyInput",
     "UndecodableInput",
+    "ArchiveError",
     "FetchError",
     "ForbiddenAddress",
     "UnsupportedScheme",
@@ -36,6 +37,7 @@ __all__ = [
     "SearchIndexError",
     "EmptyQuery",
     "WorkerCrash",
+    "ClusterError",
     "InternalError",
     "UsageError",
     "CrawlStateError",
@@ -102,6 +104,16 @@ class UndecodableInput(InputError):
 
     code = "undecodable"
     exit_code = 5
+
+
+class ArchiveError(InputError):
+    """A web archive cannot be read as one: a file that is not a WARC, a record that is truncated or whose
+    ``Content-Length`` runs past its end, a gzip file that is one stream rather than one member per record
+    (ISO 28500 annex D), an HTTP body whose ``Content-Encoding`` cannot be decoded. The location names the file
+    and the record's byte offset."""
+
+    code = "archive"
+    exit_code = 3
 
 
 class FetchError(InputError):
@@ -261,6 +273,15 @@ class WorkerCrash(PyxformError):
 
     code = "crash"
     exit_code = 1
+
+
+class ClusterError(PyxformError):
+    """The Dask cluster of ``pyxform batch`` cannot run it: the scheduler cannot be reached, no worker joins, a
+    worker cannot write the batch folder or runs another version of pyxform, or the connection is lost. The pages
+    recorded so far stay recorded: ``--resume`` goes on from there."""
+
+    code = "cluster"
+    exit_code = 18
 
 
 class InternalError(PyxformError):

@@ -18,7 +18,7 @@ import warnings
 from collections.abc import Sequence
 
 from ..base.errors import PyxformError, UsageError
-from . import crawl, pages, search, toolkit
+from . import batch, crawl, pages, search, toolkit
 from .common import EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, Command, report_error, report_internal
 
 __all__ = ["main", "build_parser", "COMMANDS"]
@@ -34,6 +34,7 @@ COMMANDS: tuple[Command, ...] = (
     toolkit.TRANSFORM,
     crawl.CRAWL,
     search.INDEX, search.SEARCH, search.SERVE,
+    batch.BATCH,
 )
 
 
