@@ -2,8 +2,9 @@
 <!--
   Mode m:normalize-table: one table element of the annotated XHTML becomes a px:table (docs/formats.md section 2): its
   attributes (index, size, locator, depth, nesting), caption and summary, its cells in tree order, its dense grid
-  and its table model errors. A table that cannot be normalized (a resource limit, or any dynamic error) becomes a
-  px:table-failure with a code and a message, and the page's other tables go on.
+  and its table model errors. A table whose model cannot be formed (a resource limit, or any dynamic error while
+  forming it: rows, anchors, spans, width) becomes a px:table-failure with a code and a message, and the page's other
+  tables go on; the px:table is then written from the model without buffering.
 -->
 <xsl:stylesheet version="3.0"
     xmlns:xsl="http://www.w3.org/1999/XSL/Transform"
