@@ -32,7 +32,9 @@
     <xsl:param name="group" as="xs:integer"/>
     <xsl:param name="group-kind" as="xs:string"/>
     <xsl:param name="table" as="element(table)"/>
-    <xsl:param name="table-indexes" as="map(xs:string, xs:integer)"/>
+    <!-- map(xs:string, xs:integer): declared map(*), since Saxon checks a declared entry type entry by entry on every
+         call (once per cell, over every table of the page) -->
+    <xsl:param name="table-indexes" as="map(*)"/>
     <xsl:for-each select="$cell">
       <px:cell id="{$id}" row="{$row}" col="{$col}" rowspan="{$rowspan}" colspan="{$colspan}" tag="{local-name()}"
                group="{$group}" group-kind="{$group-kind}">
