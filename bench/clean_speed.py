@@ -35,9 +35,9 @@ def _contenders() -> dict[str, Callable[[bytes, str], object]]:
     import turbohtml
     from lxml import etree
 
-    from pyxform.clean import clean
-    from pyxform.clean.parse import _PROLOG, _XML_PARSER, _XML_SERIALIZATION, XHTML_NS, parse_html
-    from pyxform.source import Source
+    from pyxform.stages.clean import clean
+    from pyxform.stages.clean.parse import _PROLOG, _XML_PARSER, _XML_SERIALIZATION, XHTML_NS, parse_html
+    from pyxform.base.source import Source
 
     def html5_parse(data: bytes, text: str) -> object:
         document = turbohtml.parse(text, scripting=False, positions=False)
@@ -60,7 +60,7 @@ def _contenders() -> dict[str, Callable[[bytes, str], object]]:
 
 def clean_costs(pages: list[bytes], repeat: int) -> dict[str, float]:
     """``{contender: CPU seconds over all pages}``, the best of ``repeat`` interleaved rounds."""
-    from pyxform.clean.decode import decode_html
+    from pyxform.stages.clean.decode import decode_html
 
     texts = [decode_html(data).text for data in pages]
     contenders = _contenders()

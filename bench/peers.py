@@ -35,7 +35,7 @@ def _contenders() -> dict[str, Callable[[bytes], object]]:
     import pandas
 
     import pyxform
-    from pyxform.normalize import Normalizer, grid
+    from pyxform.stages.normalize import Normalizer, grid
 
     normalizer = Normalizer()
 

@@ -35,9 +35,10 @@ def stage_costs(page: bytes, *, until: str = "serialize",
                 keep: dict[str, Any] | None = None) -> dict[str, tuple[float, int | None]]:
     """``{stage: (CPU seconds, peak bytes over the stage's start)}`` for one run of the conversion stages, up to and
     including ``until``. ``keep`` receives the annotated XHTML text (``"xhtml"``) and the last document node."""
-    from pyxform.limits import DEFAULT_LIMITS
-    from pyxform.pipeline import _clean, runner
-    from pyxform.source import Source
+    from pyxform.api.pipeline import _clean
+    from pyxform.base.limits import DEFAULT_LIMITS
+    from pyxform.base.source import Source
+    from pyxform.runtime.runner import runner
 
     run_on = runner()
     costs: dict[str, tuple[float, int | None]] = {}
