@@ -159,17 +159,6 @@ def cell_features(cell: etree._Element, cascade: Cascade) -> dict[str, str]:
     return features
 
 
-def _background(cell: etree._Element, row: etree._Element, own: Style, cascade: Cascade) -> str | None:
-    """The cell's background colour: its own, else its row's, else its row group's."""
-    background = own.background
-    if background is None:
-        background = cascade.style(row).background
-        group = row.getparent()
-        if background is None and group is not None and group.tag in _ROW_GROUPS:
-            background = cascade.style(group).background
-    return background
-
-
 def _text_only_features(own: Style, background: str | None, nbsp: int | None) -> dict[str, str]:
     """:func:`cell_features` of a cell whose content is one text node (or nothing), with its own style ``own``:
     ``nbsp`` is the number of non-breaking spaces before its first visible character, ``None`` if it has none."""
@@ -207,6 +196,9 @@ def annotate_tables(root: etree._Element, cascade: Cascade) -> None:
             heading = collapse("".join(element.itertext())) or heading
     style = cascade.style
     text_only: dict[tuple[int, str | None, int | None], dict[str, str]] = {}
+    last_row: etree._Element | None = None
+    row_style: Style | None = None
+    row_background: str | None = None
     for cell in root.iter(*_CELLS):
         row = cell.getparent()
         if row is None or row.tag != _TR:
@@ -214,14 +206,21 @@ def annotate_tables(root: etree._Element, cascade: Cascade) -> None:
         if len(cell):
             cell.attrib.update({_PX + name: value for name, value in cell_features(cell, cascade).items()})
             continue
-        own = style(cell)
+        if row is not last_row:  # a row's cells come one after another: its style and background once
+            last_row, row_style = row, style(row)
+            row_background = row_style.background
+            group = row.getparent()
+            if row_background is None and group is not None and group.tag in _ROW_GROUPS:
+                row_background = style(group).background
+        # no element inside: the cell's style is needed here only, so it is not kept in the cascade
+        own = cascade.child_style(cell, row_style)
         text = cell.text
         nbsp: int | None = None
         if text:
             stripped = text.lstrip("\t\n\x0c\r " + _NBSP)
             if stripped:
                 nbsp = text[:len(text) - len(stripped)].count(_NBSP)
-        background = _background(cell, row, own, cascade)
+        background = own.background if own.background is not None else row_background
         key = (id(own), background, nbsp)
         features = text_only.get(key)
         if features is None:

@@ -315,6 +315,12 @@ class Cascade:
         assert parent_style is not None
         return parent_style
 
+    def child_style(self, element: etree._Element, parent: Style) -> Style:
+        """The computed :class:`Style` of ``element`` whose parent's style is ``parent``, without keeping it (for an
+        element whose descendants' styles are never asked for)."""
+        cached = self._computed.get(element)
+        return cached if cached is not None else self._compute(element, parent)
+
     def _compute(self, element: etree._Element, parent: Style | None) -> Style:
         tag = element.tag
         if not self._index:
