@@ -64,7 +64,8 @@
                 <xsl:on-completion select="fp:reaching-slots($next, $cols, $reaching, $prefix)"/>
                 <xsl:variable name="i" as="xs:integer" select="."/>
                 <xsl:variable name="x" as="xs:integer" select="$xs[$i]"/>
-                <xsl:variable name="colspan" as="xs:integer" select="if (map:contains($spans, $i)) then $spans($i)(1) else 1"/>
+                <xsl:variable name="colspan" as="xs:integer"
+                    select="if (map:contains($spans, $i)) then $spans($i)(1) else 1"/>
                 <xsl:variable name="id" as="xs:string" select="$prefix || $first + $i - 1"/>
                 <xsl:sequence select="fp:reaching-slots($next, $x, $reaching, $prefix)"/>
                 <xsl:for-each select="$x to $x + $colspan - 1">
@@ -161,7 +162,8 @@
     <xsl:variable name="widest-simple" as="xs:integer"
         select="max((0, for $r in 1 to count($records) return if ($simple[$r]) then count($records[$r]?xs) else ()))"/>
     <xsl:variable name="other-anchors" as="map(xs:integer, xs:boolean)"
-        select="map:merge(for $r in 1 to count($records) return if ($simple[$r]) then () else $records[$r]?xs ! map { .: true() },
+        select="map:merge(for $r in 1 to count($records)
+                          return if ($simple[$r]) then () else $records[$r]?xs ! map { .: true() },
                           map { 'duplicates': 'use-first' })"/>
     <xsl:for-each select="$records[empty(?xs)]">
       <px:error code="empty-row" row="{?row?y}"/>

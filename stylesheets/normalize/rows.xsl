@@ -197,7 +197,8 @@
           <xsl:next-iteration>
             <xsl:with-param name="x" select="$anchor-x + 1"/>
             <xsl:with-param name="width"
-                select="if ($anchor-x lt $width) then $width else fp:checked-width($row-count, $anchor-x + 1, $max-slots)"/>
+                select="if ($anchor-x lt $width) then $width
+                        else fp:checked-width($row-count, $anchor-x + 1, $max-slots)"/>
           </xsl:next-iteration>
         </xsl:when>
         <xsl:otherwise>

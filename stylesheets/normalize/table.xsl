@@ -62,7 +62,8 @@
     <xsl:param name="table" as="element(table)"/>
     <xsl:param name="index" as="xs:integer"/>
     <xsl:variable name="placed" as="map(*)+"
-        select="f:place-rows($index, f:table-rows(fp:checked-depth($table)), f:column-group-width($table), $max-slots)"/>
+        select="f:place-rows($index, f:table-rows(fp:checked-depth($table)), f:column-group-width($table),
+                             $max-slots)"/>
     <xsl:variable name="records" as="map(*)*" select="$placed[position() lt last()]"/>
     <xsl:sequence select="map { 'rows': fp:checked-area($records, $max-slots), 'cols': $placed[last()]?cols }"/>
   </xsl:function>
@@ -162,7 +163,8 @@
     <xsl:param name="records" as="map(*)*"/>
     <xsl:param name="max-slots" as="xs:integer"/>
     <xsl:variable name="area" as="xs:integer"
-        select="sum($records ! (count(?xs) + sum(map:for-each(?spans, function ($i, $span) { $span(1) * $span(2) - 1 }))))"/>
+        select="sum($records ! (count(?xs)
+                                + sum(map:for-each(?spans, function ($i, $span) { $span(1) * $span(2) - 1 }))))"/>
     <xsl:sequence select="if ($area le $max-slots) then $records
                           else error(xs:QName('px:limit'), 'the cells of the table cover ' || $area
                                      || ' slots in all (they overlap): more than max_slots = ' || $max-slots)"/>
