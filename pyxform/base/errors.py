@@ -33,9 +33,12 @@ __all__ = [
     "ValidationError",
     "QueryError",
     "OutputError",
+    "SearchIndexError",
+    "EmptyQuery",
     "WorkerCrash",
     "InternalError",
     "UsageError",
+    "CrawlStateError",
     "EXIT_PARTIAL_FAILURE",
 ]
 
@@ -239,6 +242,20 @@ class OutputError(PyxformError):
     exit_code = 15
 
 
+class SearchIndexError(PyxformError):
+    """A search index that cannot be opened: no index in the folder, not an index, or one of another version."""
+
+    code = "index"
+    exit_code = 17
+
+
+class EmptyQuery(PyxformError, ValueError):
+    """A search query with no word to search for (empty, only spaces, punctuation or symbols)."""
+
+    code = "empty-query"
+    exit_code = 2
+
+
 class WorkerCrash(PyxformError):
     """The worker process that converted a page died without an answer (a crash of Saxon or Python: a bug)."""
 
@@ -258,3 +275,11 @@ class InternalError(PyxformError):
 class UsageError(Exception):
     """A combination of options or inputs a command cannot serve, found before any page is read (the command line
     exits 2 and shows the usage). Not a :class:`PyxformError`: it is about the options, not about an input."""
+
+
+class CrawlStateError(PyxformError):
+    """A crawl folder cannot be resumed with these settings: it holds a crawl of other seeds or another topic (start
+    afresh with ``--restart``), or its database is not a crawl's."""
+
+    code = "crawl-state"
+    exit_code = 16
