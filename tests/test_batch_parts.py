@@ -205,3 +205,75 @@ def test_the_manifest_drops_a_line_cut_short_and_refuses_what_is_not_its_own(tmp
     (folder / "manifest.jsonl").write_text("not json\n")
     with pytest.raises(OutputError, match="line 1 is not a page record"):
         Manifest(folder, {"format": "xml"}, resume=True)
+
+
+# -- WARC edge cases (review of issue 16) -------------------------------------------------------------------------
+def raw_record(uri: str, block: bytes, *, version: str = "1.0", record_type: str = "response",
+               content_type: str = "application/http; msgtype=response") -> bytes:
+    """One WARC record written byte by byte (warcio writes WARC/1.0 and 1.1 only)."""
+    headers = [f"WARC/{version}", f"WARC-Type: {record_type}", f"WARC-Target-URI: {uri}",
+               "WARC-Date: 2024-01-01T00:00:00Z", "WARC-Record-ID: <urn:uuid:00000000-0000-0000-0000-000000000000>",
+               f"Content-Type: {content_type}", f"Content-Length: {len(block)}"]
+    return ("\r\n".join(headers) + "\r\n\r\n").encode() + block + b"\r\n\r\n"
+
+
+def http_response(body: bytes, *headers: str, status: str = "200 OK") -> bytes:
+    return ("\r\n".join([f"HTTP/1.1 {status}", *headers]) + "\r\n\r\n").encode() + body
+
+
+@pytest.mark.parametrize("compressed", [True, False])
+@pytest.mark.parametrize("version", ["0.17", "0.18"])
+def test_a_warc_of_the_drafts_before_iso_28500_is_read(tmp_path: Path, compressed: bool, version: str) -> None:
+    # Heritrix 1.x and the Internet Archive's older archives write WARC/0.17 and WARC/0.18; warcio reads them
+    records = [raw_record(f"http://old.test/{n}", http_response(PAGE, "Content-Type: text/html"), version=version)
+               for n in range(2)]
+    data = b"".join(gzip.compress(record) if compressed else record for record in records)
+    path = tmp_path / ("old.warc.gz" if compressed else "old.warc")
+    path.write_bytes(data)
+    assert inputs.input_kind(str(path)) == "warc"
+    (tmp_path / "old.bin").write_bytes(data)
+    assert inputs.input_kind(str(tmp_path / "old.bin")) == "warc"  # by its content, not its name
+    found = list(warc.scan(str(path)))
+    assert [(type(item).__name__, item.uri) for item in found] == [("WarcPage", "http://old.test/0"),
+                                                                   ("WarcPage", "http://old.test/1")]
+    assert warc.read_page(str(path), found[1].offset, Limits())[:2] == (PAGE, "http://old.test/1")
+
+
+def test_a_response_without_a_media_type_is_sniffed_after_content_decoding(tmp_path: Path) -> None:
+    records = [raw_record("http://z.test/gzip", http_response(gzip.compress(b"<!DOCTYPE html>" + PAGE),
+                                                              "Content-Encoding: gzip")),
+               raw_record("http://z.test/plain", http_response(b"<!DOCTYPE html>" + PAGE)),
+               raw_record("http://z.test/binary", http_response(gzip.compress(bytes(range(256))),
+                                                                "Content-Encoding: gzip"))]
+    path = tmp_path / "sniff.warc.gz"
+    path.write_bytes(b"".join(gzip.compress(record) for record in records))
+    found = list(warc.scan(str(path)))
+    assert [type(item).__name__ for item in found] == ["WarcPage", "WarcPage", "WarcSkip"]
+    assert warc.read_page(str(path), found[0].offset, Limits())[0] == b"<!DOCTYPE html>" + PAGE
+
+
+def test_a_response_record_without_http_headers_is_no_page_and_says_so(tmp_path: Path) -> None:
+    path = tmp_path / "raw.warc.gz"
+    path.write_bytes(gzip.compress(raw_record("http://r.test/", PAGE, content_type="text/html"))
+                     + gzip.compress(raw_record("http://r.test/ok", http_response(PAGE, "Content-Type: text/html"))))
+    found = list(warc.scan(str(path)))
+    assert [getattr(item, "reason", None) for item in found] == ["response without HTTP headers", None]
+
+
+def test_an_empty_warc_file_is_counted_as_skipped(tmp_path: Path) -> None:
+    empty = tmp_path / "empty.warc.gz"
+    empty.write_bytes(b"")
+    assert [item for item in inputs.pages([str(empty)])] == [inputs.Skip("empty WARC file")]
+
+
+def test_a_file_reached_by_two_paths_is_one_page(tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    (site / "a").mkdir(parents=True)
+    (site / "a" / "p.html").write_bytes(PAGE)
+    (tmp_path / "link").symlink_to(site)
+    given = [str(site), str(site / "a" / ".." / "a" / "p.html"), str(tmp_path / "link" / "a" / "p.html"),
+             str(tmp_path / "link")]
+    items = list(inputs.pages(given))
+    assert [type(item).__name__ for item in items] == ["PageRef", "Skip", "Skip", "Skip"]
+    assert items[0].source == str(site / "a" / "p.html")  # the path as found first
+    assert items[0].location == str(site / "a" / "p.html")  # read where it was found (a cluster's shared path)

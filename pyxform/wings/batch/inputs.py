@@ -53,7 +53,7 @@ class PageRef:
     """A page to convert, as a reference the worker reads it by.
 
     :ivar key: unique in the batch and stable across runs: the URL (a listed or given URL), the ``file:`` URI of
-        the file, or the WARC file's ``file:`` URI with ``#offset=N`` (the record's byte offset).
+        the file's real path, or the WARC file's with ``#offset=N`` (the record's byte offset).
     :ivar source: what the manifest calls the page: the URL (listed, given, or a WARC record's target URI), else the
         path as found (relative if the input was).
     :ivar kind: ``file``, ``warc`` or ``url``.
@@ -110,7 +110,10 @@ def check_inputs(inputs: Sequence[str]) -> None:
 
 
 def _file_key(path: Path) -> str:
-    return path.absolute().as_uri()
+    """A file's key: the ``file:`` URI of its real path (symbolic links and ``..`` resolved), so that a file reached
+    by two paths is one page. Its :attr:`PageRef.location` stays the path as given, made absolute: on a cluster the
+    workers read the inputs through the same paths, which need not resolve alike on every machine."""
+    return Path(os.path.realpath(path)).as_uri()
 
 
 def input_kind(path: str) -> Literal["warc", "urls", "html"]:
@@ -141,7 +144,7 @@ def pages(inputs: Sequence[str], *, exclude: Path | None = None) -> Iterator[Ite
     :param exclude: a folder not to walk into (the batch's own output folder).
     """
     seen: set[str] = set()
-    for item in _items(inputs, exclude.absolute() if exclude is not None else None):
+    for item in _items(inputs, Path(os.path.realpath(exclude)) if exclude is not None else None):
         if isinstance(item, (PageRef, Failure)):
             if item.key in seen:
                 yield Skip("given twice")
@@ -168,7 +171,7 @@ def _folder(folder: Path, exclude: Path | None) -> Iterator[Item]:
     for root, folders, files in os.walk(folder, onerror=None):
         here = Path(root)
         folders[:] = sorted(name for name in folders if not name.startswith(".")
-                            and (exclude is None or (here / name).absolute() != exclude))
+                            and (exclude is None or Path(os.path.realpath(here / name)) != exclude))
         for name in sorted(files):
             if name.startswith("."):
                 continue
@@ -208,8 +211,10 @@ def _file(path: Path, *, explicit: bool) -> Iterator[Item]:
 def _archive(path: Path, file_key: str) -> Iterator[Item]:
     location = str(path.absolute())
     offset = 0
+    empty = True
     try:
         for record in warc.scan(location):
+            empty = False
             offset = record.offset
             key = f"{file_key}#offset={record.offset}"
             if isinstance(record, warc.WarcPage):
@@ -224,6 +229,9 @@ def _archive(path: Path, file_key: str) -> Iterator[Item]:
         where = f"{path}#offset={offset}"
         yield Failure(f"{file_key}#offset={offset}", where,
                       ArchiveError(f"cannot read the file: {error.strerror or error}", location=where))
+        return
+    if empty:
+        yield Skip("empty WARC file")
 
 
 def _url_list(path: Path, file_key: str) -> Iterator[Item]:

@@ -1,6 +1,7 @@
 """Web archives: the HTML pages of a WARC file, found and read with warcio.
 
-A WARC file (ISO 28500: WARC/1.0, WARC/1.1) is read uncompressed or as one gzip member per record (annex D, what
+A WARC file (ISO 28500: WARC/1.0, WARC/1.1; and the drafts WARC/0.17 and WARC/0.18 that Heritrix 1.x wrote, as
+warcio reads them) is read uncompressed or as one gzip member per record (annex D, what
 Common Crawl, wget and warcio write). A *page* is a ``response`` record of an http(s) URI whose HTTP status is 200
 and whose media type is HTML (:func:`is_html`); its charset is the ``charset`` parameter of the HTTP
 ``Content-Type``. :func:`scan` walks a file once and says what each record is; :func:`read_page` reads one page at
@@ -8,7 +9,7 @@ the byte offset :func:`scan` gave (what a worker does).
 
 A broken record (truncated, a ``Content-Length`` that runs into the next record, headers that do not parse, a gzip
 member that does not inflate) is reported with its offset, and the walk goes on at the next record start: the next
-gzip member that inflates to a WARC record, or the next ``WARC/1.x`` line.
+gzip member that inflates to a WARC record, or the next ``WARC/1.x`` (``WARC/0.1x``) line.
 """
 
 from __future__ import annotations
@@ -34,7 +35,8 @@ __all__ = ["WarcPage", "WarcSkip", "WarcBroken", "scan", "read_page", "is_html",
 #: The media types of HTML documents (WHATWG HTML, "HTML MIME type"; XHTML's).
 HTML_MEDIA_TYPES: Final = frozenset({"text/html", "application/xhtml+xml"})
 _GZIP_MAGIC: Final = b"\x1f\x8b\x08"
-_WARC_LINE: Final = re.compile(rb"WARC/1\.[01]\r?\n")
+#: The version line that starts a WARC record: ISO 28500's WARC/1.0 and WARC/1.1, the drafts' WARC/0.17 and 0.18.
+_WARC_LINE: Final = re.compile(rb"WARC/(?:1\.[01]|0\.1[78])\r?\n")
 _TARGET_URI: Final = re.compile(rb"\r?\nWARC-Target-URI:[ \t]*<?([^\r\n>]*)>?", re.IGNORECASE)
 _BLOCK: Final = 1 << 20
 _SNIFF_BYTES: Final = 1445  # WHATWG MIME sniffing reads at most 1445 bytes of the resource header
@@ -139,8 +141,8 @@ class _Records(ArchiveIterator):  # type: ignore[misc]
 
 
 def looks_like_warc(head: bytes) -> bool:
-    """Whether a file that starts with ``head`` (64 bytes or more) is a WARC: ``WARC/1.0`` or ``WARC/1.1`` as its
-    first line, uncompressed or in a first gzip member."""
+    """Whether a file that starts with ``head`` (64 bytes or more) is a WARC: ``WARC/1.0``, ``WARC/1.1`` (or a
+    draft's ``WARC/0.17``, ``WARC/0.18``) as its first line, uncompressed or in a first gzip member."""
     if head.startswith(_GZIP_MAGIC):
         try:
             head = zlib.decompressobj(31).decompress(head, 16)
@@ -151,7 +153,7 @@ def looks_like_warc(head: bytes) -> bool:
 
 def _record_starts_at(stream: BinaryIO, offset: int, compressed: bool) -> bool:
     """Whether a WARC record starts at ``offset``: in a compressed file a gzip member that inflates to one, else a
-    ``WARC/1.0`` or ``WARC/1.1`` line (not necessarily at the start of a line: a record cut short runs into the next
+    WARC version line (:data:`_WARC_LINE`; not necessarily at the start of a line: a record cut short runs into the next
     one mid-line)."""
     if offset < 0:
         return False
@@ -194,7 +196,7 @@ def _first_member_holds_one_record(stream: BinaryIO) -> bool:
 
 def _next_record_start(stream: BinaryIO, after: int, compressed: bool) -> int | None:
     """The offset of the first record start after ``after`` (:func:`_record_starts_at`), or ``None``."""
-    pattern = _GZIP_MAGIC if compressed else b"WARC/1."
+    pattern = _GZIP_MAGIC if compressed else b"WARC/"
     position = after + 1
     while True:
         stream.seek(position)
@@ -229,9 +231,36 @@ def _target_uri_at(stream: BinaryIO, offset: int, compressed: bool) -> str | Non
     return found.group(1).decode("utf-8", "replace").strip() or None
 
 
+def _http_response(record: object) -> bool:
+    """Whether a record's block starts with an HTTP status line (warcio takes any first line of a ``response`` record
+    of an http(s) URI as one: a record that holds the page's bytes alone has none)."""
+    http = record.http_headers  # type: ignore[attr-defined]
+    return http is not None and (http.protocol or "").upper().startswith("HTTP/")
+
+
+def _needs_sniffing(record: object) -> bool:
+    """Whether a record would be a page but for its media type, and has none to tell (neither an HTTP
+    ``Content-Type`` nor a ``WARC-Identified-Payload-Type``): its body's first bytes decide (:func:`sniffs_as_html`)."""
+    if (record.rec_type or "").lower() != "response" or not _http_response(record):  # type: ignore[attr-defined]
+        return False
+    http = record.http_headers  # type: ignore[attr-defined]
+    identified = record.rec_headers.get_header("WARC-Identified-Payload-Type")  # type: ignore[attr-defined]
+    return (http.get_statuscode() == "200" and not _content_type(http.get_header("Content-Type"))[0]
+            and not _content_type(identified)[0])
+
+
+def _decoded_head(record: object) -> bytes:
+    """The first bytes of a record's body after transfer and content decoding (chunked, gzip, deflate, br: what
+    sniffing reads, as a browser would), or ``b""`` when they cannot be decoded."""
+    try:
+        return record.content_stream().read(_SNIFF_BYTES)  # type: ignore[attr-defined, no-any-return]
+    except (*_READ_ERRORS, OSError):
+        return b""
+
+
 def _verdict(record: object, head: bytes) -> WarcPage | WarcSkip:
-    """What a record is, from its headers (and the first bytes of its body, for sniffing): a page or a skip (their
-    offset and length are filled in by the caller)."""
+    """What a record is, from its headers (and the first bytes of its body ``head``, for sniffing): a page or a skip
+    (their offset and length are filled in by the caller)."""
     rec_type = (record.rec_type or "").lower()  # type: ignore[attr-defined]
     uri = record.rec_headers.get_header("WARC-Target-URI") or ""  # type: ignore[attr-defined]
     if rec_type != "response":
@@ -239,6 +268,8 @@ def _verdict(record: object, head: bytes) -> WarcPage | WarcSkip:
     http = record.http_headers  # type: ignore[attr-defined]
     if http is None or not uri.lower().startswith(("http:", "https:")):
         return WarcSkip(-1, "non-HTTP response")
+    if not _http_response(record):
+        return WarcSkip(-1, "response without HTTP headers")
     if http.get_statuscode() != "200":
         return WarcSkip(-1, "non-200 response")
     identified = record.rec_headers.get_header("WARC-Identified-Payload-Type")  # type: ignore[attr-defined]
@@ -333,7 +364,7 @@ def _scan_from(stream: BinaryIO, position: int, compressed: bool) -> Iterator[Wa
             current = record
             offset, errors = records.offset, records.err_count
             body = record.raw_stream
-            head = body.read(_SNIFF_BYTES)
+            head = _decoded_head(record) if _needs_sniffing(record) else body.read(_SNIFF_BYTES)
             verdict = _verdict(record, head)
             while body.read(_BLOCK):
                 pass
