@@ -277,3 +277,34 @@ def test_a_file_reached_by_two_paths_is_one_page(tmp_path: Path) -> None:
     assert [type(item).__name__ for item in items] == ["PageRef", "Skip", "Skip", "Skip"]
     assert items[0].source == str(site / "a" / "p.html")  # the path as found first
     assert items[0].location == str(site / "a" / "p.html")  # read where it was found (a cluster's shared path)
+
+
+def test_a_folder_is_one_batch_at_a_time(tmp_path: Path) -> None:
+    folder = tmp_path / "batch"
+    with Manifest(folder, {"format": "xml"}, resume=False) as running:
+        running.write([{"key": "a", "status": "ok", "tables": 1}])
+        with pytest.raises(OutputError, match="another pyxform batch is running on this folder"):
+            Manifest(folder, {"format": "xml"}, resume=True)
+    with Manifest(folder, {"format": "xml"}, resume=True) as resumed:  # the lock ends with the run
+        assert resumed.done == {"a"}
+
+
+def test_the_batch_folder_must_be_a_folder(tmp_path: Path) -> None:
+    (tmp_path / "file").write_text("x")
+    with pytest.raises(OutputError, match="cannot create the batch folder"):
+        Manifest(tmp_path / "file", {}, resume=False)
+    with pytest.raises(OutputError, match="cannot create the batch folder"):
+        Manifest(tmp_path / "file" / "below", {}, resume=False)
+
+
+@pytest.mark.parametrize("address", ["nonsense", "tcp://host-without-port", "inproc://x", "gopher://host:1"])
+def test_a_scheduler_address_that_cannot_be_one_is_refused_before_anything(tmp_path: Path, address: str) -> None:
+    from pyxform.base.errors import ClusterError
+    from pyxform.wings.batch import run_batch
+
+    page = tmp_path / "p.html"
+    page.write_bytes(PAGE)
+    with pytest.raises(ClusterError, match="not a Dask scheduler address") as caught:
+        run_batch([str(page)], tmp_path / "out", scheduler=address)
+    assert caught.value.location == address
+    assert not (tmp_path / "out").exists()  # refused before the batch folder is made
