@@ -405,6 +405,27 @@ def test_a_worker_that_dies_is_retried_then_its_page_recorded(tmp_path: Path, cl
     assert stats.retried_tasks >= 1 and stats.failures == {"crash": 1}
 
 
+def test_a_page_that_crashes_its_isolated_child_costs_only_that_page(tmp_path: Path, client: Any) -> None:
+    from .batch_faults import DieOnPage
+
+    pages = tmp_path / "pages"
+    pages.mkdir()
+    (pages / "a-kill-child.html").write_bytes(square_table(250))  # half a minute of work: killed after a second
+    (pages / "b-after.html").write_bytes(OK_PAGE)
+    plugin = DieOnPage(str(tmp_path))
+    client.register_plugin(plugin)
+    try:
+        stats = run_batch([str(pages)], tmp_path / "out", client=client, chunk_pages=2,
+                          options=PageOptions(limits=Limits(timeout=300)))
+    finally:
+        client.unregister_worker_plugin(plugin.name)
+    records = {Path(r["source"]).stem: r for r in manifest_of(tmp_path / "out")}
+    assert records["a-kill-child"]["status"] == "failed" and records["a-kill-child"]["reason"]["code"] == "crash"
+    assert "killed by signal SIGKILL" in records["a-kill-child"]["reason"]["message"]
+    assert records["b-after"]["status"] == "ok" and records["b-after"]["tables"] == 1  # a new child, same task
+    assert stats.retried_tasks == 0 and stats.failures == {"crash": 1}
+
+
 # -- kill and resume --------------------------------------------------------------------------------------------------
 def test_a_run_killed_part_way_resumes_without_losing_or_repeating_a_page(tmp_path: Path, web: _Web) -> None:
     needs_corpus()
