@@ -1,8 +1,9 @@
 """Fault injection for the batch tests: a Dask worker plugin that makes the worker process die (``os._exit``) when it
 reads a page whose source contains a marker: always (``die-always``), or the first time only (``die-once``: a file
 in ``flags`` says it happened); or that kills the worker's isolated child a second after it has read a page marked
-``kill-child`` (while the child converts it: a crash in native code looks so). Registered plugins are set up again on workers that join later, so a worker the
-nanny restarts after the death dies again on the same page: what a page that crashes its worker looks like."""
+``kill-child`` (while the child converts it: a crash in native code looks so). Registered plugins are set up again
+on workers that join later, so a worker the nanny restarts after the death dies again on the same page: what a page
+that crashes its worker looks like."""
 
 from __future__ import annotations
 

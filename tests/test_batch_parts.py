@@ -308,3 +308,29 @@ def test_a_scheduler_address_that_cannot_be_one_is_refused_before_anything(tmp_p
         run_batch([str(page)], tmp_path / "out", scheduler=address)
     assert caught.value.location == address
     assert not (tmp_path / "out").exists()  # refused before the batch folder is made
+
+
+def test_a_task_writes_each_page_while_the_next_converts_and_a_write_that_fails_costs_its_page(tmp_path: Path) -> None:
+    from pyxform import convert
+    from pyxform.base.source import Source
+    from pyxform.jobs import PageOptions
+    from pyxform.wings.batch.work import TaskSettings, convert_chunk
+
+    specs = [("http://blocked.test/1", PAGE, "text/html", "200 OK"),
+             ("http://fine.test/2", PAGE, "text/html", "200 OK"),
+             ("http://fine.test/3", b"<p>none</p>", "text/html", "200 OK")]
+    data, _ = records_bytes(specs, compressed=True)
+    archive = tmp_path / "a.warc.gz"
+    archive.write_bytes(data)
+    refs = [item for item in inputs.pages([str(archive)]) if isinstance(item, inputs.PageRef)]
+    folder = tmp_path / "out"
+    (folder / "pages").mkdir(parents=True)
+    (folder / "pages" / "blocked.test").write_text("a file where the site's folder goes")
+    result = convert_chunk(refs, TaskSettings(str(folder), PageOptions(limits=Limits(timeout=0, max_memory=0))))
+    blocked, fine, none = result.records
+    assert (blocked["status"], blocked["reason"]["code"]) == ("failed", "output")
+    assert blocked["reason"]["message"].startswith("cannot write the output")
+    assert (fine["status"], fine["tables"]) == ("ok", 1)
+    assert (folder / fine["output"]).read_bytes() == convert(Source(PAGE, "http://fine.test/2")).to_bytes()
+    assert (none["status"], none["output"]) == ("no-tables", None)
+    assert all(record["seconds"] >= 0 for record in result.records) and result.convert_seconds > 0

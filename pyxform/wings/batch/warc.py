@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 import zlib
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from dataclasses import dataclass
 from email.message import Message
 from typing import BinaryIO, Final
@@ -353,7 +353,7 @@ def scan(path: str) -> Iterator[WarcItem]:
             position = yield from _scan_from(stream, position, compressed)
 
 
-def _scan_from(stream: BinaryIO, position: int, compressed: bool) -> Iterator[WarcItem]:
+def _scan_from(stream: BinaryIO, position: int, compressed: bool) -> Generator[WarcItem, None, int | None]:
     """Walk from ``position`` until the end of the file (returns ``None``) or a broken record (reported; returns
     the offset of the next record start to walk from, or ``None``)."""
     stream.seek(position)

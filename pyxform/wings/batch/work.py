@@ -3,7 +3,8 @@
 For each page of the chunk (:class:`~pyxform.wings.batch.inputs.PageRef`) the worker reads it (a file, a WARC record
 at its offset, or a URL through pyxform's safe fetch), converts it in an isolated child process under the page's
 time and memory limits (the jobs layer's ``Worker``: a page that hangs, explodes or crashes costs that page only),
-writes the outputs atomically into the batch folder, and returns the page's manifest record. A page never raises out
+writes the outputs atomically into the batch folder (while the child converts the next page), and returns the
+page's manifest record. A page never raises out
 of the task: whatever goes wrong with it is its record's ``reason``.
 
 The children live as long as the Dask worker process: one per worker thread, started (and the stylesheets compiled)
@@ -19,6 +20,7 @@ import os
 import threading
 import time
 from collections.abc import Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -199,35 +201,77 @@ def _write_outputs(page: PageRef, result: PageResult, settings: TaskSettings) ->
     return written
 
 
-def convert_page(page: PageRef, settings: TaskSettings, worker: Worker | None) -> tuple[dict[str, Any], float]:
-    """Read, convert and write one page; returns its manifest record and its conversion time in seconds. Never
-    raises for what the page causes."""
+def _converted(page: PageRef, result: PageResult, written: list[str], seconds: float) -> dict[str, Any]:
+    """The manifest record of a page whose outputs were written (``ok``; ``table_failures`` when some tables
+    failed and the others were converted)."""
+    record: dict[str, Any] = {
+        "key": page.key, "source": page.source, "status": "ok", "output": written[0] if len(written) == 1 else written,
+        "tables": result.tables, "reason": None, "seconds": round(seconds, 3)}
+    if result.table_failures:
+        record["table_failures"] = [{"index": failure.index, "code": failure.code, "message": failure.message}
+                                    for failure in result.table_failures]
+    return record
+
+
+def _timed_write(page: PageRef, result: PageResult, settings: TaskSettings) -> tuple[list[str], float]:
+    started = time.monotonic()
+    return _write_outputs(page, result, settings), time.monotonic() - started
+
+
+@dataclass
+class _Page:
+    """A page of a task once read and converted: its record, or its result and the write of its outputs."""
+
+    page: PageRef
+    seconds: float  # reading and converting
+    convert_seconds: float  # converting alone (in the child)
+    record: dict[str, Any] | None = None  # no-tables or failed
+    result: PageResult | None = None  # ok or partial: its outputs are being written
+    writing: Future[tuple[list[str], float]] | None = None
+
+    def finish(self) -> dict[str, Any]:
+        """The page's manifest record, once its outputs are written (a write that failed: ``output``)."""
+        if self.record is not None:
+            return self.record
+        assert self.result is not None and self.writing is not None
+        try:
+            written, write_seconds = self.writing.result()
+        except PyxformError as error:
+            return failure_record(self.page.key, self.page.source, error, self.seconds)
+        return _converted(self.page, self.result, written, self.seconds + write_seconds)
+
+
+def _read_and_convert(page: PageRef, settings: TaskSettings, worker: Worker | None,
+                      writer: ThreadPoolExecutor) -> _Page:
+    """Read and convert one page, and hand its outputs to ``writer``. Never raises for what the page causes."""
     started = time.monotonic()
     try:
         source = read_page(page, settings)
         result = worker.run(source, settings.options) if worker is not None else run_page(source, settings.options)
-        if result.status in ("ok", "partial"):
-            written = _write_outputs(page, result, settings)
-            record: dict[str, Any] = {
-                "key": page.key, "source": page.source, "status": "ok",
-                "output": written[0] if len(written) == 1 else written, "tables": result.tables, "reason": None,
-                "seconds": round(time.monotonic() - started, 3)}
-            if result.table_failures:
-                record["table_failures"] = [{"index": failure.index, "code": failure.code,
-                                             "message": failure.message} for failure in result.table_failures]
-            return record, result.seconds
-        if result.status == "no-tables":
-            return ({"key": page.key, "source": page.source, "status": "no-tables", "output": None, "tables": 0,
-                     "reason": None, "seconds": round(time.monotonic() - started, 3)}, result.seconds)
-        error: BaseException = result.error or WorkerCrash("the page failed without an error (please report this)")
-        return failure_record(page.key, page.source, error, time.monotonic() - started), result.seconds
     except PyxformError as error:
-        return failure_record(page.key, page.source, error, time.monotonic() - started), 0.0
+        return _Page(page, time.monotonic() - started, 0.0,
+                     record=failure_record(page.key, page.source, error, time.monotonic() - started))
+    seconds = time.monotonic() - started
+    if result.status in ("ok", "partial"):
+        return _Page(page, seconds, result.seconds, result=result,
+                     writing=writer.submit(_timed_write, page, result, settings))
+    if result.status == "no-tables":
+        return _Page(page, seconds, result.seconds, record={
+            "key": page.key, "source": page.source, "status": "no-tables", "output": None, "tables": 0,
+            "reason": None, "seconds": round(seconds, 3)})
+    why: BaseException = result.error or WorkerCrash("the page failed without an error (please report this)")
+    return _Page(page, seconds, result.seconds, record=failure_record(page.key, page.source, why, seconds))
 
 
 # -- one task ---------------------------------------------------------------------------------------------------
 def convert_chunk(pages: Sequence[PageRef], settings: TaskSettings) -> TaskResult:
-    """Convert a chunk of pages (a Dask task): see the module docstring."""
+    """Convert a chunk of pages (a Dask task): see the module docstring.
+
+    The pages are converted one after another, in the worker thread's isolated child; each page's outputs are
+    written (atomically, with ``fsync``) by a second thread while the child converts the next page, so the disk's
+    latency is not added to every page. The task returns once every output is written: a record in its result
+    stands for outputs on disk.
+    """
     started = time.monotonic()
     try:
         from distributed import get_worker
@@ -236,14 +280,14 @@ def convert_chunk(pages: Sequence[PageRef], settings: TaskSettings) -> TaskResul
     except (ImportError, ValueError):
         where = f"pid {os.getpid()}"
     worker = _take_worker(settings.options.limits) if _isolated(settings.options) else None
-    records: list[dict[str, Any]] = []
-    convert_seconds = 0.0
+    converted: list[_Page] = []
     try:
-        for page in pages:
-            record, seconds = convert_page(page, settings, worker)
-            records.append(record)
-            convert_seconds += seconds
+        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="pyxform-batch-writer") as writer:
+            for page in pages:
+                converted.append(_read_and_convert(page, settings, worker, writer))
+            records = tuple(page.finish() for page in converted)
     finally:
         if worker is not None:
             _give_back(worker)
-    return TaskResult(tuple(records), where, time.monotonic() - started, convert_seconds)
+    return TaskResult(records, where, time.monotonic() - started,
+                      sum(page.convert_seconds for page in converted))
