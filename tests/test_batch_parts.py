@@ -334,3 +334,88 @@ def test_a_task_writes_each_page_while_the_next_converts_and_a_write_that_fails_
     assert (folder / fine["output"]).read_bytes() == convert(Source(PAGE, "http://fine.test/2")).to_bytes()
     assert (none["status"], none["output"]) == ("no-tables", None)
     assert all(record["seconds"] >= 0 for record in result.records) and result.convert_seconds > 0
+
+
+def _chunk_of(tmp_path: Path, specs: list[tuple[str, bytes, str, str]]) -> list[inputs.PageRef]:
+    data, _ = records_bytes(specs, compressed=True)
+    archive = tmp_path / "chunk.warc.gz"
+    archive.write_bytes(data)
+    return [item for item in inputs.pages([str(archive)]) if isinstance(item, inputs.PageRef)]
+
+
+def test_an_unexpected_error_on_the_write_thread_costs_its_page_with_its_reason(tmp_path: Path,
+                                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    from pyxform.jobs import PageOptions
+    from pyxform.wings.batch import work
+
+    refs = _chunk_of(tmp_path, [("http://bad.test/1", PAGE, "text/html", "200 OK"),
+                                ("http://fine.test/2", PAGE, "text/html", "200 OK")])
+    real = work.atomic_write
+
+    def failing_write(path: Path, data: bytes) -> None:
+        if "bad.test" in str(path):
+            raise MemoryError("no room for the output")
+        real(path, data)
+
+    monkeypatch.setattr(work, "atomic_write", failing_write)
+    folder = tmp_path / "out"
+    result = work.convert_chunk(refs, work.TaskSettings(str(folder), PageOptions(limits=Limits(timeout=0,
+                                                                                               max_memory=0))))
+    bad, fine = result.records  # the task did not fail: each page has its record
+    assert (bad["status"], bad["output"], bad["reason"]["code"]) == ("failed", None, "internal")
+    assert "MemoryError: no room for the output" in bad["reason"]["message"]
+    assert fine["status"] == "ok" and (folder / fine["output"]).is_file()
+
+
+def test_a_page_whose_write_fails_part_way_leaves_none_of_its_outputs(tmp_path: Path) -> None:
+    from pyxform.jobs import PageOptions
+    from pyxform.wings.batch import work
+
+    two_tables = PAGE + b"<p>and</p>" + PAGE.replace(b"A", b"B")
+    refs = _chunk_of(tmp_path, [("http://csv.test/1", two_tables, "text/html", "200 OK")])
+    folder = tmp_path / "out"
+    (folder / (refs[0].output + "-1.csv")).mkdir(parents=True)  # the second table's file cannot be written
+    settings = work.TaskSettings(str(folder), PageOptions(format="csv", limits=Limits(timeout=0, max_memory=0)))
+    (record,) = work.convert_chunk(refs, settings).records
+    assert (record["status"], record["reason"]["code"]) == ("failed", "output")
+    assert not (folder / (refs[0].output + "-0.csv")).exists()  # no output of a page recorded as failed
+    (folder / (refs[0].output + "-1.csv")).rmdir()
+    (record,) = work.convert_chunk(refs, settings).records
+    assert record["status"] == "ok" and sorted(record["output"]) == [refs[0].output + "-0.csv",
+                                                                     refs[0].output + "-1.csv"]
+
+
+def test_a_task_holds_at_most_one_page_of_outputs_waiting_for_the_disk(tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """Page 1's write is held back: the task converts page 2 meanwhile, but not page 3 (its outputs would pile up
+    in memory behind a slow disk). No clock is raced: a task without the bound converts page 3 while page 1's write
+    waits (up to 2 s for it); with the bound the order is the same however slow the machine."""
+    import threading
+
+    from pyxform.jobs import PageOptions
+    from pyxform.wings.batch import work
+
+    refs = _chunk_of(tmp_path, [(f"http://slow.test/{n}", PAGE, "text/html", "200 OK") for n in (1, 2, 3)])
+    events: list[str] = []
+    third_started = threading.Event()
+    real_write, real_run = work.atomic_write, work.run_page
+
+    def slow_write(path: Path, data: bytes) -> None:
+        if refs[0].output in str(path):
+            third_started.wait(timeout=2)
+            events.append("written 1")
+        real_write(path, data)
+
+    def logged_run(source: object, options: PageOptions) -> object:
+        uri = getattr(source, "uri")
+        events.append("convert " + uri[-1])
+        if uri.endswith("/3"):
+            third_started.set()
+        return real_run(source, options)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(work, "atomic_write", slow_write)
+    monkeypatch.setattr(work, "run_page", logged_run)
+    result = work.convert_chunk(refs, work.TaskSettings(str(tmp_path / "out"),
+                                                        PageOptions(limits=Limits(timeout=0, max_memory=0))))
+    assert [record["status"] for record in result.records] == ["ok", "ok", "ok"]
+    assert events == ["convert 1", "convert 2", "written 1", "convert 3"]

@@ -16,6 +16,7 @@ compiled runtime.
 from __future__ import annotations
 
 import atexit
+import contextlib
 import os
 import threading
 import time
@@ -25,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pyxform.base.errors import InputNotFound, OutputError, PyxformError, WorkerCrash
+from pyxform.base.errors import InputNotFound, InternalError, OutputError, PyxformError, WorkerCrash
 from pyxform.base.files import atomic_write
 from pyxform.base.limits import Limits
 from pyxform.base.source import Source, read_source
@@ -164,7 +165,7 @@ def read_page(page: PageRef, settings: TaskSettings) -> Source:
 
 def _reason(error: BaseException) -> dict[str, Any]:
     if not isinstance(error, PyxformError):
-        error = WorkerCrash(f"internal error: {type(error).__name__}: {error} (please report this)")
+        error = InternalError(f"{type(error).__name__}: {error} (please report this)")
     reason: dict[str, Any] = {"code": error.code, "message": error.message}
     limit = getattr(error, "limit", None)
     if limit:
@@ -179,26 +180,33 @@ def failure_record(page_key: str, source: str, error: BaseException, seconds: fl
 
 
 def _write_outputs(page: PageRef, result: PageResult, settings: TaskSettings) -> list[str]:
-    """Write a page's outputs (and schema) into the batch folder; returns their paths relative to it.
+    """Write a page's outputs (and schema) into the batch folder; returns their paths relative to it. A write that
+    fails part way removes the outputs of the page it wrote (a page recorded as failed has none).
 
     :raises OutputError: an output cannot be written.
     """
     suffix = SUFFIXES.get(settings.options.format, "." + settings.options.format)
     written: list[str] = []
     folder = Path(settings.folder)
+    several = len(result.outputs) > 1  # csv of several tables: NAME-INDEX.csv each, as convert names them
+    relatives = [page.output + (f"-{output.table}" if several and output.table is not None else "") + suffix
+                 for output in result.outputs]
     try:
         (folder / page.output).parent.mkdir(parents=True, exist_ok=True)
-        several = len(result.outputs) > 1  # csv of several tables: NAME-INDEX.csv each, as convert names them
-        for output in result.outputs:
-            relative = page.output + (f"-{output.table}" if several and output.table is not None else "") + suffix
+        for relative, output in zip(relatives, result.outputs):
             atomic_write(folder / relative, output.data)
             written.append(relative)
         if result.schema is not None:
             atomic_write(folder / (page.output + ".xsd"), result.schema)
-    except OSError as error:
-        raise OutputError(f"cannot write the output: {error.strerror or error}",
-                          location=str(folder / page.output)) from None
-    return written
+    except BaseException as error:
+        for relative in written:
+            with contextlib.suppress(OSError):
+                (folder / relative).unlink()
+        if isinstance(error, OSError):
+            raise OutputError(f"cannot write the output: {error.strerror or error}",
+                              location=str(folder / page.output)) from None
+        raise
+    return relatives
 
 
 def _converted(page: PageRef, result: PageResult, written: list[str], seconds: float) -> dict[str, Any]:
@@ -213,54 +221,38 @@ def _converted(page: PageRef, result: PageResult, written: list[str], seconds: f
     return record
 
 
-def _timed_write(page: PageRef, result: PageResult, settings: TaskSettings) -> tuple[list[str], float]:
+def _write_page(page: PageRef, result: PageResult, settings: TaskSettings, seconds: float) -> dict[str, Any]:
+    """Write a converted page's outputs and return its record: ``ok``, or ``failed`` with the reason the write
+    failed (an :class:`OutputError`, or an :class:`InternalError` naming what else went wrong). Runs on the
+    task's write thread; never raises but for ``KeyboardInterrupt``/``SystemExit``."""
     started = time.monotonic()
-    return _write_outputs(page, result, settings), time.monotonic() - started
+    try:
+        written = _write_outputs(page, result, settings)
+    except Exception as error:  # noqa: BLE001 - whatever it is, it costs this page only, with its reason
+        return failure_record(page.key, page.source, error, seconds + time.monotonic() - started)
+    return _converted(page, result, written, seconds + time.monotonic() - started)
 
 
-@dataclass
-class _Page:
-    """A page of a task once read and converted: its record, or its result and the write of its outputs."""
-
-    page: PageRef
-    seconds: float  # reading and converting
-    convert_seconds: float  # converting alone (in the child)
-    record: dict[str, Any] | None = None  # no-tables or failed
-    result: PageResult | None = None  # ok or partial: its outputs are being written
-    writing: Future[tuple[list[str], float]] | None = None
-
-    def finish(self) -> dict[str, Any]:
-        """The page's manifest record, once its outputs are written (a write that failed: ``output``)."""
-        if self.record is not None:
-            return self.record
-        assert self.result is not None and self.writing is not None
-        try:
-            written, write_seconds = self.writing.result()
-        except PyxformError as error:
-            return failure_record(self.page.key, self.page.source, error, self.seconds)
-        return _converted(self.page, self.result, written, self.seconds + write_seconds)
-
-
-def _read_and_convert(page: PageRef, settings: TaskSettings, worker: Worker | None,
-                      writer: ThreadPoolExecutor) -> _Page:
-    """Read and convert one page, and hand its outputs to ``writer``. Never raises for what the page causes."""
+def _read_and_convert(page: PageRef, settings: TaskSettings,
+                      worker: Worker | None) -> tuple[dict[str, Any] | PageResult, float, float]:
+    """Read and convert one page: its record (``no-tables`` or ``failed``) or its result (``ok`` or ``partial``:
+    its outputs are to be written), the seconds spent reading and converting, and the seconds converting (in the
+    child). Never raises for what the page causes."""
     started = time.monotonic()
     try:
         source = read_page(page, settings)
         result = worker.run(source, settings.options) if worker is not None else run_page(source, settings.options)
-    except PyxformError as error:
-        return _Page(page, time.monotonic() - started, 0.0,
-                     record=failure_record(page.key, page.source, error, time.monotonic() - started))
+    except Exception as error:  # noqa: BLE001 - a PyxformError of the page, or a bug: this page's reason
+        return failure_record(page.key, page.source, error, time.monotonic() - started), \
+            time.monotonic() - started, 0.0
     seconds = time.monotonic() - started
     if result.status in ("ok", "partial"):
-        return _Page(page, seconds, result.seconds, result=result,
-                     writing=writer.submit(_timed_write, page, result, settings))
+        return result, seconds, result.seconds
     if result.status == "no-tables":
-        return _Page(page, seconds, result.seconds, record={
-            "key": page.key, "source": page.source, "status": "no-tables", "output": None, "tables": 0,
-            "reason": None, "seconds": round(seconds, 3)})
+        return {"key": page.key, "source": page.source, "status": "no-tables", "output": None, "tables": 0,
+                "reason": None, "seconds": round(seconds, 3)}, seconds, result.seconds
     why: BaseException = result.error or WorkerCrash("the page failed without an error (please report this)")
-    return _Page(page, seconds, result.seconds, record=failure_record(page.key, page.source, why, seconds))
+    return failure_record(page.key, page.source, why, seconds), seconds, result.seconds
 
 
 # -- one task ---------------------------------------------------------------------------------------------------
@@ -269,8 +261,9 @@ def convert_chunk(pages: Sequence[PageRef], settings: TaskSettings) -> TaskResul
 
     The pages are converted one after another, in the worker thread's isolated child; each page's outputs are
     written (atomically, with ``fsync``) by a second thread while the child converts the next page, so the disk's
-    latency is not added to every page. The task returns once every output is written: a record in its result
-    stands for outputs on disk.
+    latency is not added to every page. At most one page's outputs wait for the disk: the task waits for the
+    previous write before it hands over the next (memory stays at two pages' outputs however slow the disk). The
+    task returns once every output is written: a record in its result stands for outputs on disk.
     """
     started = time.monotonic()
     try:
@@ -280,14 +273,24 @@ def convert_chunk(pages: Sequence[PageRef], settings: TaskSettings) -> TaskResul
     except (ImportError, ValueError):
         where = f"pid {os.getpid()}"
     worker = _take_worker(settings.options.limits) if _isolated(settings.options) else None
-    converted: list[_Page] = []
+    slots: list[dict[str, Any] | Future[dict[str, Any]]] = []
+    convert_seconds = 0.0
     try:
         with ThreadPoolExecutor(max_workers=1, thread_name_prefix="pyxform-batch-writer") as writer:
+            writing: Future[dict[str, Any]] | None = None
             for page in pages:
-                converted.append(_read_and_convert(page, settings, worker, writer))
-            records = tuple(page.finish() for page in converted)
+                outcome, seconds, converting = _read_and_convert(page, settings, worker)
+                convert_seconds += converting
+                if isinstance(outcome, PageResult):
+                    if writing is not None:
+                        writing.result()
+                    writing = writer.submit(_write_page, page, outcome, settings, seconds)
+                    slots.append(writing)
+                else:
+                    slots.append(outcome)
+                del outcome  # the outputs are the write thread's now: freed once written
+            records = tuple(slot.result() if isinstance(slot, Future) else slot for slot in slots)
     finally:
         if worker is not None:
             _give_back(worker)
-    return TaskResult(records, where, time.monotonic() - started,
-                      sum(page.convert_seconds for page in converted))
+    return TaskResult(records, where, time.monotonic() - started, convert_seconds)
