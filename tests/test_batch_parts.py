@@ -419,3 +419,38 @@ def test_a_task_holds_at_most_one_page_of_outputs_waiting_for_the_disk(tmp_path:
                                                         PageOptions(limits=Limits(timeout=0, max_memory=0))))
     assert [record["status"] for record in result.records] == ["ok", "ok", "ok"]
     assert events == ["convert 1", "convert 2", "written 1", "convert 3"]
+
+
+def test_a_worker_killed_while_it_writes_leaves_no_part_of_an_output_and_the_page_is_done_again(tmp_path: Path) -> None:
+    """A worker process killed (``os._exit``, as SIGKILL) between writing an output's temporary file and renaming
+    it: no output under its name, only the temporary; the task returned nothing, so the driver recorded nothing and
+    the page is done again (``--resume``), which leaves the whole output and removes the dead writer's file."""
+    import pickle
+    import subprocess
+    import sys
+
+    from pyxform import convert
+    from pyxform.base.files import TEMPORARY_PATTERN
+    from pyxform.base.source import Source
+    from pyxform.jobs import PageOptions
+    from pyxform.wings.batch import work
+
+    refs = _chunk_of(tmp_path, [("http://killed.test/1", PAGE, "text/html", "200 OK")])
+    folder = tmp_path / "out"
+    settings = work.TaskSettings(str(folder), PageOptions(limits=Limits(timeout=0, max_memory=0)))
+    script = ("import os, pickle, sys\n"
+              "from pyxform.wings.batch import work\n"
+              "refs, settings = pickle.loads(sys.stdin.buffer.read())\n"
+              "os.replace = lambda *args: os._exit(9)  # killed after the temporary file, before its rename\n"
+              "work.convert_chunk(refs, settings)\n"
+              "sys.exit(0)\n")
+    child = subprocess.run([sys.executable, "-c", script], input=pickle.dumps((refs, settings)), timeout=600,
+                           capture_output=True)
+    assert child.returncode == 9, child.stderr.decode()
+    site = folder / refs[0].output
+    left = sorted(path.name for path in site.parent.iterdir())
+    assert len(left) == 1 and TEMPORARY_PATTERN.match(left[0]) and left[0].startswith("." + site.name + ".xml.pyxform-")
+    (record,) = work.convert_chunk(refs, settings).records  # the run that resumes
+    assert record["status"] == "ok"
+    assert sorted(path.name for path in site.parent.iterdir()) == [site.name + ".xml"]
+    assert (folder / record["output"]).read_bytes() == convert(Source(PAGE, "http://killed.test/1")).to_bytes()
