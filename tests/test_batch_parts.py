@@ -454,3 +454,52 @@ def test_a_worker_killed_while_it_writes_leaves_no_part_of_an_output_and_the_pag
     assert record["status"] == "ok"
     assert sorted(path.name for path in site.parent.iterdir()) == [site.name + ".xml"]
     assert (folder / record["output"]).read_bytes() == convert(Source(PAGE, "http://killed.test/1")).to_bytes()
+
+
+def _big_page(seed: int) -> bytes:
+    """A page of about 120 KB that gzip cannot shrink much (its cells are random words): its gzip member spans
+    several of warcio's 16 KiB reads."""
+    import random
+
+    rng = random.Random(seed)
+    rows = "".join("<tr>" + "".join(f"<td>{rng.getrandbits(64):x}</td>" for _ in range(8)) + "</tr>"
+                   for _ in range(700))
+    return f"<table><tr><th>h</th></tr>{rows}</table>".encode()
+
+
+def test_a_gzip_member_corrupt_in_its_middle_is_a_broken_record_and_nothing_is_printed(
+        tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
+    specs = [("http://a.test/1", PAGE, "text/html", "200 OK"), ("http://a.test/2", _big_page(1), "text/html", "200 OK"),
+             ("http://a.test/3", PAGE, "text/html", "200 OK")]
+    data, offsets = records_bytes(specs, compressed=True)
+    broken = bytearray(data)
+    middle = (offsets[1] + offsets[2]) // 2
+    broken[middle] ^= 0xFF
+    path = tmp_path / "flipped.warc.gz"
+    path.write_bytes(bytes(broken))
+    found = list(warc.scan(str(path)))
+    assert [(type(item).__name__, item.offset) for item in found] == [
+        ("WarcPage", offsets[0]), ("WarcBroken", offsets[1]), ("WarcPage", offsets[2])]
+    assert found[1].uri == "http://a.test/2"
+    assert "DecodingError" in found[1].message  # what went wrong, not "the file ends before its Content-Length"
+    assert capfd.readouterr().err == ""  # warcio's own error lines (one per 16 KiB read) kept off standard error
+
+
+def test_a_page_whose_content_encoding_is_corrupt_is_an_archive_error_not_a_shorter_page(
+        tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
+    body = bytearray(gzip.compress(_big_page(2)))
+    body[len(body) // 2] ^= 0xFF
+    out = io.BytesIO()
+    writer = WARCWriter(out, gzip=True)
+    headers = StatusAndHeaders("200 OK", [("Content-Type", "text/html"), ("Content-Encoding", "gzip")],
+                               protocol="HTTP/1.1")
+    writer.write_record(writer.create_warc_record("http://a.test/z", "response", payload=io.BytesIO(bytes(body)),
+                                                  http_headers=headers))
+    path = tmp_path / "encoded.warc.gz"
+    path.write_bytes(out.getvalue())
+    (item,) = warc.scan(str(path))
+    assert isinstance(item, warc.WarcPage)  # the record is whole: its body's content coding is the page's problem
+    with pytest.raises(ArchiveError) as caught:
+        warc.read_page(str(path), 0, Limits())
+    assert "DecodingError" in caught.value.message and caught.value.location == f"{path}#offset=0"
+    assert capfd.readouterr().err == ""

@@ -19,9 +19,10 @@ import zlib
 from collections.abc import Generator, Iterator
 from dataclasses import dataclass
 from email.message import Message
-from typing import BinaryIO, Final
+from typing import Any, BinaryIO, Final
 
 from warcio.archiveiterator import ArchiveIterator
+from warcio.bufferedreaders import BufferedReader, ChunkedDataReader, DecompressingBufferedReader
 from warcio.exceptions import ArchiveLoadFailed
 from warcio.limitreader import LimitReader
 from warcio.statusandheaders import StatusAndHeadersParserException
@@ -120,10 +121,66 @@ def is_html(content_type: str | None, identified: str | None = None, head: bytes
     return sniffs_as_html(head)
 
 
+# -- strict decoding ----------------------------------------------------------------------------------------------
+class DecodingError(ValueError):
+    """Compressed data (a gzip member of the file, or a body's ``Content-Encoding``) that does not inflate."""
+
+
+class _Strict:
+    """A warcio reader that raises :class:`DecodingError` where data stops inflating part way. warcio writes the
+    error on standard error and reads on as if the data ended there: a record's gzip member was read to the end of
+    the file (a line on standard error per 16 KiB) and reported as truncated, and a body whose content coding is
+    corrupt became a shorter page. Data that does not inflate from its first bytes on is left to warcio (it reads
+    it as not compressed)."""
+
+    decompressor: Any
+    num_block_read: int
+
+    def _decompress(self, data: bytes) -> bytes:
+        if self.decompressor is not None and data and self.num_block_read > 0:
+            try:
+                return self.decompressor.decompress(data)  # type: ignore[no-any-return]
+            except Exception as error:  # zlib.error, brotli.error
+                raise DecodingError(str(error)) from None
+        return super()._decompress(data)  # type: ignore[misc, no-any-return]
+
+
+class _StrictGzip(_Strict, DecompressingBufferedReader):  # type: ignore[misc]
+    pass
+
+
+class _StrictChunked(_Strict, ChunkedDataReader):  # type: ignore[misc]
+    pass
+
+
+class _StrictBuffered(_Strict, BufferedReader):  # type: ignore[misc]
+    pass
+
+
+def _content_stream(record: Any) -> Any:
+    """A record's body after transfer and content decoding, as warcio's ``record.content_stream()`` reads it, with
+    strict decoding (:class:`_Strict`)."""
+    if not record.http_headers:
+        return record.raw_stream
+    encoding = (record.http_headers.get_header("content-encoding") or "").lower() or None
+    if encoding not in BufferedReader.get_supported_decompressors():
+        encoding = None
+    if record.http_headers.get_header("transfer-encoding") == "chunked":
+        return _StrictChunked(record.raw_stream, decomp_type=encoding)
+    if encoding:
+        return _StrictBuffered(record.raw_stream, decomp_type=encoding)
+    return record.raw_stream
+
+
 # -- walking a file -----------------------------------------------------------------------------------------------
 class _Records(ArchiveIterator):  # type: ignore[misc]
-    """warcio's iterator without its warning on standard error for a record not followed by blank lines (counted in
-    ``err_count``, which :func:`scan` reads as a broken record)."""
+    """warcio's iterator with strict decoding of its gzip members (:class:`_Strict`), and without its warning on
+    standard error for a record not followed by blank lines (counted in ``err_count``, which :func:`scan` reads as
+    a broken record)."""
+
+    def __init__(self, stream: BinaryIO) -> None:
+        super().__init__(stream)
+        self.reader = _StrictGzip(self.fh)
 
     def _consume_blanklines(self) -> tuple[bytes | None, int]:
         empty_size, first_line = 0, True
@@ -253,7 +310,7 @@ def _decoded_head(record: object) -> bytes:
     """The first bytes of a record's body after transfer and content decoding (chunked, gzip, deflate, br: what
     sniffing reads, as a browser would), or ``b""`` when they cannot be decoded."""
     try:
-        return record.content_stream().read(_SNIFF_BYTES)  # type: ignore[attr-defined, no-any-return]
+        return _content_stream(record).read(_SNIFF_BYTES)  # type: ignore[no-any-return]
     except (*_READ_ERRORS, OSError):
         return b""
 
@@ -444,7 +501,7 @@ def read_page(path: str, offset: int, limits: Limits) -> tuple[bytes, str, str |
             if record.rec_type != "response" or record.http_headers is None:
                 raise ArchiveError(f"no HTTP response record at byte {offset}", location=location)
             _, charset = _content_type(record.http_headers.get_header("Content-Type"))
-            data = record.content_stream().read(limits.max_page_bytes + 1)
+            data = _content_stream(record).read(limits.max_page_bytes + 1)
         except StopIteration:
             raise ArchiveError(f"no record at byte {offset} (the file ends)", location=location) from None
         except _READ_ERRORS as error:
