@@ -33,19 +33,14 @@ from lxml import etree
 
 from ..base.errors import InputNotFound, PyxformError, StepError
 from ..base.limits import DEFAULT_LIMITS, Limits
-from ..base.safexml import parse_untrusted, serialize_root
+from ..base.safexml import parse_untrusted, parse_xml, serialize_root
 from ..base.source import Source
 from ..runtime.params import check_params
 from ..runtime.runner import Runner, runner, user_runner
 from ..runtime.saxon import XsltMessage
 from ..runtime.steps import Params, Step
 
-__all__ = ["Step", "Pipeline", "PipelineResult", "CONVERSION", "safe_xml_parser"]
-
-
-def safe_xml_parser() -> etree.XMLParser:
-    """An lxml parser that resolves no entity, loads no DTD and uses no network (one per call: not thread-safe)."""
-    return etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, huge_tree=True)
+__all__ = ["Step", "Pipeline", "PipelineResult", "CONVERSION"]
 
 
 def _builtin(*stages: str) -> tuple[Step, ...]:
@@ -202,7 +197,7 @@ class Pipeline:
         for warning in parameter_warnings:
             warnings.warn(warning, stacklevel=2)
         run_on = self.runner()
-        location = source
+        location = source or None
         if location is None and isinstance(document, Source):
             location = document.uri or None
         elif location is None and isinstance(document, os.PathLike):
@@ -313,7 +308,7 @@ def _run_python(run_on: Runner, step: Step, node: Any, location: str | None) -> 
     assert step.function is not None
     tree: Any = node
     if step.tree == "lxml":
-        tree = etree.ElementTree(etree.fromstring(run_on.serialize(node).encode("utf-8"), safe_xml_parser()))
+        tree = etree.ElementTree(parse_xml(run_on.serialize(node)))
     try:
         returned = step.function(tree)
     except PyxformError:
@@ -371,7 +366,7 @@ class PipelineResult:
     def tree(self) -> etree._ElementTree:
         """The last step's result as an lxml tree."""
         data = self.to_bytes() if self._text is not None else self.runner.serialize(self._node).encode("utf-8")
-        return etree.ElementTree(etree.fromstring(data, safe_xml_parser()))
+        return etree.ElementTree(parse_xml(data))
 
     def stage(self, name: str) -> Any:
         """The result of the step ``name`` (``PyXdmNode``), if it was named in ``keep``. :raises KeyError:."""

@@ -32,7 +32,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-from .errors import LimitExceeded
+from .errors import LimitExceeded, limit_keyword
 
 __all__ = ["Limits", "DEFAULT_LIMITS", "LIMIT_OPTIONS", "MIN_WORKER_MEMORY", "limit_exceeded", "limit_keyword",
            "limit_value"]
@@ -83,12 +83,6 @@ class Limits:
 
 
 DEFAULT_LIMITS = Limits()
-
-
-def limit_keyword(limit: str) -> str:
-    """How the Python API raises a limit: ``limits=Limits(max_slots=...)`` (the command line says
-    :data:`LIMIT_OPTIONS` instead)."""
-    return f"limits=Limits({limit}=...)"
 
 
 def limit_value(limit: str, limits: Limits) -> str:

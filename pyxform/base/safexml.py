@@ -1,7 +1,9 @@
-"""Reading XML that a user or a page supplies, so that no entity, DTD or XInclude can reach a URI or blow up.
+"""Reading XML so that no entity, DTD or XInclude can reach a URI or blow up: the one lxml parser, and Saxon's.
 
 pyxform reads XML in two places: lxml (libxml2) and Saxon's parser (the JDK's). Both are configured here:
 
+- :func:`xml_parser` (lxml): the one parser configuration every lxml parse of pyxform uses (:func:`parse_xml` for
+  pyxform's own results, :func:`parse_file` for stylesheets and catalogs): no DTD, no network, no entity.
 - :func:`parse_untrusted` (lxml): no DTD loaded, no network, no entity substituted; a document that still holds an
   entity reference (an entity of its internal subset, or one that only an external DTD could define) is refused with
   :class:`~pyxform.base.errors.BadXmlInput`, and libxml2 refuses entity amplification ("billion laughs") itself. XInclude
@@ -17,6 +19,7 @@ pyxform reads XML in two places: lxml (libxml2) and Saxon's parser (the JDK's). 
 
 from __future__ import annotations
 
+import os
 import re
 from typing import Final
 
@@ -24,7 +27,8 @@ from lxml import etree
 
 from .errors import BadXmlInput
 
-__all__ = ["parse_untrusted", "check_prolog", "serialize_root", "SAXON_PARSER_LIMITS"]
+__all__ = ["xml_parser", "parse_xml", "parse_file", "parse_untrusted", "check_prolog", "serialize_root",
+           "SAXON_PARSER_LIMITS"]
 
 _LINE_SUFFIX: Final = re.compile(r",? line \d+, column \d+$")
 _PARSER_PROPERTY: Final = "http://saxon.sf.net/feature/parserProperty?uri="
@@ -37,10 +41,32 @@ SAXON_PARSER_LIMITS: Final = {
 }
 
 
-def _parser() -> etree.XMLParser:
-    # One parser per call: lxml parsers are not thread-safe.
-    return etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, huge_tree=True,
-                           remove_blank_text=False)
+def xml_parser(**options: bool) -> etree.XMLParser:
+    """The one lxml parser configuration of pyxform: no entity substituted, no DTD loaded, no network, large
+    documents allowed (``huge_tree``). A new parser per call (lxml parsers are not to be shared between threads).
+
+    :param options: further ``etree.XMLParser`` switches (``remove_comments=True``, ...); the four above cannot be
+        turned off.
+    """
+    return etree.XMLParser(**{**options, "resolve_entities": False, "no_network": True, "load_dtd": False,
+                              "huge_tree": True})
+
+
+def parse_xml(data: bytes | str) -> etree._Element:
+    """Parse XML that pyxform wrote itself (a stylesheet's result, a stage's output) with :func:`xml_parser`; XML
+    from outside goes through :func:`parse_untrusted`.
+
+    :raises lxml.etree.XMLSyntaxError: the text is not well-formed.
+    """
+    return etree.fromstring(data.encode("utf-8") if isinstance(data, str) else data, xml_parser())
+
+
+def parse_file(path: str | os.PathLike[str]) -> etree._Element:
+    """The root element of an XML file (a stylesheet, a catalog, a schema), parsed with :func:`xml_parser`.
+
+    :raises OSError: the file cannot be read. :raises lxml.etree.XMLSyntaxError: it is not well-formed.
+    """
+    return etree.parse(os.fspath(path), xml_parser()).getroot()
 
 
 def parse_untrusted(data: bytes | str, *, what: str = "document", location: str | None = None) -> etree._Element:
@@ -56,7 +82,7 @@ def parse_untrusted(data: bytes | str, *, what: str = "document", location: str 
     """
     raw = data.encode("utf-8") if isinstance(data, str) else data
     try:
-        root = etree.fromstring(raw, _parser())
+        root = etree.fromstring(raw, xml_parser())
     except etree.XMLSyntaxError as error:
         message = _LINE_SUFFIX.sub("", error.msg or str(error))
         where = f" (line {error.lineno}, column {error.offset})" if error.lineno else ""

@@ -9,22 +9,24 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 
-from ..base.errors import InputError, InputNotFound, InternalError, OutputError, PyxformError
+from ..base.errors import EXIT_OK, EXIT_USAGE, InputError, InputNotFound, InternalError, OutputError, PyxformError, read_message
 from ..base.limits import DEFAULT_LIMITS, LIMIT_OPTIONS, MIN_WORKER_MEMORY, Limits, limit_keyword
 from ..base.source import looks_like_url
 
+if TYPE_CHECKING:
+    from ..jobs import TableFailureInfo as TableFailure
+
 __all__ = ["Command", "EXIT_OK", "EXIT_INTERNAL", "EXIT_USAGE", "write_output", "report_error", "report_internal",
+           "report_warnings",
            "command_line_message", "OPTION_FOR_KEYWORD", "limit_arguments", "limits_of", "non_negative",
            "pipeline_arguments", "local_file", "input_file"]
 
-EXIT_OK = 0
-EXIT_INTERNAL = 1
-EXIT_USAGE = 2
+EXIT_INTERNAL = InternalError.exit_code
 
 
 @dataclass(frozen=True)
@@ -89,6 +91,22 @@ def report_error(error: PyxformError) -> None:
 def report_internal(message: str, where: str | None = None) -> None:
     """Print ``pyxform: internal error: [WHERE: ]TYPE: MESSAGE (please report this)`` on standard error."""
     print(f"pyxform: internal error: {where + ': ' if where else ''}{message} (please report this)", file=sys.stderr)
+
+
+def report_warnings(source: str, failures: Sequence[TableFailure], messages: Sequence[str]) -> None:
+    """Print a page's warnings on standard error, the same in every command: each table that failed while the
+    others went on (``pyxform: warning [CODE]: SOURCE: table I (LOCATOR): MESSAGE``), then each message, a coded one
+    of pyxform's stylesheets with its code (``pyxform: warning [unknown-cell]: SOURCE: ...``, read by
+    :func:`pyxform.base.errors.read_message`), any other after the source."""
+    for failure in failures:
+        print(f"pyxform: warning [{failure.code}]: {source}: table {failure.index} ({failure.locator}): "
+              f"{command_line_message(failure.message)}", file=sys.stderr)
+    for message in messages:
+        coded = read_message(message)
+        if coded is not None:
+            print(f"pyxform: warning [{coded.code}]: {source}: {coded.text}", file=sys.stderr)
+        else:
+            print(f"pyxform: warning: {source}: {message}", file=sys.stderr)
 
 
 # -- arguments ------------------------------------------------------------------------------------------------------

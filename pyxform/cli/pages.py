@@ -24,7 +24,7 @@ from ..jobs.outputs import (OUTPUT_SUFFIXES, csv_pattern, output_folder, output_
 from ..jobs.reports import open_report, summary
 from ..stages.tabular import DEFAULT_SEPARATOR
 from .common import (EXIT_OK, Command, command_line_message, limit_arguments, limits_of, local_file, non_negative,
-                     pipeline_arguments, report_error, report_internal)
+                     pipeline_arguments, report_error, report_internal, report_warnings)
 
 __all__ = ["GRID", "HEADERS", "CONVERT"]
 
@@ -66,14 +66,11 @@ def _run_page_command(command: str, args: argparse.Namespace) -> int:
     with page_runner(limits) as run:
         result = run(page, options)
     if result.error is not None:
+        if result.table_failures:  # the page's tables all failed: each is said, then the page's error
+            report_warnings(result.source, result.table_failures, result.messages)
         raise result.error
     write_file(None, result.payload, sys.stdout.buffer)
-    source = result.source
-    for failure in result.table_failures:  # the other tables were written
-        print(f"pyxform: warning [{failure.code}]: {source}: table {failure.index} ({failure.locator}): "
-              f"{failure.message}", file=sys.stderr)
-    for warning in result.messages:
-        print(f"pyxform: warning: {source}: {warning}", file=sys.stderr)
+    report_warnings(result.source, result.table_failures, result.messages)  # the other tables were written
     return EXIT_OK
 
 
@@ -136,20 +133,6 @@ def _convert_arguments(parser: argparse.ArgumentParser) -> None:
     parser.set_defaults(parser=parser)
 
 
-# normalize's message for a table that failed (stylesheets/normalize/table.xsl): "[pyxform:CODE] table I (LOCATOR):
-# MESSAGE (px:CODE)"
-_TABLE_FAILURE_MESSAGE = re.compile(r"\[pyxform:(?P<code>[\w-]+)\] (?P<text>table \d+ .*?)(?: \(px:[\w-]+\))?", re.DOTALL)
-
-
-def _warning_line(source: str, message: str) -> str:
-    """The warning line of a page's message: a failed table as ``grid`` and ``headers`` say it
-    (``pyxform: warning [limit]: SOURCE: table I (LOCATOR): MESSAGE``), any other message after the source."""
-    failure = _TABLE_FAILURE_MESSAGE.fullmatch(message)
-    if failure:
-        return f"pyxform: warning [{failure.group('code')}]: {source}: {failure.group('text')}"
-    return f"pyxform: warning: {source}: {message}"
-
-
 def _run_convert(args: argparse.Namespace) -> int:
     from ..runtime.environment import environment_allowed
 
@@ -201,8 +184,7 @@ def _convert_inputs(args: argparse.Namespace) -> int:
     try:
         for outcome in run_inputs(args.inputs, options, targets, stages, allow_private=args.allow_private,
                                   stream=sys.stdout.buffer, report=report, words=command_line_message):
-            for message in outcome.messages:
-                print(_warning_line(outcome.input, message), file=sys.stderr)
+            report_warnings(outcome.input, outcome.table_failures, outcome.messages)
             if isinstance(outcome.error, InternalError):  # a bug: named by the input, not located in it
                 report_internal(outcome.error.message, outcome.input)
             elif outcome.error is not None:

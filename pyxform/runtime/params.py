@@ -33,6 +33,7 @@ from typing import Any, Protocol
 from lxml import etree
 
 from ..base.errors import ParameterError
+from ..base.safexml import parse_file
 from .registry import stage_parameter_declarations
 from .saxon import UntypedAtomic
 
@@ -234,9 +235,8 @@ def _collect(path: Path, names: set[str], seen: set[Path]) -> bool:
     if path in seen:
         return True
     seen.add(path)
-    parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False)
     try:
-        root = etree.parse(str(path), parser).getroot()
+        root = parse_file(path)
     except (OSError, etree.XMLSyntaxError):
         return False
     if root.tag not in (_XSL + "stylesheet", _XSL + "transform", _XSL + "package"):

@@ -20,6 +20,7 @@ from types import MappingProxyType
 
 from lxml import etree
 
+from ..base.safexml import parse_file
 from .saxon import builtin_stylesheet
 
 __all__ = ["PIPELINE_STYLESHEETS", "BUILTIN_STAGES", "StylesheetDoc", "Declaration", "read_stylesheet",
@@ -85,14 +86,9 @@ def _preceding_comment(element: etree._Element) -> str:
     return ""
 
 
-def _parse(path: Path) -> etree._Element:
-    parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, remove_blank_text=False)
-    return etree.parse(str(path), parser).getroot()
-
-
 def read_stylesheet(root_folder: Path, relative: str) -> StylesheetDoc:
     """Read the documentation of one stylesheet module (``relative`` to the stylesheets folder)."""
-    root = _parse(root_folder / relative)
+    root = parse_file(root_folder / relative)
     document = root.getroottree()
     opening = ""
     for node in document.getroot().itersiblings(preceding=True):

@@ -23,24 +23,28 @@ redirected for the duration of the call, under one process-wide lock) and puts i
 
 from __future__ import annotations
 
+import atexit
+import functools
 import os
 import re
 import sys
 import tempfile
 import threading
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from importlib.resources import as_file, files
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from ..base.errors import BadXmlInput, StylesheetError
 from ..base.safexml import SAXON_PARSER_LIMITS, check_prolog
 
-__all__ = ["SaxonRuntime", "UntypedAtomic", "XsltMessage", "builtin_stylesheet", "builtin_schema", "to_xdm_value"]
+__all__ = ["SaxonRuntime", "UntypedAtomic", "XsltMessage", "builtin_stylesheet", "builtin_schema", "to_xdm_value",
+           "per_process", "ALLOWED_PROTOCOLS"]
 
-_ALLOWED_PROTOCOLS = "http://saxon.sf.net/feature/allowedProtocols"
+#: Saxon's feature that lists the URI schemes a stylesheet or query may read (empty: none).
+ALLOWED_PROTOCOLS = "http://saxon.sf.net/feature/allowedProtocols"
 _ERROR_CODE = re.compile(r"\b([A-Z]{4}\d{4}|Q\{[^}]*\}[\w.-]+)\b")
 _LINE = re.compile(r"on line (\d+)(?: column (\d+))? of ([^\s:]+(?::[^\s:]+)?)")
 # Saxon's report of an error: "Error at char 12 in expression in xsl:sequence/@select on line 4 column 47 of a.xsl:"
@@ -53,8 +57,25 @@ _REPORT = re.compile(r"^(?:Static |Type |Dynamic )?[Ee]rror\b[^\n]*?on line (?P<
 _REPORTED_CODE = re.compile(r"^(?:Static |Type |Dynamic )?[Ee]rror\b[^\n]*\n\s+(?P<code>[A-Z]{4}\d{4}|\S+:\S+)\s",
                             re.MULTILINE)
 
-_processor_lock = threading.Lock()
-_shared_processor: Any = None
+T = TypeVar("T")
+
+
+def per_process(factory: Callable[[], T]) -> Callable[[], T]:
+    """``factory`` made once per process, on the first call, under a lock (compiling takes a second: never twice);
+    every later call returns the same object. The one way pyxform keeps a runtime, a runner, a detector or a query
+    processor per process."""
+    lock = threading.Lock()
+    made: list[T] = []
+
+    @functools.wraps(factory)
+    def get() -> T:
+        if not made:
+            with lock:
+                if not made:
+                    made.append(factory())
+        return made[0]
+
+    return get
 
 
 def builtin_stylesheet(name: str) -> Path:
@@ -99,40 +120,43 @@ class UntypedAtomic(str):
 _capture_lock = threading.RLock()
 
 
-class _ErrorCapture:
-    """Captures what native code writes to file descriptor 2 during a Saxon call (see the module docstring)."""
+@per_process
+def _capture_file() -> Any:
+    """The file standard error goes to during a Saxon call: one per process (the calls take turns,
+    :data:`_capture_lock`), closed when the process ends; no runtime has one of its own to leave open."""
+    file = tempfile.TemporaryFile()
+    atexit.register(file.close)
+    return file
 
-    def __init__(self) -> None:
-        self._file: Any = None
 
-    @contextmanager
-    def __call__(self) -> Iterator[list[str]]:
-        """Yield a list that holds, after the block, the text written to standard error during it (Saxon's error
-        reports). Text that is not a Saxon error report is written on to the real standard error."""
-        report: list[str] = []
-        with _capture_lock:
-            try:
-                sys.stderr.flush()
-                saved = os.dup(2)
-            except (OSError, ValueError, AttributeError):  # no usable standard error: nothing to capture
-                yield report
-                return
-            if self._file is None:
-                self._file = tempfile.TemporaryFile()
-            self._file.seek(0)
-            self._file.truncate()
-            os.dup2(self._file.fileno(), 2)
-            try:
-                yield report
-            finally:
-                os.dup2(saved, 2)
-                os.close(saved)
-                self._file.seek(0)
-                text = self._file.read().decode("utf-8", "replace")
-                if text:
-                    report.append(text)
-                    if not (_REPORT.search(text) or _REPORTED_CODE.search(text)):
-                        sys.stderr.write(text)
+@contextmanager
+def _captured_stderr() -> Iterator[list[str]]:
+    """Capture what native code writes to file descriptor 2 during a Saxon call (see the module docstring): yield a
+    list that holds, after the block, the text written to standard error during it (Saxon's error reports). Text
+    that is not a Saxon error report is written on to the real standard error."""
+    report: list[str] = []
+    with _capture_lock:
+        try:
+            sys.stderr.flush()
+            saved = os.dup(2)
+        except (OSError, ValueError, AttributeError):  # no usable standard error: nothing to capture
+            yield report
+            return
+        file = _capture_file()
+        file.seek(0)
+        file.truncate()
+        os.dup2(file.fileno(), 2)
+        try:
+            yield report
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+            file.seek(0)
+            text = file.read().decode("utf-8", "replace")
+            if text:
+                report.append(text)
+                if not (_REPORT.search(text) or _REPORTED_CODE.search(text)):
+                    sys.stderr.write(text)
 
 
 @dataclass(frozen=True)
@@ -184,7 +208,6 @@ class SaxonRuntime:
         self.locked = False
         self.lock = threading.RLock()
         self._executables: dict[str, Any] = {}
-        self._capture = _ErrorCapture()
         self.messages: list[XsltMessage] = []
 
     # -- compiling ------------------------------------------------------------------------------------------------
@@ -200,7 +223,7 @@ class SaxonRuntime:
             if self.locked:
                 raise RuntimeError(f"runtime is locked; cannot compile {name!r}")
             compiler = self.processor.new_xslt30_processor()
-            with self._capture() as report:
+            with _captured_stderr() as report:
                 try:
                     executable = compiler.compile_stylesheet(stylesheet_file=str(path))
                 except Exception as exc:  # saxonche raises PySaxonApiError, which is not importable portably
@@ -221,7 +244,7 @@ class SaxonRuntime:
 
     def lock_io(self) -> None:
         """Forbid every URI access (``allowedProtocols`` = none) from now on. Permanent for this processor."""
-        self.processor.set_configuration_property(_ALLOWED_PROTOCOLS, "")
+        self.processor.set_configuration_property(ALLOWED_PROTOCOLS, "")
         self.locked = True
 
     def has(self, name: str) -> bool:
@@ -266,7 +289,7 @@ class SaxonRuntime:
         for key, value in (params or {}).items():
             executable.set_parameter(key, to_xdm_value(self.processor, value))
         failure: BaseException | None = None
-        with self._capture() as report:
+        with _captured_stderr() as report:
             try:
                 result = getattr(executable, method)(xdm_node=node)
             except Exception as exc:

@@ -26,7 +26,7 @@ from lxml import etree
 
 from ..base.errors import BadXmlInput, InputError, InputNotFound, QueryError
 from ..base.safexml import SAXON_PARSER_LIMITS, parse_untrusted, serialize_root
-from ..runtime.saxon import _ALLOWED_PROTOCOLS
+from ..runtime.saxon import ALLOWED_PROTOCOLS, per_process
 
 __all__ = ["QueryItem", "QueryResult", "SkippedDocument", "query", "xpath", "documents_of", "is_xml_text",
            "DEFAULT_NAMESPACES", "XML_TEXT"]
@@ -105,21 +105,11 @@ class _QueryProcessor:
         self.processor = processor_class()(license=False)  # environment-variable() sees no variable
         for name, value in SAXON_PARSER_LIMITS.items():
             self.processor.set_configuration_property(name, value)
-        self.processor.set_configuration_property(_ALLOWED_PROTOCOLS, "")
+        self.processor.set_configuration_property(ALLOWED_PROTOCOLS, "")
         self.lock = threading.Lock()
 
 
-_processor: _QueryProcessor | None = None
-_processor_lock = threading.Lock()
-
-
-def _query_processor() -> _QueryProcessor:
-    global _processor
-    if _processor is None:
-        with _processor_lock:
-            if _processor is None:
-                _processor = _QueryProcessor()
-    return _processor
+_query_processor = per_process(_QueryProcessor)
 
 
 def is_xml_text(target: object) -> bool:

@@ -14,7 +14,7 @@ from pathlib import Path
 from lxml import etree
 
 from ..base.errors import InputNotFound, ValidationError
-from ..base.safexml import parse_untrusted, serialize_root
+from ..base.safexml import parse_untrusted, serialize_root, xml_parser
 from ..runtime.runner import runner
 
 __all__ = ["generate_schema", "validate", "MAX_REPORTED_ERRORS"]
@@ -36,14 +36,9 @@ def _read(document: XmlInput, what: str) -> tuple[bytes, str | None]:
     return (document.encode("utf-8") if isinstance(document, str) else document), None
 
 
-def _parser() -> etree.XMLParser:
-    return etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, huge_tree=True,
-                           remove_blank_text=False)
-
-
 def _parse(data: bytes, *, what: str, location: str | None) -> etree._ElementTree:
     try:
-        root = etree.fromstring(data, _parser())
+        root = etree.fromstring(data, xml_parser())
     except etree.XMLSyntaxError as error:
         line = error.lineno if error.lineno else None
         raise ValidationError(f"the {what} is not well-formed XML: {error.msg}",
