@@ -112,7 +112,7 @@ def read_grid_input(data: bytes | str, *, limits: Limits, location: str | None =
     schema = _grid_schema()
     with _schema_lock:  # one validation at a time: the schema object keeps its error log
         valid = schema.validate(root.getroottree())
-        first = schema.error_log.last_error if not valid else None
+        first = None if valid else next(iter(schema.error_log))
     if first is not None:
         raise BadXmlInput(f"the grid document does not follow schemas/grid.xsd: line {first.line}: {first.message}",
                           location=location)
