@@ -13,24 +13,25 @@ import json
 import os
 from collections.abc import Iterator, Mapping
 from dataclasses import replace
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from lxml import etree
 
 from ..base.limits import DEFAULT_LIMITS, Limits
 from ..base.safexml import parse_xml, serialize_root
 from ..base.source import Source
-from ..runtime.params import check_params
+from ..runtime.params import check_option_params, check_params
 from ..stages.grid_input import read_grid_input
-from ..stages.headers import METHODS
+from ..stages.headers import METHODS, Method
 from ..stages.normalize import TableFailure
 from ..stages.tabular import TabularTable, read_tabular
 from .pipeline import CONVERSION, Pipeline, PipelineResult
 
-__all__ = ["Conversion", "Pair", "convert", "convert_grid", "NAME_STYLES", "HEADER_METHODS"]
+__all__ = ["Conversion", "Pair", "convert", "convert_grid", "NAME_STYLES", "NameStyle", "HEADER_METHODS"]
 
 #: Values of ``names``: element names from the header text (the paper's) or ``<field name="...">``.
-NAME_STYLES = ("paper", "generic")
+NameStyle = Literal["paper", "generic"]
+NAME_STYLES: tuple[str, ...] = get_args(NameStyle)
 #: Values of ``method``: how the headers stage finds the header rows and columns (``pyxform.stages.headers``).
 HEADER_METHODS = METHODS
 
@@ -167,9 +168,15 @@ def _check_options(table: int | None, names: str, method: str) -> None:
         raise ValueError(f"method must be one of {', '.join(HEADER_METHODS)}, not {method!r}")
 
 
+def _check_user_params(chosen: Pipeline, params: Mapping[str, Mapping[str, Any]] | None) -> None:
+    """:raises ParameterError: ``params`` sets a stage parameter one of the options sets (``map.names``: ``names``),
+    or one the pipeline does not take (:func:`pyxform.runtime.params.check_params`)."""
+    check_option_params(params, steps={step.name: step.stylesheet or "" for step in chosen.steps if step.builtin})
+    check_params(chosen.steps, params)
+
+
 def convert(data: bytes | str | os.PathLike[str] | Source, *, table: int | None = None,
-            names: Literal["paper", "generic"] = "paper",
-            method: Literal["auto", "markup", "format"] = "auto", source: str | None = None,
+            names: NameStyle = "paper", method: Method = "auto", source: str | None = None,
             limits: Limits = DEFAULT_LIMITS, pipeline: Pipeline | None = None,
             params: Mapping[str, Mapping[str, Any]] | None = None,
             keep_stages: str | os.PathLike[str] | None = None) -> Conversion:
@@ -203,7 +210,9 @@ def convert(data: bytes | str | os.PathLike[str] | Source, *, table: int | None 
     :raises LimitExceeded, InputError: from clean and normalize (page too large, undecodable, ...).
     :raises StylesheetError: a stylesheet failed (for pyxform's own, a bug: please report it with the page).
     :raises ParameterError: ``params`` names a step the pipeline does not have, a parameter a built-in step does not
-        declare, or a value it cannot take (a :class:`ValueError`, naming step, parameter and what it takes).
+        declare, or a value it cannot take (a :class:`ValueError`, naming step, parameter and what it takes), or a
+        parameter one of the options above sets (``map.names`` is ``names``, ``headers.table`` is ``table``:
+        :data:`pyxform.runtime.registry.OPTION_PARAMETERS`).
     :raises ValueError: for an option outside the values above.
     :raises TypeError: ``data`` is not bytes, str, a path or a Source.
     """
@@ -211,7 +220,7 @@ def convert(data: bytes | str | os.PathLike[str] | Source, *, table: int | None 
     chosen = CONVERSION if pipeline is None else pipeline
     if not chosen.takes_page:
         raise ValueError(f"a conversion pipeline starts with clean; this one starts with {chosen.names[0]!r}")
-    check_params(chosen.steps, params)
+    _check_user_params(chosen, params)
     if isinstance(data, os.PathLike):
         from ..base.source import read_source
 
@@ -232,8 +241,7 @@ def convert(data: bytes | str | os.PathLike[str] | Source, *, table: int | None 
 
 
 def convert_grid(grid: bytes | str, *, table: int | None = None,
-                 names: Literal["paper", "generic"] = "paper",
-                 method: Literal["auto", "markup", "format"] = "auto", source: str = "",
+                 names: NameStyle = "paper", method: Method = "auto", source: str = "",
                  pipeline: Pipeline | None = None, params: Mapping[str, Mapping[str, Any]] | None = None,
                  keep_stages: str | os.PathLike[str] | None = None, limits: Limits = DEFAULT_LIMITS) -> Conversion:
     """Convert a grid document (``docs/formats.md`` section 2, as ``pyxform grid`` writes it) or a header-annotated
@@ -253,7 +261,7 @@ def convert_grid(grid: bytes | str, *, table: int | None = None,
     """
     _check_options(table, names, method)
     chosen = CONVERSION if pipeline is None else pipeline
-    check_params(chosen.steps, params)
+    _check_user_params(chosen, params)
     run_on = chosen.runner()
     node = run_on.parse(serialize_root(read_grid_input(grid, limits=limits, location=source or None)),
                         location=source or None)

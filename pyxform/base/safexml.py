@@ -25,10 +25,10 @@ from typing import Final
 
 from lxml import etree
 
-from .errors import BadXmlInput
+from .errors import BadXmlInput, InputNotFound
 
 __all__ = ["xml_parser", "parse_xml", "parse_file", "parse_untrusted", "check_prolog", "serialize_root",
-           "SAXON_PARSER_LIMITS"]
+           "is_xml_text", "read_xml_input", "XML_TEXT", "SAXON_PARSER_LIMITS"]
 
 _LINE_SUFFIX: Final = re.compile(r",? line \d+, column \d+$")
 _PARSER_PROPERTY: Final = "http://saxon.sf.net/feature/parserProperty?uri="
@@ -94,6 +94,39 @@ def parse_untrusted(data: bytes | str, *, what: str = "document", location: str 
         raise BadXmlInput(f"the {what} uses the entity reference {entity.text} on line {entity.sourceline}: pyxform "
                           "expands no entity and reads no DTD (write the character itself)", location=location)
     return root
+
+
+#: How errors name an XML input given as text (not a file).
+XML_TEXT: Final = "<XML text>"
+
+
+def is_xml_text(value: object) -> bool:
+    """The one rule for an XML input given as a ``str`` (``validate``, ``generate_schema``, ``query``, a pipeline's
+    XML input): XML text when its first character after white space is ``<`` (no file name pyxform reads starts so),
+    else a path."""
+    return isinstance(value, str) and value.lstrip().startswith("<")
+
+
+def read_xml_input(document: bytes | str | os.PathLike[str], *, what: str = "document") -> tuple[bytes, str | None]:
+    """The bytes of an XML input and its name: ``bytes`` and XML text (:func:`is_xml_text`) are the XML itself (no
+    name), any other ``str`` and an ``os.PathLike`` name a file, which is read.
+
+    :param what: what the input is, for messages (``document``, ``schema``).
+    :raises InputNotFound: the file cannot be read (naming it and the system's reason).
+    """
+    if isinstance(document, (bytes, bytearray, memoryview)):
+        return bytes(document), None
+    if is_xml_text(document):
+        return str(document).encode("utf-8"), None
+    path = os.fspath(document)
+    try:
+        with open(path, "rb") as stream:
+            return stream.read(), path
+    except FileNotFoundError:
+        raise InputNotFound(f"no such {what} file", location=path) from None
+    except (OSError, ValueError) as error:
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+        raise InputNotFound(f"cannot read the {what}: {reason}", location=path) from None
 
 
 def serialize_root(root: etree._Element) -> str:

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
 __all__ = ["Command", "EXIT_OK", "EXIT_INTERNAL", "EXIT_USAGE", "write_output", "report_error", "report_internal",
            "report_warnings",
-           "command_line_message", "OPTION_FOR_KEYWORD", "limit_arguments", "limits_of", "non_negative",
+           "command_line_message", "OPTION_FOR_KEYWORD", "limit_arguments", "limits_of", "whole_number", "table_index",
            "pipeline_arguments", "local_file", "input_file"]
 
 EXIT_INTERNAL = InternalError.exit_code
@@ -63,6 +63,9 @@ def write_output(text: str, stream: BinaryIO | None = None) -> None:
 OPTION_FOR_KEYWORD: dict[str, str] = {
     **{limit_keyword(limit): option for limit, option in LIMIT_OPTIONS.items() if option.startswith("--")},
     "allow_private=True": "--allow-private",
+    "option table=...": "option --table",
+    "option names=...": "option --names",
+    "option method=...": "option --method",
 }
 
 
@@ -124,7 +127,7 @@ def limit_arguments(parser: argparse.ArgumentParser, *, worker: bool = False) ->
     memory."""
     group = parser.add_argument_group("resource limits (a page or table over one fails with exit code 7)")
     for name, metavar, text in _LIMIT_ARGUMENTS:
-        group.add_argument(LIMIT_OPTIONS[name], dest=name, type=non_negative, metavar=metavar,
+        group.add_argument(LIMIT_OPTIONS[name], dest=name, type=whole_number, metavar=metavar,
                            help=f"{text} (default {getattr(DEFAULT_LIMITS, name)})")
     group.add_argument("--fetch-timeout", dest="fetch_timeout", type=_seconds, metavar="SECONDS",
                        help=f"seconds to fetch a URL (default {DEFAULT_LIMITS.fetch_timeout:g})")
@@ -150,16 +153,20 @@ def limits_of(args: argparse.Namespace) -> Limits:
 
 
 def _seconds(value: str) -> float:
-    number = float(value)
+    """A number of seconds, 0 or more (``--timeout``, ``--fetch-timeout``)."""
+    try:
+        number = float(value)
+    except ValueError:
+        number = -1.0
     if not number >= 0:
-        raise argparse.ArgumentTypeError("must be 0 or more seconds")
+        raise argparse.ArgumentTypeError(f"takes a number of seconds, 0 or more (e.g. 30 or 0.5), not {value!r}")
     return number
 
 
 def _megabytes(value: str) -> int:
     """``--max-memory MB``: 0 (no limit) or at least :data:`~pyxform.base.limits.MIN_WORKER_MEMORY` (the worker's
     start)."""
-    number = non_negative(value) * 2**20
+    number = whole_number(value) * 2**20
     if 0 < number < MIN_WORKER_MEMORY:
         raise argparse.ArgumentTypeError(
             f"must be 0 (no limit) or at least {MIN_WORKER_MEMORY // 2**20} MiB: the worker process needs about that "
@@ -167,15 +174,24 @@ def _megabytes(value: str) -> int:
     return number
 
 
-def non_negative(value: str) -> int:
-    number = int(value)
+def whole_number(value: str) -> int:
+    """A whole number, 0 or more (the limits, ``--max-memory``)."""
+    try:
+        number = int(value)
+    except ValueError:
+        number = -1
     if number < 0:
-        raise argparse.ArgumentTypeError("must be 0 or more")
+        raise argparse.ArgumentTypeError(f"takes a whole number, 0 or more, not {value!r}")
     return number
 
 
-# argparse names a type function in its message ("invalid _non_negative value"): keep the name it always had.
-non_negative.__name__ = "_non_negative"
+def table_index(value: str) -> int:
+    """``--table N``: a table's index (``px:index``: 0-based, document order, nested tables counted)."""
+    try:
+        return whole_number(value)
+    except argparse.ArgumentTypeError:
+        raise argparse.ArgumentTypeError(f"takes a table's index, a whole number 0 or more (0 is the first table of "
+                                         f"the page), not {value!r}") from None
 
 
 def pipeline_arguments(parser: argparse.ArgumentParser, *, steps: str) -> None:

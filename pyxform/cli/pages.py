@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from ..base.errors import EXIT_PARTIAL_FAILURE, InternalError, OutputError
+from ..base.errors import EXIT_PARTIAL_FAILURE, InternalError, OutputError, UsageError
 from ..base.files import writes_in_place
 from ..base.source import read_source
 from ..jobs import PageOptions, page_runner, run_inputs
@@ -22,8 +22,9 @@ from ..jobs.options import CONVERT_FORMATS, PAGE_FORMATS, conversion_pipeline
 from ..jobs.outputs import (OUTPUT_SUFFIXES, csv_pattern, output_folder, output_paths, prepare_stage_folders,
                             refuse_inputs_as_outputs, write_file)
 from ..jobs.reports import open_report, summary
+from ..stages.headers import METHODS
 from ..stages.tabular import DEFAULT_SEPARATOR
-from .common import (EXIT_OK, Command, command_line_message, limit_arguments, limits_of, local_file, non_negative,
+from .common import (EXIT_OK, Command, command_line_message, limit_arguments, limits_of, local_file, table_index,
                      pipeline_arguments, report_error, report_internal, report_warnings)
 
 __all__ = ["GRID", "HEADERS", "CONVERT"]
@@ -37,7 +38,8 @@ def _grid_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--format", choices=PAGE_FORMATS, default="xml",
                         help="xml: the grid document (docs/formats.md section 2); json: "
                              '{"tables": [{"index", "rows", "cols", "grid": [[{"text", "tag", "origin"}]]}]}')
-    parser.add_argument("--table", type=non_negative, metavar="N", help=_TABLE_HELP)
+    parser.add_argument("--table", type=table_index, metavar="N", help=_TABLE_HELP)
+    _no_output_argument(parser)
     limit_arguments(parser, worker=True)
 
 
@@ -48,17 +50,27 @@ def _headers_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--format", choices=PAGE_FORMATS, default="xml",
                         help="xml: the grid with header annotations (docs/formats.md section 3); json: "
                              '{"tables": [{"index", "header_rows", "header_cols", "method"}]}')
-    parser.add_argument("--table", type=non_negative, metavar="N", help=_TABLE_HELP)
-    parser.add_argument("--method", choices=("auto", "markup", "format"), default="auto",
+    parser.add_argument("--table", type=table_index, metavar="N", help=_TABLE_HELP)
+    parser.add_argument("--method", choices=METHODS, default="auto",
                         help="auto (default): the markup (th, thead, scope, headers) where it marks something useful, "
                              "else formatting and content; markup: the markup only; format: formatting and content "
                              "only, as if the author had marked nothing")
+    _no_output_argument(parser)
     limit_arguments(parser, worker=True)
+
+
+def _no_output_argument(parser: argparse.ArgumentParser) -> None:
+    """``-o``, which ``grid`` and ``headers`` refuse with one line saying what to do (they write to standard
+    output)."""
+    parser.add_argument("-o", "--output", help=argparse.SUPPRESS)
 
 
 def _run_page_command(command: str, args: argparse.Namespace) -> int:
     """Run ``grid`` or ``headers`` on one input, in a worker process under --timeout and --max-memory as
     ``convert`` does (in this process with both 0)."""
+    if args.output is not None:
+        raise UsageError(f"`pyxform {command}` writes to standard output and takes no -o: redirect it instead "
+                         f"(pyxform {command} {args.input} > {args.output})")
     limits = limits_of(args)
     page = read_source(args.input, limits=limits, allow_private=args.allow_private)
     options = PageOptions(command=command, table=args.table, method=getattr(args, "method", "auto"),  # type: ignore[arg-type]
@@ -84,7 +96,7 @@ def _run_headers(args: argparse.Namespace) -> int:
 
 # -- convert ----------------------------------------------------------------------------------------------------------
 def _convert_arguments(parser: argparse.ArgumentParser) -> None:
-    from ..api.convert import HEADER_METHODS, NAME_STYLES
+    from ..api.convert import NAME_STYLES
 
     parser.description = (
         "Convert the tables of each page into XML (Zhang & Li 2007: Rule 1 and the merge rule). An input is an HTML "
@@ -103,7 +115,7 @@ def _convert_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-o", "--output", metavar="OUT",
                         help="output file (one input), or folder: a name ending with / or an existing folder (always "
                              "with several inputs; created if missing)")
-    parser.add_argument("--table", type=non_negative, metavar="N",
+    parser.add_argument("--table", type=table_index, metavar="N",
                         help="convert table N alone (0-based, document order, nested tables counted); its element "
                              "becomes the document element")
     parser.add_argument("--format", choices=CONVERT_FORMATS, default="xml",
@@ -112,11 +124,11 @@ def _convert_arguments(parser: argparse.ArgumentParser) -> None:
                              "tables rendered back as accessible XHTML tables")
     parser.add_argument("--names", choices=NAME_STYLES, default="paper",
                         help="paper: elements named after the headers (default); generic: <field name='...'>")
-    parser.add_argument("--method", choices=HEADER_METHODS, default="auto",
+    parser.add_argument("--method", choices=METHODS, default="auto",
                         help="header detection: markup, format (formatting scores) or auto (default)")
     parser.add_argument("--schema", action="store_true",
                         help="also write an XSD for each XML output, beside it (OUT with the suffix .xsd)")
-    parser.add_argument("--separator", default=DEFAULT_SEPARATOR, metavar="TEXT",
+    parser.add_argument("--separator", metavar="TEXT",
                         help=f"--format csv: joins the levels of a header path (default {DEFAULT_SEPARATOR!r})")
     parser.add_argument("--xslt", action="append", default=[], metavar="STYLESHEET",
                         help="an XSLT 3.0 stylesheet of yours run on the XML output (after merge; repeat for "
@@ -148,8 +160,11 @@ def _convert_inputs(args: argparse.Namespace) -> int:
         args.parser.error("--schema needs -o (the schema is written beside the output)")
     if several and (not args.output or args.output == "-"):
         args.parser.error("several inputs need -o FOLDER")
+    if args.separator is not None and args.format != "csv":
+        args.parser.error("--separator joins the levels of a header path in CSV: it goes with --format csv")
     options = PageOptions(
-        table=args.table, names=args.names, method=args.method, format=args.format, separator=args.separator,
+        table=args.table, names=args.names, method=args.method, format=args.format,
+        separator=DEFAULT_SEPARATOR if args.separator is None else args.separator,
         xslt=tuple(str(Path(local_file(path, "convert --xslt", "a stylesheet")).resolve()) for path in args.xslt),
         params=tuple(args.param), allow_io=args.allow_io, schema=args.schema, limits=limits_of(args))
     param_warnings: list[str] = []

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from ..api.convert import convert, convert_grid
+from ..api.convert import NAME_STYLES, convert, convert_grid
 from ..api.pipeline import Pipeline
 from ..base.errors import (CodedMessage, EmptyInput, InputError, InternalError, NoTableError, PyxformError,
                            TableError, UsageError, coded_error)
@@ -95,8 +95,8 @@ def check_options(options: PageOptions) -> None:
         raise UsageError(f"`{options.command}` writes {', '.join(formats)}, not {options.format!r}")
     if options.table is not None and (not isinstance(options.table, int) or options.table < 0):
         raise UsageError(f"table must be a table index (0 or more) or None, not {options.table!r}")
-    if options.names not in ("paper", "generic"):
-        raise UsageError(f"names must be paper or generic, not {options.names!r}")
+    if options.names not in NAME_STYLES:
+        raise UsageError(f"names must be one of {', '.join(NAME_STYLES)}, not {options.names!r}")
     if options.method not in METHODS:
         raise UsageError(f"method must be one of {', '.join(METHODS)}, not {options.method!r}")
     if options.command != "convert":

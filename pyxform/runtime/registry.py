@@ -23,7 +23,7 @@ from lxml import etree
 from ..base.safexml import parse_file
 from .saxon import builtin_stylesheet
 
-__all__ = ["PIPELINE_STYLESHEETS", "BUILTIN_STAGES", "StylesheetDoc", "Declaration", "read_stylesheet",
+__all__ = ["PIPELINE_STYLESHEETS", "BUILTIN_STAGES", "OPTION_PARAMETERS", "StylesheetDoc", "Declaration", "read_stylesheet",
            "stylesheet_modules", "stage_parameters", "stage_parameter_declarations", "VALUES_ATTRIBUTE"]
 
 #: Stylesheets of the pipeline, by runtime name; the ones that ship with this build are compiled into the shared
@@ -41,6 +41,21 @@ PIPELINE_STYLESHEETS: tuple[tuple[str, str], ...] = (
 )
 #: Built-in stylesheets by stage name (``stylesheets/``): the conversion stages and the output stages.
 BUILTIN_STAGES: Mapping[str, str] = MappingProxyType(dict(PIPELINE_STYLESHEETS))
+
+#: The stage parameters that pyxform's own options set, by stage, with the option (in the Python API's words:
+#: ``table=...``, ``limits=Limits(max_slots=...)``; the command line shows ``--table``, ``--max-slots``): a conversion
+#: (:func:`pyxform.convert`, ``--param``) and the headers stage (:func:`pyxform.detect_headers`) refuse them as
+#: parameters of the user's, so that an option and a parameter never disagree
+#: (:func:`pyxform.runtime.params.check_option_params`).
+OPTION_PARAMETERS: Mapping[str, Mapping[str, str]] = MappingProxyType({
+    "normalize": {"max-slots": "limits=Limits(max_slots=...)", "max-depth": "limits=Limits(max_depth=...)",
+                  "only-table": "table=..."},
+    "headers": {"method": "method=...", "table": "table=..."},
+    "map": {"names": "names=...", "table": "table=..."},
+    "pairs": {"table": "table=..."},
+    "tabular": {"table": "table=..."},
+    "xhtml": {"table": "table=..."},
+})
 
 XSL = "http://www.w3.org/1999/XSL/Transform"
 _X = "{" + XSL + "}"

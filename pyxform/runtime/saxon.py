@@ -259,10 +259,12 @@ class SaxonRuntime:
         """
         text = xml.decode("utf-8") if isinstance(xml, bytes) else xml
         check_prolog(text, location=location)
-        try:
-            return self.processor.parse_xml(xml_text=text)
-        except Exception as exc:
-            raise BadXmlInput(f"not well-formed XML: {' '.join(str(exc).split())}", location=location) from None
+        with _captured_stderr():  # Saxon's report of a parse error is in the exception: not printed as well
+            try:
+                return self.processor.parse_xml(xml_text=text)
+            except Exception as exc:
+                failure = exc
+        raise BadXmlInput(f"not well-formed XML: {' '.join(str(failure).split())}", location=location) from None
 
     # -- running --------------------------------------------------------------------------------------------------
     def transform(self, name: str, node: Any, params: Mapping[str, Any] | None = None) -> Any:

@@ -17,7 +17,7 @@ import os
 import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from lxml import etree
 
@@ -47,7 +47,7 @@ _PX = "{" + PX_NS + "}"
 
 Method = Literal["auto", "markup", "format"]
 #: The values of ``method``: auto (markup where it marks something useful, else formatting), markup, format.
-METHODS: tuple[str, ...] = ("auto", "markup", "format")
+METHODS: tuple[str, ...] = get_args(Method)
 
 
 @dataclass(frozen=True)
@@ -155,7 +155,8 @@ class HeaderDetector:
         :param location: where the grid comes from (a path), for messages.
         :returns: the annotated document and one :class:`TableHeaders` per annotated table.
         :raises ValueError: for an unknown ``method``.
-        :raises ParameterError: a parameter the stage does not declare, or a value it cannot take.
+        :raises ParameterError: a parameter the stage does not declare, a value it cannot take, or ``method`` or
+            ``table`` (the options above) among ``params``.
         :raises BadXmlInput: ``grid`` is not a grid document, or not a sound one.
         :raises LimitExceeded: a table of ``grid`` declares more slots than ``limits`` allow.
         :raises NoTableError: if ``table`` names no table of the grid.
@@ -180,8 +181,9 @@ class HeaderDetector:
         if method not in METHODS:
             raise ValueError(f"method must be one of {', '.join(METHODS)}, not {method!r}")
         if params:
-            from ..runtime.params import check_stage_params
+            from ..runtime.params import check_option_params, check_stage_params
 
+            check_option_params({"headers": params})  # method and table are this function's own
             params = check_stage_params("headers", params)
         if table is not None:
             _check_table(parse_xml(grid) if root is None else root, table, location)
