@@ -431,3 +431,25 @@ def test_tables_that_failed_otherwise_than_on_a_limit_give_the_table_code() -> N
     # the limit is data: a failure that does not name its limit is not read from its message
     unnamed = every_table_failed([TableFailureInfo(0, "limit", "more than max_depth = 1 tables deep")], None)
     assert (unnamed.code, unnamed.exit_code) == ("table", 9)
+
+
+# -- outputs of one run that collide with each other: refused before anything is read -----------------------------
+@pytest.mark.parametrize(("argv", "message"), [
+    (["-o", "same.xml", "--report", "same.xml"], "--report same.xml is also -o"),
+    (["-o", "x.xml", "--schema", "--report", "x.xsd"], "--report x.xsd is also --schema"),
+    (["-o", "ks.xml", "--keep-stages", "ks.xml"], "--keep-stages {tmp}/ks.xml is also -o"),
+    (["-o", "t.csv", "--format", "csv", "--report", "t-1.csv"], "--report t-1.csv is also -o"),
+    (["-o", "sub/../same.xml", "--report", "same.xml"], "--report same.xml is also -o"),
+])
+def test_two_outputs_of_one_run_that_are_the_same_file_are_refused_up_front(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, argv: list[str],
+        message: str) -> None:
+    # the report was lost (-o and --report the same file, exit 0), or all the work done before failing (--keep-stages)
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "sub").mkdir()
+    page = tmp_path / "p.html"
+    page.write_bytes(ONE_TABLE)
+    assert main(["convert", str(page), *argv]) == 15
+    assert capsys.readouterr().err == (f"pyxform: error [output]: {message.format(tmp=tmp_path)}: two outputs of this "
+                                       "run would write the same file; give each its own\n")
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["p.html", "sub"]  # nothing read, nothing written

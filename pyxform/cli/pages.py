@@ -20,7 +20,7 @@ from ..base.source import read_source
 from ..jobs import PageOptions, page_runner, run_inputs
 from ..jobs.options import CONVERT_FORMATS, PAGE_FORMATS, conversion_pipeline
 from ..jobs.outputs import (OUTPUT_SUFFIXES, csv_pattern, output_folder, output_paths, prepare_stage_folders,
-                            refuse_inputs_as_outputs, write_file)
+                            refuse_colliding_outputs, refuse_inputs_as_outputs, write_file)
 from ..jobs.reports import open_report, summary
 from ..stages.headers import METHODS
 from ..stages.tabular import DEFAULT_SEPARATOR
@@ -185,7 +185,9 @@ def _convert_inputs(args: argparse.Namespace) -> int:
     if stage_folder is not None:
         stages = ([stage_folder / path.name for path in output_paths(args.inputs, Path(), "")]
                   if several else [stage_folder])
-    refuse_inputs_as_outputs(args.inputs, *_convert_output_files(args, targets, stages, pipeline.names))
+    outputs, patterns = _convert_output_files(args, targets, stages, pipeline.names)
+    refuse_colliding_outputs(outputs, patterns, [("--keep-stages", stage_folder)] if stage_folder else [])
+    refuse_inputs_as_outputs(args.inputs, outputs, patterns)
     if stage_folder is not None:
         prepare_stage_folders(stage_folder, [path for path in stages if path is not None and path != stage_folder])
     if folder is not None:
