@@ -23,7 +23,8 @@ if TYPE_CHECKING:
 
 __all__ = ["Command", "EXIT_OK", "EXIT_INTERNAL", "EXIT_USAGE", "write_output", "report_error", "report_internal",
            "report_warnings",
-           "command_line_message", "OPTION_FOR_KEYWORD", "limit_arguments", "limits_of", "whole_number", "table_index",
+           "command_line_message", "OPTION_FOR_KEYWORD", "limit_arguments", "worker_arguments", "limits_of", "whole_number",
+           "table_index",
            "pipeline_arguments", "local_file", "input_file"]
 
 EXIT_INTERNAL = InternalError.exit_code
@@ -134,14 +135,20 @@ def limit_arguments(parser: argparse.ArgumentParser, *, worker: bool = False) ->
     group.add_argument("--allow-private", action="store_true",
                        help="let URLs reach private, loopback and link-local addresses (refused by default)")
     if worker:
-        group.add_argument("--timeout", dest="timeout", type=_seconds, metavar="SECONDS",
-                           help=f"seconds one page may take; the page's worker process is stopped then (default "
-                                f"{DEFAULT_LIMITS.timeout:g}; 0: no limit)")
-        group.add_argument("--max-memory", dest="max_memory", type=_megabytes, metavar="MB",
-                           help=f"memory one page's worker process may use, in MiB (default "
-                                f"{DEFAULT_LIMITS.max_memory // 2**20}; 0: no limit; else at least "
-                                f"{MIN_WORKER_MEMORY // 2**20}). With --timeout 0 and "
-                                "--max-memory 0 pages are converted in this process")
+        worker_arguments(group, "page")
+
+
+def worker_arguments(group: argparse._ActionsContainer, noun: str) -> None:
+    """``--timeout`` and ``--max-memory``: the limits of the worker process that runs each ``noun`` (``page``,
+    ``transformation``, ``query``), which is stopped when it reaches one."""
+    group.add_argument("--timeout", dest="timeout", type=_seconds, metavar="SECONDS",
+                       help=f"seconds one {noun} may take; its worker process is stopped then (default "
+                            f"{DEFAULT_LIMITS.timeout:g}; 0: no limit)")
+    group.add_argument("--max-memory", dest="max_memory", type=_megabytes, metavar="MB",
+                       help=f"memory the {noun}'s worker process may use, in MiB (default "
+                            f"{DEFAULT_LIMITS.max_memory // 2**20}; 0: no limit; else at least "
+                            f"{MIN_WORKER_MEMORY // 2**20}). With --timeout 0 and --max-memory 0 it runs in this "
+                            "process")
 
 
 def limits_of(args: argparse.Namespace) -> Limits:
