@@ -35,7 +35,7 @@ from typing import Final
 from .errors import LimitExceeded, limit_keyword
 
 __all__ = ["Limits", "DEFAULT_LIMITS", "LIMIT_OPTIONS", "MIN_WORKER_MEMORY", "limit_exceeded", "limit_keyword",
-           "limit_value"]
+           "limit_value", "check_page_bytes"]
 
 #: The smallest ``max_memory`` (bytes) a worker process can start under: loading saxonche and compiling the stylesheets
 #: needs about 200 MiB of data segment (measured: 150 MiB fails, 200 MiB starts). ``--max-memory`` refuses less (but 0).
@@ -92,6 +92,13 @@ def limit_value(limit: str, limits: Limits) -> str:
     if limit == "max_memory":
         return f"{value / 2**20:g} MiB"
     return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def check_page_bytes(size: int, limits: Limits, location: str | None) -> None:
+    """:raises LimitExceeded: a page of ``size`` bytes is over ``limits.max_page_bytes`` (reading a page, clean)."""
+    if size > limits.max_page_bytes:
+        raise limit_exceeded("max_page_bytes", f"the page has more than {limits.max_page_bytes} bytes",
+                             limits=limits, location=location)
 
 
 def limit_exceeded(limit: str, what: str, *, limits: Limits, location: str | None = None) -> LimitExceeded:

@@ -12,10 +12,10 @@ import os
 import pickle
 import sys
 
-from ..base.errors import InternalError, PyxformError, UsageError
+from ..base.errors import PyxformError, UsageError
 from ..base.limits import Limits
 from ..base.source import Source
-from .page import PageResult
+from .page import bug_result
 from .toolkit import job_result, prepare_job
 from .wire import send_error, send_result
 
@@ -72,7 +72,7 @@ def serve(limits: Limits, *, warm_up: bool = True) -> None:
             send_error(outbox, "memory")
             continue
         except Exception as error:  # a bug on this page: the page's error, as run_page records it
-            result = PageResult(uri, "failed", error=InternalError(f"{type(error).__name__}: {error}"))
+            result = bug_result(uri, error)
         send_result(outbox, result)
 
 

@@ -28,7 +28,7 @@ from ..stages.normalize import TableFailure, grid
 from .options import COMMANDS, CONVERT_FORMATS, PAGE_FORMATS, PageOptions, conversion_pipeline
 
 __all__ = ["Output", "TableFailureInfo", "PageResult", "Status", "run_page", "page_result", "check_options",
-           "prepare", "every_table_failed"]
+           "prepare", "every_table_failed", "bug_result"]
 
 #: ``ok``: every table converted; ``partial``: some tables failed, the others converted; ``no-tables``: the page
 #: has no table (or no table ``table``: :class:`~pyxform.base.errors.NoTableError`); ``failed``: the page failed
@@ -123,9 +123,15 @@ def run_page(source: Source, options: PageOptions) -> PageResult:
     try:
         return page_result(source, options, pipeline=pipeline, started=started)
     except Exception as error:  # a bug: recorded with the page, never raised into a batch
-        failure = InternalError(f"{type(error).__name__}: {error}")
-        failure.__cause__ = error
-        return PageResult(source.uri, "failed", error=failure, seconds=time.monotonic() - started)
+        return bug_result(source.uri, error, started)
+
+
+def bug_result(source: str, error: Exception, started: float | None = None) -> PageResult:
+    """A bug of pyxform's met on an input (any exception but pyxform's own errors), recorded with it as ``failed``
+    with :class:`~pyxform.base.errors.InternalError` (``__cause__``: the exception), never raised into a batch."""
+    failure = InternalError(f"{type(error).__name__}: {error}")
+    failure.__cause__ = error
+    return PageResult(source, "failed", error=failure, seconds=0.0 if started is None else time.monotonic() - started)
 
 
 def prepare(options: PageOptions) -> tuple[Pipeline, dict[str, dict[str, Any]]] | None:

@@ -15,12 +15,12 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from ..api.pipeline import Pipeline, Step
-from ..base.errors import InternalError, PyxformError, UsageError
+from ..base.errors import PyxformError, UsageError
 from ..base.source import Source
 from ..runtime.environment import environment_allowed
 from ..stages.query import query
 from .options import PageOptions, parse_params
-from .page import Output, PageResult, page_result, prepare
+from .page import Output, PageResult, bug_result, page_result, prepare
 
 __all__ = ["TransformOptions", "QueryOptions", "JobOptions", "run_job", "job_result", "prepare_job", "job_noun"]
 
@@ -132,6 +132,4 @@ def run_job(source: Source, options: JobOptions) -> PageResult:
     try:
         return job_result(source, options, prepared, started=started)
     except Exception as error:  # a bug: recorded with the input, never raised into a batch
-        failure = InternalError(f"{type(error).__name__}: {error}")
-        failure.__cause__ = error
-        return PageResult(source.uri, "failed", error=failure, seconds=time.monotonic() - started)
+        return bug_result(source.uri, error, started)

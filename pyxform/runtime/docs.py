@@ -1,12 +1,8 @@
 """Reference documentation of the built-in stylesheets, generated from the stylesheets themselves.
 
-Each stylesheet documents itself (the DocBook xslTNG / XSpec manner): the file opens with a comment saying what it
-does (for a stage driver: ``Stage NAME: input -> output``, its rules and parameters), and each global parameter,
-named mode and public (``f:``) function is preceded by a comment. A parameter that takes one of a fixed set of
-values lists them in the extension attribute ``px:values`` (space-separated; ``px`` is ``urn:pyxform``), e.g.
-``<xsl:param name="method" as="xs:string" select="'auto'" px:values="auto markup format"/>``: pyxform checks the
-values given to it before a stage runs (:mod:`pyxform.runtime.params`). This module writes ``docs/stylesheets.md``
-from those comments and declarations (read by :mod:`pyxform.runtime.registry`): per stage (in
+Each stylesheet documents itself (its opening comment, a comment before each global parameter, named mode and public
+function, ``px:values`` for a parameter's fixed set of values: :mod:`pyxform.runtime.registry` reads them). This
+module writes ``docs/stylesheets.md`` from those comments and declarations: per stage (in
 pipeline order, :data:`pyxform.runtime.registry.BUILTIN_STAGES`) its opening comment, parameters, modes and modules, then
 every module with its public functions.
 

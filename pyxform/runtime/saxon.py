@@ -78,16 +78,23 @@ def per_process(factory: Callable[[], T]) -> Callable[[], T]:
     return get
 
 
+def _package_file(package: str, name: str, what: str) -> Path:
+    """The file system path of a file of pyxform's package data (installed as plain files, so a real path).
+
+    :raises FileNotFoundError: no such file ships with pyxform.
+    """
+    with as_file(files(package).joinpath(name)) as path:
+        if not path.is_file():
+            raise FileNotFoundError(f"pyxform has no built-in {what} {name!r}")
+        return path
+
+
 def builtin_stylesheet(name: str) -> Path:
     """Return the file system path of a built-in stylesheet, e.g. ``builtin_stylesheet("normalize.xsl")``.
 
     :raises FileNotFoundError: if no such stylesheet ships with pyxform.
     """
-    resource = files("pyxform.stylesheets").joinpath(name)
-    with as_file(resource) as path:  # package data is installed as plain files, so this is the real path
-        if not path.is_file():
-            raise FileNotFoundError(f"pyxform has no built-in stylesheet {name!r}")
-        return path
+    return _package_file("pyxform.stylesheets", name, "stylesheet")
 
 
 def builtin_schema(name: str) -> Path:
@@ -95,11 +102,7 @@ def builtin_schema(name: str) -> Path:
 
     :raises FileNotFoundError: if no such schema ships with pyxform.
     """
-    resource = files("pyxform.schemas").joinpath(name)
-    with as_file(resource) as path:
-        if not path.is_file():
-            raise FileNotFoundError(f"pyxform has no built-in schema {name!r}")
-        return path
+    return _package_file("pyxform.schemas", name, "schema")
 
 
 def _new_processor() -> Any:
