@@ -51,6 +51,7 @@ ERROR_TABLE: Final[tuple[ErrorCode, ...]] = (
     ErrorCode(2, "usage", "UsageError", "usage: an option or a combination of options the command cannot serve"),
     ErrorCode(2, "bad-parameter", "ParameterError", "a stylesheet parameter a step does not declare, or a value it "
               "cannot take"),
+    ErrorCode(2, "empty-query", "EmptyQuery", "a search query with no word to search for (`search`)"),
     ErrorCode(3, "input", "InputError", "the input could not be read"),
     ErrorCode(3, "not-found", "InputNotFound", "the input file (or the schema `validate` looks for) does not exist or "
               "cannot be read"),
@@ -69,12 +70,16 @@ ERROR_TABLE: Final[tuple[ErrorCode, ...]] = (
     ErrorCode(10, "step", "StepError", "a Python step of a pipeline raised an exception"),
     ErrorCode(11, "invalid", "ValidationError", "an XML document does not validate against its schema (`validate`)"),
     ErrorCode(12, "query", "QueryError", "an XPath / XQuery expression failed, or its document could not be read"),
-    ErrorCode(13, "partial", None, "several inputs, some of which failed (`convert A B C`), or files of a `query` "
-              "folder skipped"),
+    ErrorCode(13, "partial", None, "several inputs, some of which failed (`convert A B C`, `index`), or files of a "
+              "`query` folder skipped"),
     ErrorCode(14, "bad-xml", "BadXmlInput", "an XML input that is not well-formed, or declares or uses entities, or "
               "a grid document that is not one"),
     ErrorCode(15, "output", "OutputError", "an output that cannot be written, or would overwrite an input or another "
               "output"),
+    ErrorCode(16, "crawl-state", "CrawlStateError", "a crawl folder that holds a crawl of other seeds or another topic "
+              "(`crawl --restart` starts afresh), or a database that is not a crawl's"),
+    ErrorCode(17, "index", "SearchIndexError", "no search index in the folder, not an index, or one of another version "
+              "(`search`, `serve`, `index`)"),
     ErrorCode(130, "interrupted", None, "interrupted (Ctrl-C, SIGINT); the worker process is ended first"),
     ErrorCode(143, "terminated", None, "stopped by SIGTERM (the output being written and the worker process are "
               "cleaned up first)"),
@@ -286,6 +291,19 @@ class BadXmlInput(InputError):
 class OutputError(PyxformError):
     """An output file could not be written (disk full, no permission, no such folder; the old file is intact), or
     it would overwrite an input or another output of the same run (refused before anything is read)."""
+
+
+class SearchIndexError(PyxformError):
+    """A search index that cannot be opened: no index in the folder, not an index, or one of another version."""
+
+
+class EmptyQuery(PyxformError, ValueError):
+    """A search query with no word to search for (empty, only spaces, punctuation or symbols)."""
+
+
+class CrawlStateError(PyxformError):
+    """A crawl folder cannot be resumed with these settings: it holds a crawl of other seeds or another topic (start
+    afresh with ``--restart``), or its database is not a crawl's."""
 
 
 class WorkerCrash(PyxformError):

@@ -1,8 +1,8 @@
 """The ``pyxform`` command line: ``pyxform COMMAND ...``: the parser, the dispatch, and the errors' exit codes.
 
 Each command is one :class:`~pyxform.cli.common.Command` of a verb module (:mod:`pyxform.cli.pages`,
-:mod:`pyxform.cli.toolkit`): a function that adds its arguments to an ``argparse`` sub-parser and a function that
-runs it and returns the exit code. Adding a command is adding one line to :data:`COMMANDS`.
+:mod:`pyxform.cli.toolkit`, :mod:`pyxform.cli.search`): a function that adds its arguments to an ``argparse``
+sub-parser and a function that runs it and returns the exit code. Adding a command is adding one line to :data:`COMMANDS`.
 
 Errors are printed as ``pyxform: error [CODE]: LOCATION: MESSAGE`` on standard error, and the exit code is the
 error's ``exit_code``; every exit status (also usage 2, some inputs failed 13, Ctrl-C 130, SIGTERM 143) comes from the
@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from ..base.errors import EXIT_INTERRUPTED, EXIT_TERMINATED, PyxformError, UsageError
-from . import pages, toolkit
+from . import crawl, pages, search, toolkit
 from .common import (EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, Command, command_line_message, report_error,
                      report_internal)
 
@@ -37,6 +37,8 @@ COMMANDS: tuple[Command, ...] = (
     toolkit.VALIDATE,
     toolkit.QUERY,
     toolkit.TRANSFORM,
+    crawl.CRAWL,
+    search.INDEX, search.SEARCH, search.SERVE,
 )
 
 
