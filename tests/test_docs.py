@@ -126,8 +126,8 @@ def test_the_error_tables_of_errors_md_are_generated_from_the_one_error_table(tm
     block = page[page.index("<!-- BEGIN exit-codes"):page.index("<!-- END exit-codes -->")]
     rows = [[cell.strip() for cell in line.strip("|").split("|")] for line in block.splitlines()
             if line.startswith("| ") and not line.startswith(("| exit", "| ---"))]
-    assert [(int(exit_code), code.strip("`"), re.findall(r"`(\w+)`", names)[:1]) for exit_code, code, names, _ in rows] \
-        == [(row.exit, row.code if row.cls else "", [row.cls] if row.cls else []) for row in ERROR_TABLE]
+    listed = [(int(exit_code), code.strip("`"), re.findall(r"`(\w+)`", names)[:1]) for exit_code, code, names, _ in rows]
+    assert listed == [(row.exit, row.code if row.cls else "", [row.cls] if row.cls else []) for row in ERROR_TABLE]
     assert [int(row[0]) for row in rows] == sorted(int(row[0]) for row in rows)
     stale = tmp_path / "errors.md"
     stale.write_text(page.replace("| 7 | `limit`", "| 8 | `limit`"), encoding="utf-8")

@@ -12,8 +12,8 @@ import pytest
 from lxml import etree
 
 from pyxform import convert, convert_grid
-from pyxform.base.errors import (BadXmlInput, InputNotFound, LimitExceeded, NoTableError, ParameterError, StylesheetError,
-                                 TableError)
+from pyxform.base.errors import (BadXmlInput, InputNotFound, LimitExceeded, NoTableError, ParameterError,
+                                 StylesheetError, TableError)
 from pyxform.api.pipeline import CONVERSION, Pipeline, Step
 from pyxform.runtime.registry import BUILTIN_STAGES
 from pyxform.runtime.runner import MAX_RUNTIMES, runner
