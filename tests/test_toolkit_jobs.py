@@ -144,3 +144,33 @@ def test_sigterm_and_ctrl_c_end_a_transformation_and_its_worker(files: dict[str,
     assert out == b"" and b"Traceback" not in err
     with pytest.raises(ProcessLookupError):  # the worker was ended (and reaped) before the command exited
         os.kill(worker, 0)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="a forked worker ends with its parent on Linux")
+def test_a_forked_worker_never_outlives_its_command(files: dict[str, Path]) -> None:
+    # killed outright (SIGKILL: no handler runs), the command cannot end its worker; the worker ends with it
+    process = subprocess.Popen([sys.executable, "-m", "pyxform", "transform", str(files["forever"]),
+                                str(files["doc"])], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 300
+        while not _children(process.pid):
+            assert process.poll() is None, process.communicate()
+            assert time.monotonic() < deadline, "the worker process never started"
+            time.sleep(0.05)
+        (worker,) = _children(process.pid)
+        process.kill()
+        process.communicate(timeout=300)
+        while _alive(worker):  # reaped by init once it has ended
+            assert time.monotonic() < deadline + 300, "the worker runs on without its command"
+            time.sleep(0.05)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+
+
+def _alive(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().split()[2] != "Z"
+    except OSError:
+        return False

@@ -77,4 +77,7 @@ def serve(limits: Limits, *, warm_up: bool = True) -> None:
 
 
 if __name__ == "__main__":
+    from .worker import release_signals
+
+    release_signals()  # held by the parent while it started this process
     serve(Limits(**json.loads(sys.argv[1])), warm_up=sys.argv[2:3] != ["cold"])

@@ -45,7 +45,7 @@ from .page import PageResult, run_page
 from .toolkit import JobOptions, job_noun, prepare_job, run_job
 from .wire import loads_error, receive_result
 
-__all__ = ["Worker", "page_runner", "job_runner", "STARTUP_TIMEOUT"]
+__all__ = ["Worker", "page_runner", "job_runner", "release_signals", "STARTUP_TIMEOUT"]
 
 #: Seconds a new worker may take to start and compile the stylesheets (not counted in a page's time).
 STARTUP_TIMEOUT: Final = 300.0
@@ -107,21 +107,9 @@ class Worker:
     # -- process ---------------------------------------------------------------------------------------------
     def _start(self) -> None:
         self._stderr = tempfile.TemporaryFile()
-        if _can_fork():
-            self._process, self._send, self._receive = _fork_child(self.limits, self._stderr.fileno(), self.warm_up)
-        else:
-            command = [sys.executable, "-m", "pyxform.jobs.child", json.dumps(asdict(self.limits)),
-                       "warm" if self.warm_up else "cold"]
-            package_root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-            path = os.pathsep.join(p for p in (package_root, os.environ.get("PYTHONPATH", "")) if p)
-            process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                       stderr=self._stderr, env={**os.environ, "PYTHONPATH": path})
-            assert process.stdin is not None and process.stdout is not None
-            self._send = Connection(os.dup(process.stdin.fileno()), readable=False)
-            self._receive = Connection(os.dup(process.stdout.fileno()), writable=False)
-            process.stdin.close()
-            process.stdout.close()
-            self._process = process
+        with _signals_held():  # Ctrl-C or SIGTERM now would leave a child no one knows of, to loop on without end
+            self._spawn()
+        assert self._receive is not None
         if not self._receive.poll(STARTUP_TIMEOUT):
             self.close()
             raise WorkerCrash(f"the worker process did not start within {STARTUP_TIMEOUT:g} s")
@@ -131,6 +119,24 @@ class Worker:
             raise self._crashed(None, starting=True) from None
         if not header.get("ready"):
             raise WorkerCrash(f"the worker process did not start: {header}")
+
+    def _spawn(self) -> None:
+        """Start the child (forked, or ``python -m pyxform.jobs.child``) and keep it in :attr:`_process`."""
+        if _can_fork():
+            self._process, self._send, self._receive = _fork_child(self.limits, self._stderr.fileno(), self.warm_up)
+            return
+        command = [sys.executable, "-m", "pyxform.jobs.child", json.dumps(asdict(self.limits)),
+                   "warm" if self.warm_up else "cold"]
+        package_root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+        path = os.pathsep.join(p for p in (package_root, os.environ.get("PYTHONPATH", "")) if p)
+        process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                   stderr=self._stderr, env={**os.environ, "PYTHONPATH": path})
+        assert process.stdin is not None and process.stdout is not None
+        self._send = Connection(os.dup(process.stdin.fileno()), readable=False)
+        self._receive = Connection(os.dup(process.stdout.fileno()), writable=False)
+        process.stdin.close()
+        process.stdout.close()
+        self._process = process
 
     def close(self) -> None:
         """End the child process (if any)."""
@@ -274,6 +280,43 @@ def job_runner(limits: Limits) -> Iterator[Callable[[Source, JobOptions], PageRe
 
 
 # -- starting the child by fork -----------------------------------------------------------------------------------
+_HELD_SIGNALS: Final = frozenset({signal.SIGINT, signal.SIGTERM})
+
+
+@contextmanager
+def _signals_held() -> Iterator[None]:
+    """Hold Ctrl-C and SIGTERM (in the main thread) while a child is started and recorded: delivered after the block,
+    they end the command with its worker (:meth:`Worker.close`), never between the fork and the record of the child.
+    The child lets them go at once (:func:`release_signals`)."""
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    signal.pthread_sigmask(signal.SIG_BLOCK, _HELD_SIGNALS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD_SIGNALS)
+
+
+def release_signals() -> None:
+    """In a child: the signals its parent held while starting it are no longer held."""
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD_SIGNALS)
+
+
+def _die_with_parent() -> None:
+    """In a forked child (Linux): end when the parent ends, however it ends (SIGKILL too), so that a worker running a
+    stylesheet without end never outlives its command (``prctl(PR_SET_PDEATHSIG, SIGKILL)``; the fork is made by the
+    main thread, the one whose end counts)."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG = 1
+    except (OSError, AttributeError):
+        return
 class _ForkedChild:
     """The parts of ``subprocess.Popen`` :class:`Worker` uses, for a child made by ``os.fork``."""
 
@@ -328,10 +371,15 @@ def _fork_child(limits: Limits, stderr_fd: int, warm_up: bool) -> tuple[_ForkedC
             stream.flush()
         except (OSError, ValueError, AttributeError):
             pass
+    parent = os.getpid()
     pid = os.fork()
     if pid == 0:  # the child: never returns into the parent's code
         code = 70
         try:
+            _die_with_parent()
+            if os.getppid() != parent:  # the parent ended before that: end too
+                os._exit(code)
+            release_signals()
             os.close(to_child_write)
             os.close(from_child_read)
             os.dup2(to_child_read, 0)
