@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from pyxform.base.limits import DEFAULT_LIMITS
 from pyxform.cli import main
 from pyxform.stages.headers import looks_like_grid_document
 
@@ -94,8 +95,9 @@ def test_a_tiny_grid_document_declaring_a_huge_table_fails_at_once_on_the_slot_l
     path.write_bytes(BOMB)
     status, out, err = run(capsys, command, str(path), "--timeout", "0", "--max-memory", "0")
     assert (status, out) == (7, "")
+    slots = DEFAULT_LIMITS.max_slots
     assert err == (f"pyxform: error [limit]: {path}: table 0 declares 99999999 rows and 99999999 columns: more than "
-                   "250000 slots (limit max_slots = 250000; raise it with --max-slots)\n")
+                   f"{slots} slots (limit max_slots = {slots}; raise it with --max-slots)\n")
 
 
 def _with_table(rows: int, cols: int, body: str = "") -> bytes:

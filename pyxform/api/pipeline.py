@@ -33,6 +33,7 @@ from lxml import etree
 
 from ..base.errors import BadXmlInput, PyxformError, StepError, StylesheetError
 from ..base.limits import DEFAULT_LIMITS, Limits
+from ..base.memory import RELEASE_AFTER_BYTES, release_free_memory
 from ..base.safexml import is_xml_text, parse_untrusted, parse_xml, read_xml_input, serialize_root
 from ..base.source import Source
 from ..runtime.params import check_params
@@ -289,7 +290,11 @@ def _clean(document: Any, limits: Limits, *, tables_only: bool = False) -> tuple
         raise TypeError(f"a pipeline starting with clean takes a page (bytes, str, a path or a Source), not "
                         f"{type(document).__name__}")
     page = clean(document, limits=limits)
-    return (page.tables_to_bytes() if tables_only else page.to_bytes()), page.warnings, page.links
+    xhtml, warnings, links = (page.tables_to_bytes() if tables_only else page.to_bytes()), page.warnings, page.links
+    del page  # the page's lxml tree: freed here, released below for a large page before Saxon's heap grows
+    if len(xhtml) >= RELEASE_AFTER_BYTES:
+        release_free_memory()
+    return xhtml, warnings, links
 
 
 def _xml_input(run_on: Runner, document: Any, location: str | None) -> Any:

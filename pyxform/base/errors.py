@@ -55,6 +55,8 @@ ERROR_TABLE: Final[tuple[ErrorCode, ...]] = (
     ErrorCode(3, "input", "InputError", "the input could not be read"),
     ErrorCode(3, "not-found", "InputNotFound", "the input file (or the schema `validate` looks for) does not exist or "
               "cannot be read"),
+    ErrorCode(3, "archive", "ArchiveError", "a WARC file that is no WARC, or a record of it that cannot be read "
+              "(truncated, cut short, one gzip stream)"),
     ErrorCode(4, "empty", "EmptyInput", "the input holds no bytes, or only white space"),
     ErrorCode(5, "undecodable", "UndecodableInput", "the input is not text in any encoding (binary data)"),
     ErrorCode(6, "no-table", "NoTableError", "the page has no table, or no table N (`--table N`)"),
@@ -80,6 +82,8 @@ ERROR_TABLE: Final[tuple[ErrorCode, ...]] = (
               "(`crawl --restart` starts afresh), or a database that is not a crawl's"),
     ErrorCode(17, "index", "SearchIndexError", "no search index in the folder, not an index, or one of another version "
               "(`search`, `serve`, `index`)"),
+    ErrorCode(18, "cluster", "ClusterError", "`batch`: the Dask cluster cannot run it (no scheduler, no worker, a "
+              "worker that cannot write the batch folder or runs another pyxform)"),
     ErrorCode(130, "interrupted", None, "interrupted (Ctrl-C, SIGINT); the worker process is ended first"),
     ErrorCode(143, "terminated", None, "stopped by SIGTERM (the output being written and the worker process are "
               "cleaned up first)"),
@@ -189,6 +193,13 @@ class EmptyInput(InputError):
 
 class UndecodableInput(InputError):
     """The input's bytes are not text in any encoding we can determine (e.g. binary data)."""
+
+
+class ArchiveError(InputError):
+    """A web archive cannot be read as one: a file that is not a WARC, a record that is truncated or whose
+    ``Content-Length`` runs past its end, a gzip file that is one stream rather than one member per record
+    (ISO 28500 annex D), an HTTP body whose ``Content-Encoding`` cannot be decoded. The location names the file
+    and the record's byte offset."""
 
 
 class FetchError(InputError):
@@ -308,6 +319,12 @@ class CrawlStateError(PyxformError):
 
 class WorkerCrash(PyxformError):
     """The worker process that converted a page died without an answer (a crash of Saxon or Python: a bug)."""
+
+
+class ClusterError(PyxformError):
+    """The Dask cluster of ``pyxform batch`` cannot run it: the scheduler cannot be reached, no worker joins, a
+    worker cannot write the batch folder or runs another version of pyxform, or the connection is lost. The pages
+    recorded so far stay recorded: ``--resume`` goes on from there."""
 
 
 class InternalError(PyxformError):

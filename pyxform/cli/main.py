@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from ..base.errors import EXIT_INTERRUPTED, EXIT_TERMINATED, PyxformError, UsageError
-from . import crawl, pages, search, toolkit
+from . import batch, crawl, pages, search, toolkit
 from .common import (EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, Command, command_line_message, report_error,
                      report_internal)
 
@@ -39,6 +39,7 @@ COMMANDS: tuple[Command, ...] = (
     toolkit.TRANSFORM,
     crawl.CRAWL,
     search.INDEX, search.SEARCH, search.SERVE,
+    batch.BATCH,
 )
 
 

@@ -27,7 +27,7 @@ from ..stages.tabular import DEFAULT_SEPARATOR
 from .common import (EXIT_OK, Command, command_line_message, limit_arguments, limits_of, local_file, table_index,
                      pipeline_arguments, report_error, report_internal, report_warnings)
 
-__all__ = ["GRID", "HEADERS", "CONVERT"]
+__all__ = ["GRID", "HEADERS", "CONVERT", "conversion_arguments", "separator_of"]
 
 _TABLE_HELP = "only the table with index N (0-based, document order, nested tables included)"
 
@@ -95,26 +95,11 @@ def _run_headers(args: argparse.Namespace) -> int:
 
 
 # -- convert ----------------------------------------------------------------------------------------------------------
-def _convert_arguments(parser: argparse.ArgumentParser) -> None:
+def conversion_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options that decide what ``convert`` makes of each page (``--table``, ``--format``, ``--names``,
+    ``--method``, ``--schema``, ``--separator``, ``--xslt``, ``--param``, ``--allow-io``): shared with ``batch``."""
     from ..api.convert import NAME_STYLES
 
-    parser.description = (
-        "Convert the tables of each page into XML (Zhang & Li 2007: Rule 1 and the merge rule). An input is an HTML "
-        "file, an http(s) URL, '-' for standard input, or a grid document of `pyxform grid` or `pyxform headers`. "
-        "With one input, "
-        "-o names the output file (default: standard output); -o DIR/ (a trailing slash, or an existing folder) "
-        "names a folder that receives NAME.xml (or NAME.jsonl, ...) for each input, created if missing. With several "
-        "inputs -o is always a folder: a name ending in .xml, .json, .csv, .jsonl, .xhtml or .html, or an existing "
-        "file, is refused. An output that is one of the inputs is refused before anything is read. Inputs are "
-        "independent: when one fails the others go on, and the exit code is then 13. Output files are written "
-        "atomically (an interrupted run leaves the old file or the new one); a device, named pipe or /dev/stdout is "
-        "written to in place. Pages are converted in a worker process stopped after --timeout seconds or "
-        "--max-memory MiB.")
-    parser.add_argument("inputs", nargs="+", metavar="INPUT",
-                        help="HTML file, http(s) URL, '-' (standard input) or annotated grid file")
-    parser.add_argument("-o", "--output", metavar="OUT",
-                        help="output file (one input), or folder: a name ending with / or an existing folder (always "
-                             "with several inputs; created if missing)")
     parser.add_argument("--table", type=table_index, metavar="N",
                         help="convert table N alone (0-based, document order, nested tables counted); its element "
                              "becomes the document element")
@@ -134,6 +119,39 @@ def _convert_arguments(parser: argparse.ArgumentParser) -> None:
                         help="an XSLT 3.0 stylesheet of yours run on the XML output (after merge; repeat for "
                              "several, in order); goes with --format xml or json")
     pipeline_arguments(parser, steps="STEP.")
+
+
+def separator_of(args: argparse.Namespace) -> str:
+    """``--separator``, which goes with ``--format csv`` only (the default otherwise).
+
+    :raises UsageError: ``--separator`` with another format (it would be ignored).
+    """
+    if args.separator is None:
+        return DEFAULT_SEPARATOR
+    if args.format != "csv":
+        raise UsageError("--separator joins the levels of a header path in CSV: it goes with --format csv")
+    return str(args.separator)
+
+
+def _convert_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.description = (
+        "Convert the tables of each page into XML (Zhang & Li 2007: Rule 1 and the merge rule). An input is an HTML "
+        "file, an http(s) URL, '-' for standard input, or a grid document of `pyxform grid` or `pyxform headers`. "
+        "With one input, "
+        "-o names the output file (default: standard output); -o DIR/ (a trailing slash, or an existing folder) "
+        "names a folder that receives NAME.xml (or NAME.jsonl, ...) for each input, created if missing. With several "
+        "inputs -o is always a folder: a name ending in .xml, .json, .csv, .jsonl, .xhtml or .html, or an existing "
+        "file, is refused. An output that is one of the inputs is refused before anything is read. Inputs are "
+        "independent: when one fails the others go on, and the exit code is then 13. Output files are written "
+        "atomically (an interrupted run leaves the old file or the new one); a device, named pipe or /dev/stdout is "
+        "written to in place. Pages are converted in a worker process stopped after --timeout seconds or "
+        "--max-memory MiB.")
+    parser.add_argument("inputs", nargs="+", metavar="INPUT",
+                        help="HTML file, http(s) URL, '-' (standard input) or annotated grid file")
+    parser.add_argument("-o", "--output", metavar="OUT",
+                        help="output file (one input), or folder: a name ending with / or an existing folder (always "
+                             "with several inputs; created if missing)")
+    conversion_arguments(parser)
     parser.add_argument("--keep-stages", metavar="DIR",
                         help="write every stage's result into DIR (NN-STAGE.xml; DIR/NAME/ per input with several "
                              "inputs), for debugging a pipeline")
@@ -160,11 +178,9 @@ def _convert_inputs(args: argparse.Namespace) -> int:
         args.parser.error("--schema needs -o (the schema is written beside the output)")
     if several and (not args.output or args.output == "-"):
         args.parser.error("several inputs need -o FOLDER")
-    if args.separator is not None and args.format != "csv":
-        args.parser.error("--separator joins the levels of a header path in CSV: it goes with --format csv")
     options = PageOptions(
         table=args.table, names=args.names, method=args.method, format=args.format,
-        separator=DEFAULT_SEPARATOR if args.separator is None else args.separator,
+        separator=separator_of(args),
         xslt=tuple(str(Path(local_file(path, "convert --xslt", "a stylesheet")).resolve()) for path in args.xslt),
         params=tuple(args.param), allow_io=args.allow_io, schema=args.schema, limits=limits_of(args))
     param_warnings: list[str] = []

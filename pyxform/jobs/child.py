@@ -10,7 +10,9 @@ from __future__ import annotations
 import json
 import os
 import pickle
+import signal
 import sys
+from typing import Final
 
 from ..base.errors import PyxformError, UsageError
 from ..base.limits import Limits
@@ -19,7 +21,16 @@ from .page import bug_result
 from .toolkit import job_result, prepare_job
 from .wire import send_error, send_result
 
-__all__ = ["serve"]
+__all__ = ["serve", "release_signals", "HELD_SIGNALS"]
+
+#: The signals the parent holds while it starts a child (:class:`pyxform.jobs.Worker`), released in the child.
+HELD_SIGNALS: Final = frozenset({signal.SIGINT, signal.SIGTERM})
+
+
+def release_signals() -> None:
+    """In a child: the signals its parent held while starting it are no longer held."""
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, HELD_SIGNALS)
 
 
 def _limit_memory(max_memory: int) -> None:
@@ -77,7 +88,5 @@ def serve(limits: Limits, *, warm_up: bool = True) -> None:
 
 
 if __name__ == "__main__":
-    from .worker import release_signals
-
     release_signals()  # held by the parent while it started this process
     serve(Limits(**json.loads(sys.argv[1])), warm_up=sys.argv[2:3] != ["cold"])

@@ -42,10 +42,11 @@ from ..base.limits import DEFAULT_LIMITS, MIN_WORKER_MEMORY, Limits, limit_excee
 from ..base.source import Source
 from .options import PageOptions
 from .page import PageResult, run_page
+from .child import HELD_SIGNALS, release_signals, serve
 from .toolkit import JobOptions, job_noun, prepare_job, run_job
 from .wire import loads_error, receive_result
 
-__all__ = ["Worker", "page_runner", "job_runner", "release_signals", "STARTUP_TIMEOUT"]
+__all__ = ["Worker", "page_runner", "job_runner", "STARTUP_TIMEOUT"]
 
 #: Seconds a new worker may take to start and compile the stylesheets (not counted in a page's time).
 STARTUP_TIMEOUT: Final = 300.0
@@ -280,9 +281,6 @@ def job_runner(limits: Limits) -> Iterator[Callable[[Source, JobOptions], PageRe
 
 
 # -- starting the child by fork -----------------------------------------------------------------------------------
-_HELD_SIGNALS: Final = frozenset({signal.SIGINT, signal.SIGTERM})
-
-
 @contextmanager
 def _signals_held() -> Iterator[None]:
     """Hold Ctrl-C and SIGTERM (in the main thread) while a child is started and recorded: delivered after the block,
@@ -291,17 +289,11 @@ def _signals_held() -> Iterator[None]:
     if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "pthread_sigmask"):
         yield
         return
-    signal.pthread_sigmask(signal.SIG_BLOCK, _HELD_SIGNALS)
+    signal.pthread_sigmask(signal.SIG_BLOCK, HELD_SIGNALS)
     try:
         yield
     finally:
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD_SIGNALS)
-
-
-def release_signals() -> None:
-    """In a child: the signals its parent held while starting it are no longer held."""
-    if hasattr(signal, "pthread_sigmask"):
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD_SIGNALS)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, HELD_SIGNALS)
 
 
 def _die_with_parent() -> None:
@@ -362,8 +354,6 @@ def _can_fork() -> bool:
 
 def _fork_child(limits: Limits, stderr_fd: int, warm_up: bool) -> tuple[_ForkedChild, Connection, Connection]:
     """Fork a child that runs :func:`pyxform.jobs.child.serve`; returns it and the parent's ends of the two pipes."""
-    from .child import serve
-
     to_child_read, to_child_write = os.pipe()
     from_child_read, from_child_write = os.pipe()
     for stream in (sys.stdout, sys.stderr):  # else the child could write the parent's buffered output again

@@ -26,6 +26,7 @@ from lxml import etree
 
 from ..base.errors import PyxformError, no_table_error, table_failure_error
 from ..base.limits import DEFAULT_LIMITS, Limits
+from ..base.memory import RELEASE_AFTER_BYTES, release_free_memory
 from ..base.safexml import parse_xml
 from ..base.source import Source, read_source
 from ..runtime.runner import shared_runtime
@@ -459,8 +460,13 @@ def grid(page: Source | bytes | str | os.PathLike[str], *, table: int | None = N
     normalizer = normalizer or Normalizer(limits=limits)
     cleaned = clean(page, limits=limits)
     cleaned.tree.getroot().set("{urn:pyxform}source", name)
-    document = normalizer.normalize(cleaned.tables_to_bytes(), table=table)
+    xhtml = cleaned.tables_to_bytes()
+    indexes = ([int(element.get(_PX + "index", "-1")) for element in cleaned.tree.getroot().iter(_X + "table")]
+               if table is not None else [])  # for the message of a table that is not there
+    del cleaned  # the page's lxml tree: freed here, released for a large page before Saxon's heap grows
+    if len(xhtml) >= RELEASE_AFTER_BYTES:
+        release_free_memory()
+    document = normalizer.normalize(xhtml, table=table)
     if "<px:table" not in document.xml:  # neither a px:table nor a px:table-failure (the model is not read)
-        indexes = [int(element.get(_PX + "index", "-1")) for element in cleaned.tree.getroot().iter(_X + "table")]
         raise no_table_error(table, indexes, location=name or None)
     return document

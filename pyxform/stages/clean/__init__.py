@@ -228,6 +228,7 @@ def clean(source: Source | bytes | str, *, limits: Limits = DEFAULT_LIMITS) -> C
     cascade = Cascade(root, parsed.style_sheets, quirks=parsed.quirks)
     for element in list(root.iter(_X + "noscript")):
         _remove(element)
+    kept_hidden = False
     for element in cascade.hidden_elements(outermost=False):
         if element.tag in _SKELETON:
             warnings.append(f"<{etree.QName(element).localname}> is hidden by the page's style: kept")
@@ -236,9 +237,11 @@ def clean(source: Source | bytes | str, *, limits: Limits = DEFAULT_LIMITS) -> C
             # Persondata): its grid is in the DOM that browsers and users script against, and table indexes must
             # not shift. It is marked, and px:hidden="true" goes on every table inside (see _mark_hidden_tables).
             element.set(_PX + "hidden", "true")
+            kept_hidden = True
         elif element.getparent() is not None:
             _remove(element)
-    _mark_hidden_tables(root)
+    if kept_hidden:
+        _mark_hidden_tables(root)
     annotate_tables(root, cascade)
 
     root.set(_PX + "source", uri)
