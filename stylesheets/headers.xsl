@@ -41,7 +41,7 @@
 
   <xsl:template match="/">
     <xsl:if test="not($method = ('auto', 'markup', 'format'))">
-      <xsl:message terminate="yes" error-code="px:bad-method">[px:bad-method] method must be auto, markup or format, not "{$method}"</xsl:message>
+      <xsl:message terminate="yes" error-code="px:bad-parameter">[px:bad-parameter] method must be auto, markup or format, not "{$method}"</xsl:message>
     </xsl:if>
     <xsl:if test="not($size-difference = ('signed', 'absolute'))">
       <xsl:message terminate="yes" error-code="px:bad-parameter">[px:bad-parameter] size-difference must be signed or absolute, not "{$size-difference}"</xsl:message>

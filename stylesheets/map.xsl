@@ -47,7 +47,7 @@
   <xsl:template match="/">
     <xsl:if test="not($names = ('paper', 'generic'))">
       <xsl:message terminate="yes" error-code="px:bad-parameter"
-        >px:bad-parameter: names must be 'paper' or 'generic', not '{$names}'</xsl:message>
+        >[px:bad-parameter] names must be 'paper' or 'generic', not '{$names}'</xsl:message>
     </xsl:if>
     <xsl:apply-templates select="px:grids" mode="m:document"/>
   </xsl:template>

@@ -41,7 +41,7 @@
   <xsl:template match="px:grids" as="element(px:pairs)">
     <xsl:if test="$table ge 0 and not(px:table[xs:integer(@index) eq $table])">
       <xsl:message terminate="yes" error-code="px:no-table"
-        >px:no-table: the page has no table {$table} (it has {count(px:table)
+        >[px:no-table] the page has no table {$table} (it has {count(px:table)
         } table(s))</xsl:message>
     </xsl:if>
     <px:pairs source="{@source}">

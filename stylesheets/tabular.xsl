@@ -53,7 +53,7 @@
   <xsl:template match="px:grids" as="element(px:tabular)">
     <xsl:if test="$table ge 0 and not(px:table[xs:integer(@index) eq $table])">
       <xsl:message terminate="yes" error-code="px:no-table"
-        >px:no-table: the page has no table {$table} (it has {count(px:table)} table(s))</xsl:message>
+        >[px:no-table] the page has no table {$table} (it has {count(px:table)} table(s))</xsl:message>
     </xsl:if>
     <px:tabular source="{@source}" title="{@title}">
       <xsl:apply-templates select="px:table[$table lt 0 or xs:integer(@index) eq $table]"/>

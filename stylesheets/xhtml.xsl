@@ -72,7 +72,7 @@
   <xsl:template match="px:grids" as="element()">
     <xsl:if test="$table ge 0 and not(px:table[xs:integer(@index) eq $table])">
       <xsl:message terminate="yes" error-code="px:no-table"
-        >px:no-table: the page has no table {$table} (it has {count(px:table)} table(s))</xsl:message>
+        >[px:no-table] the page has no table {$table} (it has {count(px:table)} table(s))</xsl:message>
     </xsl:if>
     <xsl:variable name="indexes" as="xs:string*" select="px:table/@index"/>
     <html>

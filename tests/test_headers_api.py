@@ -70,14 +70,19 @@ def test_unknown_table_and_failed_table() -> None:
     with pytest.raises(NoTableError):
         detect_headers(grid_xml(PAPER), table=3)
     failed = grid_xml(PAPER).replace("</px:grids>", '<px:table-failure index="1" locator="/x" code="limit" '
-                                                    'message="too many slots"/><px:table-failure index="2" '
-                                                    'locator="/y" code="error" message="broken"/></px:grids>')
-    with pytest.raises(LimitExceeded, match="too many slots"):
+                                                    'limit="max_depth" message="too deep"/><px:table-failure '
+                                                    'index="2" locator="/y" code="table" message="broken"/></px:grids>')
+    with pytest.raises(LimitExceeded) as caught:  # by the failure's code and limit (data), not by its message
         detect_headers(failed, table=1)
+    assert caught.value.limit == "max_depth"
+    assert caught.value.message == ("table 1 (/x) could not be normalized: too deep (raise it with "
+                                    "limits=Limits(max_depth=...))")
     with pytest.raises(TableError, match="broken"):
         detect_headers(failed, table=2)
+    with pytest.raises(NoTableError, match=r"^the page has no table 3 \(it has 3 table\(s\), indexes 0 to 2\)$"):
+        detect_headers(failed, table=3)
     result = detect_headers(failed)
-    assert [(f.index, f.code) for f in result.failures] == [(1, "limit"), (2, "error")]
+    assert [(f.index, f.code, f.limit) for f in result.failures] == [(1, "limit", "max_depth"), (2, "table", None)]
 
 
 def test_bad_method_and_bad_input() -> None:

@@ -24,7 +24,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
-from lxml import etree
+from ..base.safexml import parse_xml
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas
@@ -185,8 +185,7 @@ def read_tabular(xml: str | bytes) -> list[TabularTable]:
     """Read the output of ``stylesheets/tabular.xsl`` (``px:tabular``) into :class:`TabularTable` objects, in table
     index order."""
     data = xml.encode("utf-8") if isinstance(xml, str) else xml
-    root = etree.fromstring(data, etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False,
-                                                  huge_tree=True))
+    root = parse_xml(data)
     tables = []
     for element in root.iterchildren(_PX + "table"):
         columns = tuple(

@@ -41,7 +41,7 @@
   <xsl:template match="px:table" mode="m:map-table" as="element()">
     <xsl:if test="not(@header-rows and @header-cols)">
       <xsl:message terminate="yes" error-code="px:no-header-annotations"
-        >px:no-header-annotations: table {@index} ({@locator}) has no header
+        >[px:no-header-annotations] table {@index} ({@locator}) has no header
         annotations (header-rows, header-cols): run the headers stage before map</xsl:message>
     </xsl:if>
     <xsl:variable name="table" as="element(px:table)" select="."/>

@@ -30,6 +30,8 @@ import turbohtml
 from lxml import etree
 from turbohtml import Html
 
+from ...base.safexml import xml_parser
+
 __all__ = ["XHTML_NS", "SVG_NS", "MATHML_NS", "Parsed", "parse_html", "parse_html_slow", "DROPPED_ELEMENTS"]
 
 XHTML_NS: Final = "http://www.w3.org/1999/xhtml"
@@ -76,10 +78,6 @@ _NOT_NAME_CHARACTER: Final = re.compile(r"[^A-Za-z0-9._-]")
 _SERIALIZED_ATTRIBUTE: Final = re.compile(r' ([^ =<>"]+)="')
 _SERIALIZED_ELEMENT: Final = re.compile(r"<([^\s/>!?]+)")
 
-_XML_PARSER: Final = etree.XMLParser(
-    resolve_entities=False, no_network=True, huge_tree=True, remove_comments=True, remove_pis=True,
-    collect_ids=False, load_dtd=False,
-)
 
 
 # Public identifiers that put a document in quirks mode (HTML 13.2.6.4.1, the "initial" insertion mode; abridged to
@@ -206,7 +204,8 @@ def parse_html(text: str, *, drop: tuple[str, ...] = DROPPED_ELEMENTS) -> Parsed
     if ' xmlns=""' in markup:
         markup = _EMPTY_DEFAULT_NS.sub(rf'\1 xmlns="{XHTML_NS}"', markup)
     try:
-        root = etree.fromstring(markup.encode("utf-8"), _XML_PARSER)
+        root = etree.fromstring(markup.encode("utf-8"),
+                                xml_parser(remove_comments=True, remove_pis=True, collect_ids=False))
     except etree.XMLSyntaxError:
         return Parsed(_build(document), sheets, quirks)
     return Parsed(etree.ElementTree(root), sheets, quirks)
