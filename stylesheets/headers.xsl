@@ -12,7 +12,7 @@
   Modules: headers/model.xsl (table model), markup.xsl (th/thead), format.xsl (formatting scores and the boundary
   rule), content.xsl (content evidence), rows.xsl (section, repeated header and summary rows), assign.xsl (roles and
   the WHATWG assignment of header cells), decide.xsl (which method decides), evidence.xsl, annotate.xsl (output).
-  Function library: headers/functions.xsl.
+  Function library: headers/functions.xsl; the rule for reference marks: lib/labels.xsl.
 -->
 <xsl:stylesheet version="3.0"
     xmlns:xsl="http://www.w3.org/1999/XSL/Transform"
@@ -23,6 +23,7 @@
     exclude-result-prefixes="#all"
     expand-text="yes">
 
+  <xsl:include href="lib/labels.xsl"/>
   <xsl:include href="headers/functions.xsl"/>
   <xsl:include href="headers/params.xsl"/>
   <xsl:include href="headers/model.xsl"/>

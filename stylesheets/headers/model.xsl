@@ -143,7 +143,7 @@
         'type' : f:content-type($text),
         'script' : f:script($text),
         'case' : f:initial-case($text),
-        'length' : string-length(normalize-space(f:strip-footnotes($text))),
+        'length' : string-length(normalize-space(f:strip-marks($text))),
         'colon' : f:has-trailing-colon($text),
         'font-size' : if ($font-size eq $font-size) then $font-size else (),
         'italic' : $element/@italic = ('true', '1'),

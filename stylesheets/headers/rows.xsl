@@ -84,7 +84,7 @@
 
   <xsl:function name="fp:key-text" as="xs:string">
     <xsl:param name="text" as="xs:string"/>
-    <xsl:sequence select="lower-case(normalize-space(f:strip-footnotes($text)))"/>
+    <xsl:sequence select="lower-case(normalize-space(f:strip-marks($text)))"/>
   </xsl:function>
 
   <!-- The rows of a kind, as 0-based indexes. -->
