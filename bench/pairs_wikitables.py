@@ -27,7 +27,9 @@ pyxform's pairs: ``Conversion.pairs()`` of that table, those with a non-empty va
 A pair of pyxform's is *complete and correct* when the truth has a pair at the same slot (row, column of the grid) and
   - the values are equal, and
   - the row header texts are equal as a sequence, and the column header texts are equal as a sequence,
-texts compared after collapsing white space (the browser's ``innerText`` against pyxform's visible text).
+texts compared after collapsing white space (the browser's ``innerText`` against pyxform's visible text), header texts
+as pyxform labels them (``stylesheets/lib/labels.xsl``, applied to the truth's texts too: reference marks such as
+``[18]`` cut).
 Also reported, as a looser measure, "header set": the same with the row and column header texts compared as one set
 (it forgives a header put on the other axis).
 
@@ -53,7 +55,7 @@ from typing import Any
 
 from selectolax.lexbor import LexborHTMLParser
 
-from .pairs_truth import Reading, Table, clean_headers, squash
+from .pairs_truth import Reading, Table, clean_headers, labels, squash
 
 __all__ = ["DEFAULT_CORPUS", "ROOT", "Table", "clean_headers", "main", "own_cell_scopes", "page_tables"]
 
@@ -179,6 +181,12 @@ def main(argv: list[str] | None = None) -> int:
         readings = {"WHATWG": Reading(), "issue": issue,
                     "reviewed": Reading.from_json((entry or {}).get("reading"), base=issue)}
         truth_pairs = {truth: Table(record, scopes, reading).truth_pairs() for truth, reading in readings.items()}
+        # header texts compared as pyxform labels them (lib/labels.xsl: reference marks cut, white space collapsed)
+        label = labels([text for pairs in truth_pairs.values() for rows, cols, _ in pairs.values()
+                        for text in (*rows, *cols)])
+        truth_pairs = {truth: {slot: ([label[t] for t in rows], [label[t] for t in cols], value)
+                               for slot, (rows, cols, value) in pairs.items()}
+                       for truth, pairs in truth_pairs.items()}
         totals["pages"] += 1
         if cached and name in cache:
             ours = cache[name]

@@ -63,12 +63,17 @@
         map:merge(distinct-values($data-slots/@row-headers ! string()) ! map:entry(., fp:header-cells($table, .)))"/>
     <xsl:variable name="column-headers" as="map(xs:string, element(px:cell)*)" select="
         map:merge(distinct-values($data-slots/@column-headers ! string()) ! map:entry(., fp:header-cells($table, .)))"/>
+    <xsl:variable name="row-header-ids" as="xs:string*"
+                  select="distinct-values(map:for-each($row-headers, function($k, $cells) {$cells/@id}))"/>
+    <xsl:variable name="column-header-ids" as="xs:string*"
+                  select="distinct-values(map:for-each($column-headers, function($k, $cells) {$cells/@id}))"/>
+    <xsl:variable name="names" as="map(xs:string, xs:string)"
+                  select="f:element-names($table/px:cell[@id = ($row-header-ids, $column-header-ids)])"/>
     <xsl:variable name="steps" as="map(xs:string, element())" select="
         map:merge((
-          distinct-values(map:for-each($row-headers, function($k, $cells) {$cells/@id}))
-            ! map:entry('r' || ., fp:header-step(key('f:cell', ., root($table))[1], 'row', true())),
-          distinct-values(map:for-each($column-headers, function($k, $cells) {$cells/@id}))
-            ! map:entry('c' || ., fp:header-step(key('f:cell', ., root($table))[1], 'field', false()))))"/>
+          $row-header-ids ! map:entry('r' || ., fp:header-step(key('f:cell', ., root($table))[1], $names, true())),
+          $column-header-ids
+            ! map:entry('c' || ., fp:header-step(key('f:cell', ., root($table))[1], $names, false()))))"/>
     <!-- the identity of a row header path: the ids of its non-null row header cells -->
     <xsl:variable name="paths" as="map(xs:string, xs:string)" select="
         map:merge(map:for-each($row-headers, function($k, $cells) {map:entry($k, string-join($cells/@id, ' '))}))"/>
@@ -135,9 +140,9 @@
     <xsl:param name="table" as="element(px:table)"/>
     <xsl:variable name="top-level" as="xs:boolean" select="not($table/@parent-table)"/>
     <xsl:variable name="candidates" as="map(xs:string, xs:string)*" select="
-        map {'from': 'caption', 'text': normalize-space($table/px:caption)},
-        map {'from': 'heading', 'text': normalize-space($table/@heading)}[$top-level],
-        map {'from': 'title', 'text': normalize-space(root($table)/px:grids/@title)}[$top-level]"/>
+        map {'from': 'caption', 'text': f:label($table/px:caption)},
+        map {'from': 'heading', 'text': f:label($table/@heading)}[$top-level],
+        map {'from': 'title', 'text': f:label(root($table)/px:grids/@title)}[$top-level]"/>
     <xsl:sequence select="($candidates[not(f:is-null(?text))], map {'from': 'default', 'text': ''})[1]"/>
   </xsl:function>
 
@@ -180,19 +185,52 @@
     </xsl:choose>
   </xsl:function>
 
-  <!-- The (empty) element a header cell makes: named after its text, or <field name="..."> with generic names. -->
+  <!-- The (empty) element a header cell makes: named after its label ($names: f:element-names), or
+       <field name="..."> with generic names. -->
   <xsl:function name="fp:header-step" as="element()">
     <xsl:param name="cell" as="element(px:cell)"/>
-    <xsl:param name="fallback" as="xs:string"/>
+    <xsl:param name="names" as="map(xs:string, xs:string)"/>
     <xsl:param name="with-links" as="xs:boolean"/>
-    <xsl:variable name="text" as="xs:string" select="f:text($cell)"/>
-    <xsl:element name="{if ($f:generic-names) then 'field' else f:xml-name($text, $fallback)}">
-      <xsl:attribute name="{if ($f:generic-names) then 'name' else 'px:label'}" select="$text"/>
+    <xsl:variable name="label" as="xs:string" select="f:label(f:text($cell))"/>
+    <xsl:element name="{if ($f:generic-names) then 'field' else $names($label)}">
+      <xsl:attribute name="{if ($f:generic-names) then 'name' else 'px:label'}" select="$label"/>
       <xsl:if test="$with-links">
         <xsl:sequence select="f:link-attributes($cell)"/>
       </xsl:if>
     </xsl:element>
   </xsl:function>
+
+  <!--
+    f:element-names($cells): map { label : element name } for the labels (f:label) of some header cells of one
+    table, in the cells' order: one name per distinct label, and distinct labels get distinct names, so that
+    siblings from different headers never share a name and the merge rule (same name, same header cell) is not
+    needed to tell them apart. The name is f:xml-name of the label (fallback "field"); a name pyxform uses for its
+    own structure (the record <row>, the note <note>, the positional <column-N>) gets a trailing "_" ("Row" gives
+    row_); a name already given to an earlier label gets "_2", "_3", ... (the first free one): "Total" and "TOTAL"
+    give total and total_2, and two headers that agree in their first 64 characters of name stay apart. Names from
+    header text hold "_" only as a leading "_" or in an escape _xHHHH_, so a suffix never makes another label's
+    name.
+  -->
+  <xsl:function name="f:element-names" as="map(xs:string, xs:string)">
+    <xsl:param name="cells" as="element(px:cell)*"/>
+    <xsl:iterate select="distinct-values($cells ! f:label(f:text(.)))">
+      <xsl:param name="names" as="map(xs:string, xs:string)" select="map {}"/>
+      <xsl:param name="taken" as="map(xs:string, xs:boolean)" select="map {}"/>
+      <xsl:on-completion select="$names"/>
+      <xsl:variable name="base" as="xs:string" select="f:xml-name(., 'field')"/>
+      <xsl:variable name="free" as="xs:string" select="if (matches($base, $fp:reserved-names)) then $base || '_'
+                                                       else $base"/>
+      <xsl:variable name="name" as="xs:string" select="if (not(map:contains($taken, $free))) then $free
+          else (for $n in 2 to map:size($taken) + 2 return $free || '_' || $n)[not(map:contains($taken, .))][1]"/>
+      <xsl:next-iteration>
+        <xsl:with-param name="names" select="map:put($names, ., $name)"/>
+        <xsl:with-param name="taken" select="map:put($taken, $name, true())"/>
+      </xsl:next-iteration>
+    </xsl:iterate>
+  </xsl:function>
+
+  <!-- The names of pyxform's own elements in the output: a record, a note, a column named by position. -->
+  <xsl:variable name="fp:reserved-names" as="xs:string" select="'^(row|note|column-[0-9]+)$'"/>
 
   <!-- The elements of the chains (fp:slot-chain) from their $depth-th element on: a copy of that element with its
        px:key (the record element with px:row too) holding the chain's next elements, or, for the last, the slot's
