@@ -68,6 +68,8 @@ class TabularTable:
     :ivar header_rows, header_cols: k and p.
     :ivar columns: section columns, then row header columns, then data columns.
     :ivar records: one tuple of texts per record, a text per column; ``rows`` gives each record's grid row.
+    :ivar notes: the table's note rows (a source line, a footnote after the data), one text each, in row order: they
+        are not records (CSV leaves them out; a DataFrame has them in ``attrs["notes"]``).
     """
 
     index: int
@@ -78,6 +80,7 @@ class TabularTable:
     rows: tuple[int, ...]
     caption: str | None = None
     parent_table: int | None = None
+    notes: tuple[str, ...] = ()
 
     @property
     def index_columns(self) -> tuple[Column, ...]:
@@ -104,7 +107,7 @@ class TabularTable:
         "Height")``, ``("Ratio", "")`` for a header spanning both rows, so ``df["Ratio"]`` is a Series), else their
         names. Index: the section and row header columns (a MultiIndex when there are several), named after their
         header paths joined with ``separator`` (``None`` where empty); without any, a RangeIndex. ``df.attrs`` has
-        ``table`` (the index) and ``caption``.
+        ``table`` (the index), ``caption`` and ``notes`` (the note rows' texts, a list).
 
         :param numbers: convert each data column whose non-empty values are all numbers (``1,234``, ``-2.5``,
             ``−3``, ``1e6``) to numbers, empty values becoming NaN; other columns keep their texts.
@@ -135,6 +138,7 @@ class TabularTable:
                 frame.index = pd.MultiIndex.from_arrays(arrays, names=names)
         frame.attrs["table"] = self.index
         frame.attrs["caption"] = self.caption
+        frame.attrs["notes"] = list(self.notes)
         return frame
 
 
@@ -191,7 +195,8 @@ def read_tabular(xml: str | bytes) -> list[TabularTable]:
             records=tuple(tuple(value.text or "" for value in record.iterchildren(_PX + "value"))
                           for record in records),
             rows=tuple(int(record.get("row", "0")) for record in records),
-            caption=element.get("caption"), parent_table=int(parent) if parent is not None else None))
+            caption=element.get("caption"), parent_table=int(parent) if parent is not None else None,
+            notes=tuple(note.text or "" for note in element.iterchildren(_PX + "note"))))
     return tables
 
 

@@ -100,7 +100,7 @@ def test_paper_example_as_a_dataframe() -> None:
     assert list(frame.index) == ["Males", "Females"] and frame.index.name is None
     assert frame.loc["Males", ("Average", "Height")] == "1.78"  # "Not available" keeps the column text
     assert list(frame["Ratio"]) == ["40.46%", "40.34%"]  # a header spanning both rows: a Series
-    assert frame.attrs == {"table": 0, "caption": "Population Statistics"}
+    assert frame.attrs == {"table": 0, "caption": "Population Statistics", "notes": []}
 
 
 @needs_pandas

@@ -49,13 +49,7 @@
     <!-- note rows (a table-wide row after the last data row: a source line, a footnote; headers stage, row kind
          "note") give one <note> element, not a value under every column header of the columns the note spans -->
     <xsl:variable name="all-data-slots" as="element(px:slot)*" select="f:data-slots($table)"/>
-    <xsl:variable name="note-kind-rows" as="xs:string*"
-                  select="px:header-evidence/px:row-kind[@kind eq 'note']/@row ! string()"/>
-    <!-- only below a record: a table of wide rows alone (a one-cell layout table) has records, not notes -->
-    <xsl:variable name="first-record-row" as="xs:integer?"
-                  select="min($all-data-slots/../@index[not(. = $note-kind-rows)] ! xs:integer(.))"/>
-    <xsl:variable name="note-rows" as="xs:string*"
-                  select="$note-kind-rows[exists($first-record-row) and xs:integer(.) gt $first-record-row]"/>
+    <xsl:variable name="note-rows" as="xs:string*" select="f:note-rows($table) ! string()"/>
     <xsl:variable name="data-slots" as="element(px:slot)*" select="$all-data-slots[not(../@index = $note-rows)]"/>
     <!-- Slots of one row share their row header cells, and slots of one column their column header cells: the cells
          and the element each makes are found once per distinct px:slot/@row-headers (@column-headers) value. -->
@@ -146,9 +140,11 @@
     <xsl:sequence select="($candidates[not(f:is-null(?text))], map {'from': 'default', 'text': ''})[1]"/>
   </xsl:function>
 
-  <!-- The chain of nested elements of one data slot, as [keys, elements, row, slot]: the px:key of each element of
-       the chain, outermost first; the elements (made once per table: fp:header-step, fp:column-step,
-       $fp:record-step), whose copies fp:nest nests; the slot's row index; the slot, whose value ends the chain. -->
+  <!-- The chain of nested elements of one data slot, as [keys, elements, row, slot, column]: the px:key of each
+       element of the chain, outermost first; the elements (made once per table: fp:header-step, fp:column-step,
+       $fp:record-step), whose copies fp:nest nests; the slot's row index; the slot, whose value ends the chain; the
+       slot's grid column when its innermost column header spans several columns (the value element gets px:col, so
+       that values under one header keep their columns when one is missing: JSON places them by it). -->
   <xsl:function name="fp:slot-chain" as="array(*)">
     <xsl:param name="slot" as="element(px:slot)"/>
     <xsl:param name="row-headers" as="element(px:cell)*"/>
@@ -164,7 +160,8 @@
         ($row-headers/@id ! $steps('r' || .), $fp:record-step[$record],
          if (exists($column-headers)) then $column-headers/@id ! $steps('c' || .) else fp:column-step($column)),
         $row,
-        $slot]"/>
+        $slot,
+        $column[exists($column-headers) and number($column-headers[last()]/@colspan) gt 1]]"/>
   </xsl:function>
 
   <!-- The element of a data row that needs a record element (px:row is added by fp:nest). -->
@@ -250,6 +247,9 @@
         </xsl:if>
         <xsl:sequence select="$step/@*"/>
         <xsl:attribute name="px:key" select="$chain(1)[$depth]"/>
+        <xsl:if test="count($chain(1)) eq $depth and exists($chain(5))">
+          <xsl:attribute name="px:col" select="$chain(5)"/>
+        </xsl:if>
         <xsl:sequence select="if (count($chain(1)) gt $depth) then fp:nest(current-group(), $depth + 1)
                               else f:value(f:cell($chain(4)))"/>
       </xsl:copy>
