@@ -31,6 +31,67 @@ def children(element: etree._Element) -> list[tuple[str, str]]:
     return [(etree.QName(child).localname, (child.text or "").strip()) for child in element]
 
 
+# -- 1. rows read right --------------------------------------------------------------------------------------------
+
+ROW_HEADED = ("<table><tr><th>Name<th>Details<th>Score<tr><th>Ann<td>x<td>3<tr><th>Bob<td><table><tr><td>inner"
+              "</table><td><tr><th>Cy<td>plain<td>4</table>")
+
+
+def test_a_th_row_with_a_nested_table_is_a_data_row_with_a_row_header() -> None:
+    conversion = convert(ROW_HEADED)
+    root = etree.fromstring(conversion.to_bytes())
+    table = root.find("table")
+    assert [etree.QName(e).localname for e in table] == ["ann", "bob", "cy"]
+    assert children(table.find("cy")) == [("details", "plain"), ("score", "4")]
+    nested = table.find("bob/details/table")                     # Bob's table stays in Bob's cell
+    assert nested is not None and nested.get(PX + "table") == "1"
+    assert [t.get(PX + "table") for t in root.findall("table")] == ["0"]
+    pairs = [(p["row_headers"], p["col_headers"], p["value"], p.get("nested")) for p in conversion.pairs()
+             if p["table"] == 0]
+    assert pairs == [(["Ann"], ["Details"], "x", None), (["Ann"], ["Score"], "3", None),
+                     (["Bob"], ["Details"], "", [1]), (["Cy"], ["Details"], "plain", None),
+                     (["Cy"], ["Score"], "4", None)]
+
+
+def test_a_th_row_with_empty_cells_is_a_data_row_not_a_section() -> None:
+    html = ("<table><tr><th>Name<th>Details<th>Score<tr><th>Ann<td>x<td>3<tr><th>Bob</th><td></td><td></td></tr>"
+            "<tr><th>Cy<td>plain<td>4<tr><th>Dan<td>p<td>5<tr><th>Eve<td>q<td>6</table>")
+    conversion = convert(html)
+    rows = list(csv.reader(io.StringIO(conversion.tables()[0].to_csv())))
+    assert rows == [["Name", "Details", "Score"], ["Ann", "x", "3"], ["Bob", "", ""], ["Cy", "plain", "4"],
+                    ["Dan", "p", "5"], ["Eve", "q", "6"]]
+    assert [p["row_headers"] for p in conversion.pairs()][-2:] == [["Eve"], ["Eve"]]
+    assert [etree.QName(e).localname for e in xml(html).find("table")] == ["ann", "cy", "dan", "eve"]
+
+
+def test_a_row_spanning_the_table_is_still_a_section() -> None:
+    html = ("<table><tr><th>Name<th>Score<tr><th colspan=2>Group A<tr><td>Ann<td>3<tr><td>Bob<td>4</table>")
+    group = xml(html).find("table/group-a")
+    assert group is not None and [children(r) for r in group] == [[("name", "Ann"), ("score", "3")],
+                                                                   [("name", "Bob"), ("score", "4")]]
+
+
+# -- 3. notes kept out of the data ---------------------------------------------------------------------------------
+
+NOTES = ("<table><tr><th>Year<th>Title<th>US<th>UK</tr><tr><td>2001<td>A<td>1<td>2</tr><tr><td>2002<td>B<td>—<td>5"
+         "</tr><tr><td colspan=6>\"—\" denotes the single failed to chart</td></tr><tr><td colspan=6>Source: "
+         "Billboard</td></tr></table>")
+
+
+def test_note_rows_are_notes_in_csv_json_and_dataframes() -> None:
+    conversion = convert(NOTES)
+    table = conversion.tables()[0]
+    assert list(csv.reader(io.StringIO(table.to_csv()))) == [["Year", "Title", "US", "UK"], ["2001", "A", "1", "2"],
+                                                            ["2002", "B", "—", "5"]]
+    assert table.notes == ('"—" denotes the single failed to chart', "Source: Billboard")
+    data = json.loads(conversion.to_json())["pyxform"]["table"]
+    assert data["note"] == ['"—" denotes the single failed to chart', "Source: Billboard"]
+    assert [record["year"] for record in data["row"]] == ["2001", "2002"]
+    frame = table.to_dataframe()
+    assert list(frame.columns) == ["Year", "Title", "US", "UK"] and len(frame) == 2
+    assert frame.attrs["notes"] == list(table.notes)
+
+
 # -- 5. names that never collide -----------------------------------------------------------------------------------
 
 NAMES_TABLE = ("<table><tr><th></th><th>Column 1</th><th>Row</th><th>Note</th><th>Total</th><th>TOTAL</th></tr>"
@@ -85,6 +146,26 @@ def test_reference_marks_are_cut_from_labels_names_and_pair_headers() -> None:
                                                                                 ("total-area", "Total area")]
     assert [p["col_headers"] for p in conversion.pairs()] == [["US"], ["Total area"]]
     assert next(csv.reader(io.StringIO(conversion.tables()[0].to_csv()))) == ["US", "Total area"]
+
+
+# -- 8. one JSON shape per field -----------------------------------------------------------------------------------
+
+def test_a_field_has_one_json_shape_in_every_record() -> None:
+    html = ("<table><tr><th>Name<th>Site</tr><tr><td>A<td><a href='http://a.example/'>a</a></tr><tr><td>B<td>none"
+            "</tr></table>")
+    records = json.loads(convert(html).to_json())["pyxform"]["table"]["row"]
+    assert [record["site"] for record in records] == [{"@href": "http://a.example/", "#text": "a"},
+                                                      {"#text": "none"}]
+
+
+def test_a_missing_first_value_under_a_two_column_header_does_not_shift_the_next() -> None:
+    html = ("<table><tr><th>Team<th colspan=2>Score</tr><tr><td>A<td>1<td>2</tr><tr><td>B<td><td>3</tr>"
+            "<tr><td>C<td>4<td></tr></table>")
+    conversion = convert(html)
+    records = json.loads(conversion.to_json())["pyxform"]["table"]["row"]
+    assert [record["score"] for record in records] == [["1", "2"], [None, "3"], ["4", None]]
+    scores = etree.fromstring(conversion.to_bytes()).iter("score")
+    assert [(e.get(PX + "col"), e.text) for e in scores] == [("1", "1"), ("2", "2"), ("2", "3"), ("1", "4")]
 
 
 # -- 9. form feed ---------------------------------------------------------------------------------------------------
