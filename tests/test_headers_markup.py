@@ -370,6 +370,6 @@ def test_th_row_headers_over_cells_holding_only_tables_are_usable_markup() -> No
             "<tr><th scope=row>Western</th><td><table><tr><td>Chicago<td>Denver</tr></table></td></tr>"
             "<tr><th scope=row>Central</th><td><table><tr><td>Atlanta<td>Cleveland</tr></table></td></tr></table>")
     assert pyxform.headers(page).to_json()["tables"][0] == {"index": 0, "header_rows": 0, "header_cols": 1,
-                                                            "method": "markup"}
+                                                            "method": "markup", "kind": "entity"}
     assert [(p["row_headers"], p["nested"]) for p in pyxform.convert(page).pairs() if p["table"] == 0] == [
         (["Eastern"], [1]), (["Western"], [2]), (["Central"], [3])]

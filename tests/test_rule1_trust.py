@@ -71,6 +71,42 @@ def test_a_row_spanning_the_table_is_still_a_section() -> None:
                                                                    [("name", "Bob"), ("score", "4")]]
 
 
+# -- 2. entity tables -----------------------------------------------------------------------------------------------
+
+def test_an_infobox_is_one_record_named_after_its_title_with_one_element_per_key() -> None:
+    """The issue's example: examples/crazy-town.html --table 0 (title row, image row, th key + td value rows,
+    sub-heading rows)."""
+    from pathlib import Path
+
+    page = Path(__file__).resolve().parents[1] / "examples" / "crazy-town.html"
+    conversion = pyxform.convert(page.read_bytes(), table=0)
+    record = etree.fromstring(conversion.to_bytes())
+    assert (etree.QName(record).localname, record.get(PX + "name-from"), record.get(PX + "table-kind")) == (
+        "crazy-town", "title-row", "entity")
+    assert [etree.QName(e).localname for e in record] == ["note", "background-information", "members",
+                                                          "past-members"]
+    assert record[0].text == "Crazy Town performing live in Germany" and record[0].get("alt") == "CrazytownGERMANY.JPG"
+    assert children(record.find("background-information")) == [
+        ("origin", "Los Angeles, California, United States"),
+        ("genres", "Rap rock,[1] nu metal,[1] rap metal,[1] alternative rock, hip hop, rapcore"),
+        ("years-active", "1995–2003, 2007[2]–present"), ("labels", "Columbia"),
+        ("website", "http://www.myspace.com/cxt")]
+    assert record.find("members").text.startswith('Bret Mazur (a.k.a. "Epic")')
+    assert record.find(".//column-2") is None
+    kinds = [t["kind"] for t in pyxform.headers(page.read_bytes()).to_json()["tables"]]
+    assert kinds[0] == "entity"
+
+
+def test_a_spec_sheet_groups_its_keys_under_its_sub_headings() -> None:
+    html = ("<table><caption>Specs</caption><tr><td>Price<td>€ 68.490</tr><tr><td colspan=2><b>Engine</b></tr>"
+            "<tr><td>Cylinders<td>4</tr><tr><td>Power<td>180 PS</tr><tr><td colspan=2><b>Size</b></tr>"
+            "<tr><td>Length<td>478 cm</tr></table>")
+    record = xml(html).find("specs")
+    assert record.get(PX + "table-kind") == "entity"
+    assert [(etree.QName(e).localname, children(e) or e.text) for e in record] == [
+        ("price", "€ 68.490"), ("engine", [("cylinders", "4"), ("power", "180 PS")]), ("size", [("length", "478 cm")])]
+
+
 # -- 3. notes kept out of the data ---------------------------------------------------------------------------------
 
 NOTES = ("<table><tr><th>Year<th>Title<th>US<th>UK</tr><tr><td>2001<td>A<td>1<td>2</tr><tr><td>2002<td>B<td>—<td>5"
@@ -90,6 +126,17 @@ def test_note_rows_are_notes_in_csv_json_and_dataframes() -> None:
     frame = table.to_dataframe()
     assert list(frame.columns) == ["Year", "Title", "US", "UK"] and len(frame) == 2
     assert frame.attrs["notes"] == list(table.notes)
+
+
+# -- 4. the corner cell ---------------------------------------------------------------------------------------------
+
+def test_the_corner_cell_labels_the_row_header_level() -> None:
+    html = ("<table><tr><td><b>Final</b><td><b>1</b><td><b>2</b><td><b>T</b></tr><tr><td><b>Bears</b><td>7<td>3"
+            "<td>10</tr><tr><td><b>Lions</b><td>0<td>14<td>14</tr></table>")
+    table = xml(html).find("table")
+    assert [(etree.QName(e).localname, e.get(PX + "level")) for e in table] == [("bears", "Final"),
+                                                                                 ("lions", "Final")]
+    assert table.get(PX + "table-kind") == "matrix"
 
 
 # -- 5. names that never collide -----------------------------------------------------------------------------------

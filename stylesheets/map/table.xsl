@@ -45,7 +45,7 @@
         annotations (header-rows, header-cols): run the headers stage before map</xsl:message>
     </xsl:if>
     <xsl:variable name="table" as="element(px:table)" select="."/>
-    <xsl:variable name="label" as="map(xs:string, xs:string)" select="fp:table-label($table)"/>
+    <xsl:variable name="label" as="map(xs:string, item())" select="fp:table-label($table)"/>
     <!-- note rows (a table-wide row after the last data row: a source line, a footnote; headers stage, row kind
          "note") give one <note> element, not a value under every column header of the columns the note spans -->
     <xsl:variable name="all-data-slots" as="element(px:slot)*" select="f:data-slots($table)"/>
@@ -63,11 +63,14 @@
                   select="distinct-values(map:for-each($column-headers, function($k, $cells) {$cells/@id}))"/>
     <xsl:variable name="names" as="map(xs:string, xs:string)"
                   select="f:element-names($table/px:cell[@id = ($row-header-ids, $column-header-ids)])"/>
+    <xsl:variable name="corners" as="map(xs:integer, xs:string)" select="fp:corner-labels($table)"/>
     <xsl:variable name="steps" as="map(xs:string, element())" select="
         map:merge((
-          $row-header-ids ! map:entry('r' || ., fp:header-step(key('f:cell', ., root($table))[1], $names, true())),
+          for $cell in $row-header-ids ! key('f:cell', ., root($table))[1]
+          return map:entry('r' || $cell/@id, fp:header-step($cell, $names, true(),
+                                                             $corners(xs:integer($cell/@col))[$cell/@role eq 'header'])),
           $column-header-ids
-            ! map:entry('c' || ., fp:header-step(key('f:cell', ., root($table))[1], $names, false()))))"/>
+            ! map:entry('c' || ., fp:header-step(key('f:cell', ., root($table))[1], $names, false(), ()))))"/>
     <!-- the identity of a row header path: the ids of its non-null row header cells -->
     <xsl:variable name="paths" as="map(xs:string, xs:string)" select="
         map:merge(map:for-each($row-headers, function($k, $cells) {map:entry($k, string-join($cells/@id, ' '))}))"/>
@@ -90,6 +93,9 @@
       <xsl:attribute name="px:header-rows" select="@header-rows"/>
       <xsl:attribute name="px:header-cols" select="@header-cols"/>
       <xsl:attribute name="px:header-method" select="@header-method"/>
+      <xsl:if test="@kind">
+        <xsl:attribute name="px:table-kind" select="@kind"/>
+      </xsl:if>
       <xsl:if test="@parent-table">
         <xsl:attribute name="px:parent-table" select="@parent-table"/>
       </xsl:if>
@@ -97,24 +103,38 @@
         <xsl:attribute name="px:hidden" select="'true'"/>
       </xsl:if>
       <xsl:attribute name="px:key" select="'t' || @index"/>
-      <xsl:variable name="chains" as="array(*)*">
-        <xsl:for-each select="$data-slots">
-          <xsl:variable name="slot-row-headers" as="element(px:cell)*" select="fp:cells($row-headers, @row-headers)"/>
-          <xsl:variable name="record" as="xs:boolean" select="
-              empty($slot-row-headers[not(@role = 'section')])
-              or $rows-per-path(fp:path($paths, @row-headers)) gt 1"/>
-          <xsl:sequence select="fp:slot-chain(., $slot-row-headers, fp:cells($column-headers, @column-headers),
-                                              $record, $steps)"/>
-        </xsl:for-each>
-      </xsl:variable>
+      <xsl:if test="@kind eq 'entity'">
+        <xsl:sequence select="fp:entity-content($table, $label?row)"/>
+      </xsl:if>
+      <xsl:variable name="chains" as="array(*)*" select="if (@kind eq 'entity') then () else fp:chains(
+          $data-slots, $row-headers, $column-headers, $paths, $rows-per-path, $steps)"/>
       <xsl:sequence select="fp:nest($chains, 1)"/>
-      <xsl:for-each-group select="$all-data-slots[../@index = $note-rows]" group-by="../@index">
+      <xsl:for-each-group select="$all-data-slots[../@index = $note-rows][not($table/@kind = 'entity')]"
+                          group-by="../@index">
         <note px:row="{current-grouping-key()}" px:key="n{current-grouping-key()}">
           <xsl:sequence select="f:value(f:cell(.))"/>
         </note>
       </xsl:for-each-group>
     </xsl:element>
   </xsl:template>
+
+  <!-- The chains (fp:slot-chain) of a table's data slots, in row order. -->
+  <xsl:function name="fp:chains" as="array(*)*">
+    <xsl:param name="data-slots" as="element(px:slot)*"/>
+    <xsl:param name="row-headers" as="map(xs:string, element(px:cell)*)"/>
+    <xsl:param name="column-headers" as="map(xs:string, element(px:cell)*)"/>
+    <xsl:param name="paths" as="map(xs:string, xs:string)"/>
+    <xsl:param name="rows-per-path" as="map(xs:string, xs:integer)"/>
+    <xsl:param name="steps" as="map(xs:string, element())"/>
+    <xsl:for-each select="$data-slots">
+      <xsl:variable name="slot-row-headers" as="element(px:cell)*" select="fp:cells($row-headers, @row-headers)"/>
+      <xsl:variable name="record" as="xs:boolean" select="
+          empty($slot-row-headers[not(@role = 'section')])
+          or $rows-per-path(fp:path($paths, @row-headers)) gt 1"/>
+      <xsl:sequence select="fp:slot-chain(., $slot-row-headers, fp:cells($column-headers, @column-headers),
+                                          $record, $steps)"/>
+    </xsl:for-each>
+  </xsl:function>
 
   <!-- The cells of a memo map (above) for a slot's @row-headers or @column-headers (none for a missing one). -->
   <xsl:function name="fp:cells" as="element(px:cell)*">
@@ -129,12 +149,24 @@
     <xsl:sequence select="if (exists($ids)) then $paths(string($ids)) else ''"/>
   </xsl:function>
 
-  <!-- The text the table's element is named after and where it came from: caption, heading, title or default. -->
-  <xsl:function name="fp:table-label" as="map(xs:string, xs:string)">
+  <!-- The text the table's element is named after and where it came from: caption, title-row (an entity table's
+       title: its first row with content, when that is one header or heading cell with text spanning the table; map
+       key 'row' gives its index), heading, title or default. -->
+  <xsl:function name="fp:table-label" as="map(xs:string, item())">
     <xsl:param name="table" as="element(px:table)"/>
     <xsl:variable name="top-level" as="xs:boolean" select="not($table/@parent-table)"/>
-    <xsl:variable name="candidates" as="map(xs:string, xs:string)*" select="
+    <xsl:variable name="title-row" as="map(xs:string, item())?" select="if (not($table/@kind = 'entity')) then ()
+        else (for $row in $table/px:row
+              return let $cells := distinct-values($row/px:slot/@cell ! string()) ! key('f:cell', ., root($table))[1]
+                            [fp:has-content(.)]
+              return map {'cells': $cells, 'row': xs:integer($row/@index)}[exists($cells)]
+             )[1][count(?cells) eq 1 and xs:integer(?cells/@colspan) eq xs:integer($table/@cols)
+                  and (?cells/@role = ('header', 'section') or fp:is-heading(?cells))
+                  and empty(?cells/(px:image | px:table-ref))]
+             ! map {'from': 'title-row', 'text': f:label(f:text(?cells)), 'row': ?row}"/>
+    <xsl:variable name="candidates" as="map(xs:string, item())*" select="
         map {'from': 'caption', 'text': f:label($table/px:caption)},
+        $title-row,
         map {'from': 'heading', 'text': f:label($table/@heading)}[$top-level],
         map {'from': 'title', 'text': f:label(root($table)/px:grids/@title)}[$top-level]"/>
     <xsl:sequence select="($candidates[not(f:is-null(?text))], map {'from': 'default', 'text': ''})[1]"/>
@@ -188,13 +220,32 @@
     <xsl:param name="cell" as="element(px:cell)"/>
     <xsl:param name="names" as="map(xs:string, xs:string)"/>
     <xsl:param name="with-links" as="xs:boolean"/>
+    <xsl:param name="level" as="xs:string?"/>
     <xsl:variable name="label" as="xs:string" select="f:label(f:text($cell))"/>
     <xsl:element name="{if ($f:generic-names) then 'field' else $names($label)}">
       <xsl:attribute name="{if ($f:generic-names) then 'name' else 'px:label'}" select="$label"/>
+      <xsl:if test="exists($level)">
+        <xsl:attribute name="px:level" select="$level"/>
+      </xsl:if>
       <xsl:if test="$with-links">
         <xsl:sequence select="f:link-attributes($cell)"/>
       </xsl:if>
     </xsl:element>
+  </xsl:function>
+
+  <!-- The corner of a table: map { header column x : the label of the header cells above it } (the header cells
+       anchored in the header rows over column x that lie within the header columns, top first, joined with " / ":
+       "Final" over the team names of a line score). A row header element carries it as px:level, the label of its
+       level of row headers, which no data slot has among its headers. -->
+  <xsl:function name="fp:corner-labels" as="map(xs:integer, xs:string)">
+    <xsl:param name="table" as="element(px:table)"/>
+    <xsl:variable name="k" as="xs:integer" select="xs:integer($table/@header-rows)"/>
+    <xsl:variable name="p" as="xs:integer" select="xs:integer($table/@header-cols)"/>
+    <xsl:sequence select="map:merge(for $x in 0 to $p - 1 return
+        let $labels := distinct-values(
+              $table/px:row[xs:integer(@index) lt $k]/px:slot[xs:integer(@col) eq $x]/f:cell(.)
+                [@role eq 'header'][xs:integer(@col) + xs:integer(@colspan) le $p] ! f:label(f:text(.))[. ne ''])
+        return map:entry($x, string-join($labels, ' / '))[exists($labels)])"/>
   </xsl:function>
 
   <!--
