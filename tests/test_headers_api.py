@@ -27,7 +27,7 @@ def test_json_has_exactly_the_issue_shape() -> None:
     result = detect_headers(grids_xml([PAPER, [["td:a", "td:b"], ["td:c", "td:d"]]]))
     assert result.to_json() == {"tables": [
         {"index": 0, "header_rows": 2, "header_cols": 1, "method": "markup", "kind": "matrix"},
-        {"index": 1, "header_rows": 0, "header_cols": 0, "method": "none", "kind": "entity"}]}
+        {"index": 1, "header_rows": 0, "header_cols": 0, "method": "none", "kind": "relational"}]}
     assert json.loads(result.to_json_text()) == result.to_json()
 
 

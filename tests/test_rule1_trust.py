@@ -223,3 +223,50 @@ def test_a_form_feed_in_a_cell_is_a_space_without_warning() -> None:
     assert children(record) == [("a-b", "x y")]
     assert conversion.messages == []
     assert "\ufffd" not in conversion.xml
+
+
+# -- header detection without markup --------------------------------------------------------------------------------
+
+def kp(html: str) -> tuple[int, int]:
+    table = pyxform.headers(html.encode()).tables[0]
+    return table.header_rows, table.header_cols
+
+
+def test_a_header_row_marked_only_by_its_own_background_is_a_header() -> None:
+    rows = "".join(f"<tr><td>{a}</td><td>{b}</td><td>{c}</td></tr>" for a, b, c in (
+        ("Bears", "Smith", "Chicago"), ("Lions", "Jones", "Detroit"), ("Packers", "Brown", "Boston"),
+        ("Vikings", "Green", "Seattle")))
+    assert kp(f'<table><tr style="background:#dde"><td>Team</td><td>Coach</td><td>Town</td></tr>{rows}</table>') \
+        == (1, 0)
+    # a colour no row has on its own (every row painted alike) marks nothing
+    painted = rows.replace("<tr>", '<tr style="background:#dde">')
+    assert kp(f'<table><tr style="background:#dde"><td>Team</td><td>Coach</td><td>Town</td></tr>{painted}'
+              "</table>") == (0, 0)
+
+
+def test_a_key_column_of_links_is_not_a_header_column() -> None:
+    rows = "".join(f'<tr><td class="name"><a href="/{n}">{n} widget</a></td><td>{p}</td><td>{s}</td></tr>'
+                   for n, p, s in (("Alpha", "12.50", "3"), ("Beta", "7.25", "10"), ("Gamma", "3.10", "0"),
+                                   ("Delta", "9.99", "5")))
+    html = ("<html><head><style>a{color:#0645ad}</style></head><body><table><tr><td><b>Product</b></td>"
+            f"<td><b>Price</b></td><td><b>Stock</b></td></tr>{rows}</table></body></html>")
+    assert kp(html) == (1, 0)
+
+
+def test_a_column_of_coloured_results_is_data_not_a_header_column() -> None:
+    results = ["Win", "Loss", "Win", "Win", "Loss", "Win"]
+    rows = "".join(f'<tr><td class="result-{r.lower()}" style="background:{"#bfd" if r == "Win" else "#fdd"};'
+                   f'color:#000">{r}</td><td>{i}–{i}</td><td>Opponent {i}</td><td>KO</td></tr>'
+                   for i, r in enumerate(results))
+    html = (f"<table><tr><td><b>Result</b></td><td><b>Record</b></td><td><b>Opponent</b></td><td><b>Method</b></td>"
+            f"</tr>{rows}</table>")
+    assert kp(html) == (1, 0)
+
+
+def test_a_sub_header_row_in_smaller_bold_type_is_a_header_row() -> None:
+    words = ["Alpha", "Bravo", "Delta", "Gamma", "Kappa", "Omega"]
+    body = "".join(f"<tr><td>Song {w}</td><td>{w}</td><td>{words[i - 1]}</td></tr>" for i, w in enumerate(words))
+    html = ("<table><tr><td rowspan=2><b>Single</b></td><td colspan=2><b>Released on</b></td></tr>"
+            "<tr><td><small><b>Chart</b></small></td><td><small><b>Label</b></small></td></tr>"
+            f"{body}</table>")
+    assert kp(html) == (2, 0)

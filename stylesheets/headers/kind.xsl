@@ -11,8 +11,9 @@
     entity      one thing described by key-value pairs (an infobox, a spec sheet, a "Details" box): no row of column
                 labels (k = 0, or every header row is a title row spanning the table), at most one header column;
                 of the rows that are neither wide (titles, sub-headings, notes) nor blank, none has more than two
-                cells with content, and at least two, and at least half, are key-value rows: a key, a text that is
-                no number, in the first column, and one value cell after it (the second column, or a cell
+                cells with content, and at least half, and at least two where the keys are header cells (p = 1) or
+                three where nothing marks them (two rows alone do not tell keys from a two-column list), are
+                key-value rows: a key, a text that is no number, in the first column, and one value cell after it (the second column, or a cell
                 spanning the rest), the keys all different (the other rows are values without a key: a link, a
                 button);
     matrix      a two-dimensional table (Zhang & Li's k > 0 and p > 0): some column-label row and some header column,
@@ -44,7 +45,7 @@
     <xsl:sequence select="
         if ($model?rows lt 2 or $model?cols lt 2 or count($cells[not(?blank)]) lt 2) then 'layout'
         else if ($k + $p eq 0 and (some $c in $cells satisfies exists($c?element/px:table-ref))) then 'layout'
-        else if ($titles-only and $p le 1 and fp:is-entity($model, $k)) then 'entity'
+        else if ($titles-only and $p le 1 and fp:is-entity($model, $k, 3 - $p)) then 'entity'
         else if (not($titles-only) and ($p ge 1 or fp:is-cross-tab($model, $k, $kinds))) then 'matrix'
         else 'relational'"/>
   </xsl:function>
@@ -62,14 +63,15 @@
          return exists($types) and count($types[. eq 'numeric']) * 4 ge count($types) * 3))"/>
   </xsl:function>
 
-  <!-- True if the rows from $k on are key-value rows (see the module comment). -->
+  <!-- True if the rows from $k on are key-value rows (see the module comment), at least $least of them. -->
   <xsl:function name="fp:is-entity" as="xs:boolean">
     <xsl:param name="model" as="map(*)"/>
     <xsl:param name="k" as="xs:integer"/>
+    <xsl:param name="least" as="xs:integer"/>
     <xsl:variable name="rows" as="xs:integer*"
         select="($k to $model?rows - 1)[not(f:is-wide-row($model, .) or f:is-blank-row($model, .))]"/>
     <xsl:variable name="keys" as="map(*)*" select="$rows ! fp:key-value($model, .)"/>
-    <xsl:sequence select="count($keys) ge 2 and count($keys) * 2 ge count($rows)
+    <xsl:sequence select="count($keys) ge $least and count($keys) * 2 ge count($rows)
         and (every $y in $rows satisfies count(f:model-row($model, $y)?contents) le 2)
         and count(distinct-values($keys ! normalize-space(?text))) eq count($keys)"/>
   </xsl:function>

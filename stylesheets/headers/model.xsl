@@ -147,7 +147,8 @@
     The features of a cell with text that only the formatting method reads (computed for it alone: the content
     features cost regular expressions): the content features, 'type' (f:content-type), 'script' (f:script), 'case'
     (f:initial-case), 'length' (characters without footnote markers), 'colon' (a trailing colon), and the formatting
-    features of clean, 'font-size' (px, absent if unknown), 'italic', 'face', 'color', 'background', 'indent' (px),
+    features of clean, 'font-size' (px, absent if unknown), 'italic', 'face', 'color', 'link-coloured' (most of its
+    text is the text of links, so that its colour is the page's colour of links), 'background', 'indent' (px),
     'class' and 'row-class' (the class of the cell's row; classes as f:style-classes gives them).
   -->
   <xsl:function name="f:cell-features" as="map(*)">
@@ -167,6 +168,9 @@
         'italic' : $element/@italic = ('true', '1'),
         'face' : lower-case(normalize-space($element/@face)),
         'color' : lower-case(normalize-space($element/@color)),
+        'link-coloured' : exists($element/px:link)
+                          and sum($element/px:link ! string-length(normalize-space(.))) * 2
+                              ge string-length(normalize-space($text)),
         'background' : lower-case(normalize-space($element/@background)),
         'indent' : if ($indent eq $indent) then $indent else 0.0e0,
         'class' : if (exists($element/@class)) then f:style-classes($element/@class) else '',
