@@ -26,7 +26,7 @@ from bench.corpus import DEFAULT_CORPUS, corpus_pages
 WORKER = r"""
 import json, sys, time
 from pathlib import Path
-from pyxform.normalize import grid
+from pyxform.stages.normalize import grid
 try:
     from pyxform import convert
 except ImportError:

@@ -1,7 +1,7 @@
 """Before/after check for optimizations: the clean stage's annotated XHTML, the grid document and the converted XML of
 every corpus page must stay byte-identical.
 
-``--save DIR`` writes, per page, ``NAME.xhtml`` (``pyxform.clean.clean(bytes).to_bytes()``), ``NAME.grid.xml``
+``--save DIR`` writes, per page, ``NAME.xhtml`` (``pyxform.stages.clean.clean(bytes).to_bytes()``), ``NAME.grid.xml``
 (``pyxform.grid(bytes).xml``) and, where this build has ``pyxform.convert``, ``NAME.convert.xml``
 (``pyxform.convert(bytes).xml``) into DIR (``ERROR code: message`` when the page raises). ``--compare DIR`` computes
 the same and reports every page whose output differs from the one saved, with the first differing position; the
@@ -22,9 +22,9 @@ from bench.corpus import DEFAULT_CORPUS, corpus_pages
 def outputs(data: bytes) -> dict[str, bytes]:
     """``{suffix: output}`` of one page (``.xhtml``, ``.grid.xml``, ``.convert.xml``) as bytes; an error becomes
     ``ERROR code: message``."""
-    from pyxform.clean import clean
-    from pyxform.errors import PyxformError
-    from pyxform.normalize import grid
+    from pyxform.stages.clean import clean
+    from pyxform.base.errors import PyxformError
+    from pyxform.stages.normalize import grid
 
     steps = {".xhtml": lambda: clean(data).to_bytes(), ".grid.xml": lambda: grid(data).xml.encode("utf-8")}
     try:

@@ -39,7 +39,7 @@ def main(argv: list[str] | None = None) -> int:
     import pandas
 
     import pyxform
-    from pyxform.errors import NoTableError
+    from pyxform.base.errors import NoTableError
 
     pages = [path.read_bytes() for path in paths]
     pyxform.convert(b"<table><tr><th>a</th></tr><tr><td>1</td></tr></table>")  # compile the stylesheets once

@@ -1,6 +1,6 @@
 """The whole corpus under a memory limit (issue 7): every page of ``../shared/corpus`` (the 440 Wikipedia pages and
 their 440 one-table extracts, the 27 web pages, the misc pages) converted the way ``pyxform convert`` does it, in a
-worker process (:class:`pyxform.isolate.Worker`) under ``RLIMIT_DATA`` and a time limit per page, with the default
+worker process (:class:`pyxform.jobs.Worker`) under ``RLIMIT_DATA`` and a time limit per page, with the default
 resource limits otherwise. The output of each page is checked (well-formed, valid against its generated XSD).
 
 Reports: pages; pages converted, with failed tables, failed (by reason: error code and limit); tables converted and
@@ -68,11 +68,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"no pages under {args.corpus}", file=sys.stderr)
         return 2
 
-    from pyxform.errors import PyxformError, WorkerCrash
-    from pyxform.isolate import PageJob, Worker
-    from pyxform.limits import DEFAULT_LIMITS
-    from pyxform.schema import validate
-    from pyxform.source import read_source
+    from pyxform.base.errors import PyxformError, WorkerCrash
+    from pyxform.base.limits import DEFAULT_LIMITS
+    from pyxform.base.source import read_source
+    from pyxform.jobs import PageOptions, Worker
+    from pyxform.stages.schema import validate
 
     limits = replace(DEFAULT_LIMITS, max_memory=args.max_memory * 2**20,
                      **({"timeout": args.timeout} if args.timeout is not None else {}))
@@ -83,7 +83,10 @@ def main(argv: list[str] | None = None) -> int:
             record: dict[str, object] = {"page": str(path.relative_to(args.corpus))}
             _reset_peak(worker.pid)
             try:
-                result = worker.run(PageJob(read_source(path), schema=not args.no_validate))
+                result = worker.run(read_source(path), PageOptions(schema=not args.no_validate, limits=limits))
+                every_table_failed = result.tables == 0 and bool(result.table_failures)
+                if result.error is not None and not every_table_failed:  # counted as partial, as before
+                    raise result.error
                 if result.schema is not None:
                     validate(result.payload, result.schema)
                 record.update(status="partial" if result.table_failures else "ok", tables=result.tables,

@@ -23,8 +23,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pyxform.errors import PyxformError
-from pyxform.normalize import Cell, GridDocument, Normalizer, TableGrid, grid
+from pyxform.base.errors import PyxformError
+from pyxform.stages.normalize import Cell, GridDocument, Normalizer, TableGrid, grid
 
 ORACLES = ("wikitables/browser-grids.jsonl", "web/browser-grids.jsonl")
 DEFAULT_CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus"

@@ -22,8 +22,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pyxform.errors import PyxformError
-from pyxform.normalize import Normalizer, TableGrid, grid
+from pyxform.base.errors import PyxformError
+from pyxform.stages.normalize import Normalizer, TableGrid, grid
 
 DEFAULT_CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus"
 _FOOTNOTE = re.compile(r"\[(?:\d+|[a-z]|[A-Z]|note \d+|citation needed|nb \d+|\w{1,3})\]")
@@ -42,7 +42,7 @@ def read_csv(path: Path) -> list[list[str]]:
 
 def picked_table(tables: tuple[TableGrid, ...], page: bytes, table_index: int) -> TableGrid | None:
     """The table_index-th table of class wikitable (WikiTableQuestions' way of counting) of the page."""
-    from pyxform.clean import clean
+    from pyxform.stages.clean import clean
 
     all_tables = list(clean(page).tree.iter("{http://www.w3.org/1999/xhtml}table"))
     wikitables = [n for n, t in enumerate(all_tables) if "wikitable" in (t.get("class") or "").split()]

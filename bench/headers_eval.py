@@ -14,7 +14,7 @@ from pathlib import Path
 import lxml.html
 from lxml import etree
 
-from pyxform.header_detection import HeadersResult, TableHeaders, detect_headers
+from pyxform.stages.headers import HeadersResult, TableHeaders, detect_headers
 
 __all__ = ["DEFAULT_CORPUS", "page_headers", "parse_params", "percent", "strip_markup", "warn"]
 

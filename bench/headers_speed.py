@@ -86,7 +86,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=2, help="runs per measurement (the best counts)")
     parser.add_argument("--methods", default="auto,format")
     args = parser.parse_args(argv)
-    from pyxform.normalize import shared_runtime
+    from pyxform.runtime.runner import shared_runtime
 
     runtime = shared_runtime()
     from saxonche import PySaxonProcessor

@@ -22,7 +22,7 @@ import json
 import time
 from pathlib import Path
 
-from pyxform.errors import PyxformError
+from pyxform.base.errors import PyxformError
 
 from .headers_eval import DEFAULT_CORPUS, page_headers, parse_params, percent, strip_markup, warn
 

@@ -75,8 +75,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--names", default="paper")
     args = parser.parse_args(argv)
     sys.path.insert(0, str(ROOT))
-    from pyxform.convert import convert_grid
-    from pyxform.schema import validate
+    from pyxform.api.convert import convert_grid
+    from pyxform.stages.schema import validate
 
     by_page: dict[str, list[dict[str, Any]]] = defaultdict(list)
     with open(args.corpus / "browser-grids.jsonl", encoding="utf-8") as stream:

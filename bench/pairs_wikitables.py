@@ -105,7 +105,7 @@ def picked_table(corpus: Path, name: str, grids: dict[tuple[str, int], dict[str,
 
 def pyxform_pairs(data: bytes, index: int, name: str, method: str) -> list[dict[str, Any]]:
     """pyxform's pairs with a value for one table of a page."""
-    from pyxform.convert import convert
+    from pyxform.api.convert import convert
 
     conversion = convert(data, table=index, method=method, source=f"{name}.html")
     return [p for p in conversion.pairs() if p["table"] == index and p["value"]]

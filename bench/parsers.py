@@ -2,7 +2,7 @@
 
 Each route turns decoded page text into an lxml tree (XHTML namespace where the route can):
 
-- ``turbohtml fast``: pyxform's route (``pyxform.clean.parse.parse_html``): turbohtml (C) -> XML text -> libxml2;
+- ``turbohtml fast``: pyxform's route (``pyxform.stages.clean.parse.parse_html``): turbohtml (C) -> XML text -> libxml2;
 - ``turbohtml walk``: pyxform's fallback: turbohtml tree copied node by node with an lxml TreeBuilder;
 - ``lexbor walk``: selectolax (Lexbor, C) copied node by node (the provisional route);
 - ``html5ever walk``: markupever (html5ever, Rust) copied node by node;
@@ -43,8 +43,8 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from html5_tree import CORPUS, css_path, dump, html_tables, load_browser_grids, read_cases, table_cells  # noqa: E402
 
-from pyxform.clean.decode import decode_html  # noqa: E402
-from pyxform.clean.parse import XHTML_NS, parse_html, parse_html_slow  # noqa: E402
+from pyxform.stages.clean.decode import decode_html  # noqa: E402
+from pyxform.stages.clean.parse import XHTML_NS, parse_html, parse_html_slow  # noqa: E402
 
 _XML_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9._-]*$")
 _NOT_XML_CHAR = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")

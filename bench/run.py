@@ -94,7 +94,7 @@ def _pyxform_convert() -> Callable[[bytes], int | None]:
 
 
 def _pyxform_grid_xml() -> Callable[[bytes], int | None]:
-    from pyxform.normalize import Normalizer, grid
+    from pyxform.stages.normalize import Normalizer, grid
 
     normalizer = Normalizer()
 
@@ -105,7 +105,7 @@ def _pyxform_grid_xml() -> Callable[[bytes], int | None]:
 
 
 def _pyxform_grid_model() -> Callable[[bytes], int | None]:
-    from pyxform.normalize import Normalizer, grid
+    from pyxform.stages.normalize import Normalizer, grid
 
     normalizer = Normalizer()
 

@@ -24,9 +24,10 @@ __all__ = ["stage_costs"]
 
 def stage_costs(page: bytes) -> dict[str, tuple[float, int | None]]:
     """``{stage: (CPU seconds, peak bytes over the stage's start)}`` for one run of the conversion stages."""
-    from pyxform.limits import DEFAULT_LIMITS
-    from pyxform.pipeline import _clean, runner
-    from pyxform.source import Source
+    from pyxform.base.limits import DEFAULT_LIMITS
+    from pyxform.api.pipeline import _clean
+    from pyxform.runtime.runner import runner
+    from pyxform.base.source import Source
 
     run_on = runner()
     costs: dict[str, tuple[float, int | None]] = {}

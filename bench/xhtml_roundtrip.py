@@ -35,7 +35,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"no pages under {args.corpus}", file=sys.stderr)
         return 2
     import pyxform
-    from pyxform.errors import PyxformError
+    from pyxform.base.errors import PyxformError
 
     tables = same_tables = pages = same_pages = 0
     differing: list[str] = []

@@ -28,15 +28,15 @@ except ImportError:  # the regression replay (tests/test_fuzz_atheris.py) needs 
 
 if atheris is not None:
     with atheris.instrument_imports(include=["pyxform"]):
-        from pyxform.convert import convert
-        from pyxform.errors import EmptyInput, LimitExceeded, NoTableError, UndecodableInput
-        from pyxform.limits import Limits
-        from pyxform.normalize import grid
+        from pyxform.api.convert import convert
+        from pyxform.base.errors import EmptyInput, LimitExceeded, NoTableError, UndecodableInput
+        from pyxform.base.limits import Limits
+        from pyxform.stages.normalize import grid
 else:
-    from pyxform.convert import convert
-    from pyxform.errors import EmptyInput, LimitExceeded, NoTableError, UndecodableInput
-    from pyxform.limits import Limits
-    from pyxform.normalize import grid
+    from pyxform.api.convert import convert
+    from pyxform.base.errors import EmptyInput, LimitExceeded, NoTableError, UndecodableInput
+    from pyxform.base.limits import Limits
+    from pyxform.stages.normalize import grid
 
 #: Small limits keep each run fast; a limit that is hit is a right answer, not a crash.
 LIMITS = Limits(max_page_bytes=256 * 1024, max_slots=20_000, max_tables=200, max_depth=16)

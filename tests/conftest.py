@@ -18,6 +18,6 @@ CORPUS = ROOT.parent / "shared" / "corpus"
 @pytest.fixture(scope="session")
 def normalizer():
     """The stage-2 runner on the process-wide shared runtime."""
-    from pyxform.normalize import Normalizer
+    from pyxform.stages.normalize import Normalizer
 
     return Normalizer()

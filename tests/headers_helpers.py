@@ -6,7 +6,7 @@ from typing import Any
 
 from lxml import etree
 
-from pyxform.header_detection import HeadersResult, detect_headers
+from pyxform.stages.headers import HeadersResult, detect_headers
 
 from .grid_builder import PX_NS, grid_xml, grids_xml
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from lxml import etree
 
-from pyxform.clean.parse import MATHML_NS, SVG_NS, XHTML_NS
+from pyxform.stages.clean.parse import MATHML_NS, SVG_NS, XHTML_NS
 
 __all__ = ["dump", "read_cases", "css_path", "table_cells", "html_tables", "load_browser_grids", "CASES", "CORPUS"]
 

@@ -11,8 +11,8 @@ import pytest
 
 import pyxform
 from pyxform.cli import main
-from pyxform.errors import EmptyInput, InputError, InputNotFound, NoTableError, QueryError, StepError
-from pyxform.pipeline import CONVERSION, Step
+from pyxform.base.errors import EmptyInput, InputError, InputNotFound, NoTableError, QueryError, StepError
+from pyxform.api.pipeline import CONVERSION, Step
 
 
 @pytest.mark.parametrize("function", [pyxform.convert, pyxform.grid, pyxform.headers])

@@ -12,17 +12,17 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
-from pyxform.catalog import (CATALOG_NS, PUBLIC_BASE, CatalogResolver, build_catalog, catalog_entries, catalog_path,
+from pyxform.runtime.catalog import (CATALOG_NS, PUBLIC_BASE, CatalogResolver, build_catalog, catalog_entries, catalog_path,
                              resolve_uri)
-from pyxform.errors import StylesheetError
-from pyxform.pipeline import Pipeline, Step
+from pyxform.base.errors import StylesheetError
+from pyxform.api.pipeline import Pipeline, Step
 
 STYLESHEETS = Path(__file__).parent / "data" / "stylesheets"
 GRID_XSD = "https://pyxform.invalid/schemas/grid.xsd"
 
 
 def test_the_shipped_catalog_is_current() -> None:
-    assert catalog_path().read_text(encoding="utf-8") == build_catalog(), "run python -m pyxform.catalog"
+    assert catalog_path().read_text(encoding="utf-8") == build_catalog(), "run python -m pyxform.runtime.catalog"
 
 
 def test_every_stylesheet_and_schema_has_a_public_uri() -> None:

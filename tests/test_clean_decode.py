@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from pyxform.clean.decode import decode_html, prescan_meta_charset, whatwg_encoding
-from pyxform.errors import EmptyInput, UndecodableInput
+from pyxform.stages.clean.decode import decode_html, prescan_meta_charset, whatwg_encoding
+from pyxform.base.errors import EmptyInput, UndecodableInput
 
 WEB = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus" / "web"
 PAGE = "<html><head><title>Größe</title></head><body><table><tr><td>Straße €</td></tr></table></body></html>"

@@ -6,9 +6,9 @@ import pytest
 from lxml import etree
 
 from .html5_tree import CORPUS, css_path, dump, html_tables, load_browser_grids, read_cases, table_cells
-from pyxform.clean import clean
-from pyxform.clean.decode import decode_html
-from pyxform.clean.parse import XHTML_NS, parse_html, parse_html_slow
+from pyxform.stages.clean import clean
+from pyxform.stages.clean.decode import decode_html
+from pyxform.stages.clean.parse import XHTML_NS, parse_html, parse_html_slow
 
 X = "{" + XHTML_NS + "}"
 PX = "{urn:pyxform}"

@@ -8,9 +8,9 @@ from hypothesis import strategies as st
 from lxml import etree
 
 from .html5_tree import dump
-from pyxform.clean import clean
-from pyxform.clean.parse import XHTML_NS, parse_html, parse_html_slow
-from pyxform.errors import PyxformError
+from pyxform.stages.clean import clean
+from pyxform.stages.clean.parse import XHTML_NS, parse_html, parse_html_slow
+from pyxform.base.errors import PyxformError
 
 TAGS = ["table", "tr", "td", "th", "tbody", "thead", "tfoot", "caption", "p", "b", "i", "font", "div", "span",
         "svg", "math", "foreignObject", "noscript", "script", "style", "template", "select", "form", "a", "br",

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from pyxform.clean import clean
-from pyxform.clean.parse import XHTML_NS
-from pyxform.clean.style import legacy_color
+from pyxform.stages.clean import clean
+from pyxform.stages.clean.parse import XHTML_NS
+from pyxform.stages.clean.values import legacy_color
 
 X = "{" + XHTML_NS + "}"
 PX = "{urn:pyxform}"

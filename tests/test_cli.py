@@ -12,7 +12,7 @@ import pytest
 from lxml import etree
 
 from pyxform.cli import main
-from pyxform.saxon import builtin_schema
+from pyxform.runtime.saxon import builtin_schema
 
 from .conftest import CASES
 

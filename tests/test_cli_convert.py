@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from pyxform.cli import main
-from pyxform.errors import EXIT_PARTIAL_FAILURE
+from pyxform.base.errors import EXIT_PARTIAL_FAILURE
 
 from .annotated_grids import T, grid_xml, td, th
 

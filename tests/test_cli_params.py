@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from pyxform.cli import main
-from pyxform.docs import stage_parameters
+from pyxform.runtime.registry import stage_parameters
 
 PAGE = b"<table><tr><th>A</th><th>B</th></tr><tr><td>1</td><td>2</td></tr></table>"
 
@@ -74,13 +74,13 @@ def test_a_value_outside_a_parameters_fixed_set_is_refused_up_front_naming_the_v
 
 
 def test_the_fixed_sets_come_from_the_stylesheets_declarations() -> None:
-    from pyxform.docs import stage_parameter_declarations
+    from pyxform.runtime.registry import stage_parameter_declarations
 
     assert stage_parameter_declarations("headers")["method"].values == ("auto", "markup", "format")
     assert stage_parameter_declarations("headers")["size-difference"].values == ("signed", "absolute")
     assert stage_parameter_declarations("map")["names"].values == ("paper", "generic")
     assert stage_parameter_declarations("headers")["threshold"].values == ()
-    from pyxform.docs import DOCS_PAGE
+    from pyxform.runtime.docs import DOCS_PAGE
 
     assert "`method` `xs:string = 'auto', one of auto markup format`" in DOCS_PAGE.read_text(encoding="utf-8")
 

@@ -13,9 +13,9 @@ import pytest
 import xmlschema
 from lxml import etree
 
-from pyxform.convert import convert
-from pyxform.pipeline import runner
-from pyxform.schema import validate
+from pyxform.api.convert import convert
+from pyxform.runtime.runner import runner
+from pyxform.stages.schema import validate
 
 from .xmlcompare import canonical
 

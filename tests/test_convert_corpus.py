@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
-from pyxform.convert import convert
-from pyxform.errors import NoTableError
-from pyxform.schema import validate
+from pyxform.api.convert import convert
+from pyxform.base.errors import NoTableError
+from pyxform.stages.schema import validate
 
 from .conftest import CORPUS
 

@@ -1,4 +1,4 @@
-"""The manual stays true: docs/stylesheets.md is generated from the stylesheets' own comments (python -m pyxform.docs)
+"""The manual stays true: docs/stylesheets.md is generated from the stylesheets' own comments (python -m pyxform.runtime.docs)
 and must be current; the README's test command is what CI runs; links lead somewhere; the commands shown parse; the
 exit-code table of docs/errors.md is the error classes."""
 
@@ -11,13 +11,13 @@ from pathlib import Path
 
 import pytest
 
-from pyxform.docs import DOCS_PAGE, main, read_stylesheet, render
+from pyxform.runtime.docs import DOCS_PAGE, main, read_stylesheet, render
 
 STYLESHEETS = Path(__file__).resolve().parent.parent / "stylesheets"
 
 
 def test_the_committed_page_is_current() -> None:
-    assert DOCS_PAGE.read_text(encoding="utf-8") == render(), "run python -m pyxform.docs"
+    assert DOCS_PAGE.read_text(encoding="utf-8") == render(), "run python -m pyxform.runtime.docs"
     assert main(["--check"]) == 0
 
 

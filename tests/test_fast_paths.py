@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from pyxform.clean import clean
-from pyxform.normalize import GridDocument, Normalizer, grid, read_grid_xml
+from pyxform.stages.clean import clean
+from pyxform.stages.normalize import GridDocument, Normalizer, grid, read_grid_xml
 
 from .conftest import CASES
 
@@ -74,7 +74,7 @@ def test_an_eager_grid_document_is_still_built_from_its_parts() -> None:
 
 
 def test_a_page_without_tables_is_still_an_error(normalizer: Normalizer) -> None:
-    from pyxform.errors import NoTableError
+    from pyxform.base.errors import NoTableError
 
     with pytest.raises(NoTableError):
         grid(b"<p>no table here</p>", normalizer=normalizer)
@@ -89,8 +89,8 @@ def test_cases_are_present() -> None:
 def test_the_conversion_pipeline_gives_the_same_output_with_the_whole_page(tmp_path: Path, monkeypatch) -> None:
     # With keep_stages the clean step's result is written out, so the pipeline hands Saxon the whole page; without,
     # only the tables. Both must convert the same, and the dump must be the whole annotated page.
-    from pyxform.clean import CleanedPage
-    from pyxform.pipeline import CONVERSION
+    from pyxform.stages.clean import CleanedPage
+    from pyxform.api.pipeline import CONVERSION
 
     calls: list[str] = []
     for method in ("to_bytes", "tables_to_bytes"):

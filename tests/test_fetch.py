@@ -11,9 +11,9 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
-from pyxform.errors import FetchError, ForbiddenAddress, UnsupportedScheme
-from pyxform.fetch import check_address, fetch, resolve_checked
-from pyxform.limits import Limits
+from pyxform.base.errors import FetchError, ForbiddenAddress, UnsupportedScheme
+from pyxform.base.fetch import check_address, fetch, resolve_checked
+from pyxform.base.limits import Limits
 
 PAGE = "<html><head><title>t</title></head><body><table><tr><td>größe</td></tr></table></body></html>"
 

@@ -1,4 +1,4 @@
-"""Atomic output writes (pyxform.files.atomic_write)."""
+"""Atomic output writes (pyxform.base.files.atomic_write)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from pyxform.files import (TEMPORARY_PATTERN, atomic_write, remove_stale_temporaries, resolve_output,
+from pyxform.base.files import (TEMPORARY_PATTERN, atomic_write, remove_stale_temporaries, resolve_output,
                            writes_in_place)
 
 
@@ -77,8 +77,8 @@ def test_sigterm_to_the_command_removes_the_temporary_file(tmp_path: Path) -> No
     target.write_bytes(b"old")
     # the command line's handler, then a write whose fsync takes long: SIGTERM arrives while the file is open
     script = ("import os, sys, time\n"
-              "from pyxform import cli, files\n"
-              "cli._exit_on_sigterm()\n"
+              "from pyxform.base import files\nfrom pyxform.cli.main import _exit_on_sigterm\n"
+              "_exit_on_sigterm()\n"
               "os.fsync = lambda fd: (print('writing', flush=True), time.sleep(30))\n"
               f"files.atomic_write({str(target)!r}, b'new')\n")
     child = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE)

@@ -19,10 +19,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from lxml import etree
 
-from pyxform.convert import convert
-from pyxform.errors import EmptyInput, NoTableError, UndecodableInput
-from pyxform.normalize import grid
-from pyxform.schema import validate
+from pyxform.api.convert import convert
+from pyxform.base.errors import EmptyInput, NoTableError, UndecodableInput
+from pyxform.stages.normalize import grid
+from pyxform.stages.schema import validate
 
 SPANS = ["1", "2", "3", "0", "-1", "x", "", "2;", "+2", " 3 "]
 HUGE_SPANS = ["1000", "1001", "65534", "65535", "99999999999"]  # drawn rarely: each costs thousands of slots

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from pyxform.cli import main
-from pyxform.header_detection import looks_like_grid_document
+from pyxform.stages.headers import looks_like_grid_document
 
 GRID = (Path(__file__).parent / "data" / "grids" / "paper-example.grid.xml").read_bytes()
 

@@ -18,8 +18,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from lxml import etree
 
-from pyxform.normalize import Normalizer, grid
-from pyxform.saxon import builtin_schema
+from pyxform.stages.normalize import Normalizer, grid
+from pyxform.runtime.saxon import builtin_schema
 
 SPAN_VALUES = ["1", "2", "3", "0", "-1", "abc", "", " 2 ", "2;", "+2", "-0", "02", "4x", "1.9"]
 BIG_SPAN_VALUES = ["1001", "70000", "99999999999999999999999"]

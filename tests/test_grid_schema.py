@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
-from pyxform.clean import clean
-from pyxform.normalize import Normalizer, grid
-from pyxform.saxon import builtin_schema
+from pyxform.stages.clean import clean
+from pyxform.stages.normalize import Normalizer, grid
+from pyxform.runtime.saxon import builtin_schema
 
 from .conftest import CASES, CORPUS
 

@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 from lxml import etree
 
 from pyxform.cli import main
-from pyxform.errors import InputError, LimitExceeded, NoTableError, TableError
-from pyxform.header_detection import HeadersResult, TableHeaders, detect_headers, is_grid_document
+from pyxform.base.errors import InputError, LimitExceeded, NoTableError, TableError
+from pyxform.stages.headers import HeadersResult, TableHeaders, detect_headers, is_grid_document
 
 from .grid_builder import cell, grid_xml, grids_xml
 from .headers_helpers import PX
@@ -44,7 +44,7 @@ def test_result_model_and_annotated_document() -> None:
 
 
 def test_annotated_grid_is_valid_against_grid_xsd() -> None:
-    from pyxform.saxon import builtin_schema
+    from pyxform.runtime.saxon import builtin_schema
 
     schema = etree.XMLSchema(etree.parse(str(builtin_schema("grid.xsd"))))
     rows = [[cell("td", "Title", colspan=3)], ["th:a", "th:b", "th:c"], [cell("th", "Group", colspan=3)],

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import pyxform
-from pyxform.header_detection import detect_headers
+from pyxform.stages.headers import detect_headers
 
 from .grid_builder import grid_from_expected
 

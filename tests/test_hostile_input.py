@@ -10,9 +10,9 @@ import pytest
 from lxml import etree
 
 from pyxform.cli import main
-from pyxform.convert import convert
-from pyxform.errors import EXIT_PARTIAL_FAILURE, EmptyInput, NoTableError, UndecodableInput
-from pyxform.schema import validate
+from pyxform.api.convert import convert
+from pyxform.base.errors import EXIT_PARTIAL_FAILURE, EmptyInput, NoTableError, UndecodableInput
+from pyxform.stages.schema import validate
 
 TABLE = b"<table><tr><th>Name</th><th>Size</th></tr><tr><td>a</td><td>1</td></tr></table>"
 

@@ -15,14 +15,14 @@ from pathlib import Path
 
 import pytest
 
-from pyxform.clean import clean
+from pyxform.stages.clean import clean
 from pyxform.cli import main
-from pyxform.convert import convert
-from pyxform.errors import LimitExceeded, WorkerCrash
-from pyxform.isolate import PageJob, Worker
-from pyxform.limits import DEFAULT_LIMITS, Limits
-from pyxform.normalize import Normalizer
-from pyxform.source import Source, read_source
+from pyxform.api.convert import convert
+from pyxform.base.errors import LimitExceeded, WorkerCrash
+from pyxform.jobs import PageOptions, Worker
+from pyxform.base.limits import DEFAULT_LIMITS, Limits
+from pyxform.stages.normalize import Normalizer
+from pyxform.base.source import Source, read_source
 
 OK_PAGE = b"<table><tr><th>A</th><th>B</th></tr><tr><td>1</td><td>2</td></tr></table>"
 
@@ -212,27 +212,29 @@ def test_a_slow_page_is_stopped_at_the_timeout_and_the_batch_goes_on(tmp_path: P
 def test_a_page_over_the_memory_limit_fails_and_the_next_page_gets_a_new_worker(tmp_path: Path) -> None:
     limits = Limits(max_memory=250 * 2**20)
     with Worker(limits) as worker:
-        with pytest.raises(LimitExceeded) as caught:
-            worker.run(PageJob(Source(square_table(300), "big.html")))
-        assert caught.value.limit == "max_memory" and caught.value.location == "big.html"
-        assert caught.value.message == ("the page needed more than 250 MiB of memory (limit max_memory = 250 MiB; "
-                                        "raise it with limits=Limits(max_memory=...))")  # the API's words
-        result = worker.run(PageJob(Source(OK_PAGE, "ok.html")))
-    assert result.tables == 1 and b"<a px:label" in result.payload
+        failed = worker.run(Source(square_table(300), "big.html"), PageOptions())
+        assert failed.status == "failed" and failed.source == "big.html" and not failed.outputs
+        error = failed.error
+        assert isinstance(error, LimitExceeded)
+        assert error.limit == "max_memory" and error.location == "big.html"
+        assert error.message == ("the page needed more than 250 MiB of memory (limit max_memory = 250 MiB; "
+                                 "raise it with limits=Limits(max_memory=...))")  # the API's words
+        result = worker.run(Source(OK_PAGE, "ok.html"), PageOptions())
+    assert result.status == "ok" and result.tables == 1 and b"<a px:label" in result.payload
 
 
 def test_a_worker_that_dies_costs_one_page() -> None:
     with Worker(Limits(timeout=60)) as worker:
-        worker.run(PageJob(Source(OK_PAGE)))  # started
+        worker.run(Source(OK_PAGE), PageOptions())  # started
         pid = worker.pid
         assert pid is not None
         killer = threading.Timer(0.5, lambda: __import__("os").kill(pid, 9))
         killer.start()
-        with pytest.raises(WorkerCrash) as caught:
-            worker.run(PageJob(Source(square_table(250), "slow.html")))
+        crashed = worker.run(Source(square_table(250), "slow.html"), PageOptions())
         killer.join()
-        assert "killed by signal SIGKILL" in caught.value.message and caught.value.location == "slow.html"
-        assert worker.run(PageJob(read_source(OK_PAGE))).tables == 1
+        assert crashed.status == "failed" and isinstance(crashed.error, WorkerCrash)
+        assert "killed by signal SIGKILL" in crashed.error.message and crashed.error.location == "slow.html"
+        assert worker.run(read_source(OK_PAGE), PageOptions()).tables == 1
         assert worker.pid != pid
 
 
@@ -290,16 +292,17 @@ _FORKED_WORKER_SCRIPT = """
 import json, os, sys, threading
 sys.path.insert(0, {tests!r})
 from test_limits import OK_PAGE, square_table
-from pyxform.errors import PyxformError
-from pyxform.isolate import PageJob, Worker, _ForkedChild, _can_fork
-from pyxform.limits import Limits
-from pyxform.source import Source
+from pyxform.base.limits import Limits
+from pyxform.base.source import Source
+from pyxform.jobs import PageOptions, Worker
+from pyxform.jobs.worker import _ForkedChild, _can_fork
 
 def attempt(worker, page, name):
-    try:
-        return {{"tables": worker.run(PageJob(Source(page, name))).tables}}
-    except PyxformError as error:
-        return {{"code": error.code, "limit": getattr(error, "limit", None), "message": error.message}}
+    result = worker.run(Source(page, name), PageOptions())
+    if result.error is None:
+        return {{"tables": result.tables}}
+    error = result.error
+    return {{"code": error.code, "limit": getattr(error, "limit", None), "message": error.message}}
 
 out = {{"can_fork": _can_fork()}}
 with Worker(Limits(timeout=0.5, max_memory=250 * 2**20)) as worker:
@@ -367,14 +370,14 @@ def test_a_memory_limit_too_small_for_the_worker_to_start_is_a_usage_error(capsy
 def test_a_worker_that_cannot_start_within_its_memory_is_the_memory_limit(fork: str) -> None:
     # From Python (no --max-memory check): the start failure (saxonche's libraries cannot be mapped, or the native
     # image cannot create its heap) is classified, forked or in a new interpreter.
-    script = ("import json\nfrom pyxform.errors import PyxformError\nfrom pyxform.isolate import PageJob, Worker\n"
-              "from pyxform.limits import Limits\nfrom pyxform.source import Source\n"
+    script = ("import json\nfrom pyxform.jobs import PageOptions, Worker\n"
+              "from pyxform.base.limits import Limits\nfrom pyxform.base.source import Source\n"
               "for mib in (1, 120):\n"
-              "    try:\n"
-              "        page = Source(b'<table><tr><td>1</table>', 'p.html')\n"
-              "        Worker(Limits(max_memory=mib * 2**20)).run(PageJob(page))\n"
+              "    page = Source(b'<table><tr><td>1</table>', 'p.html')\n"
+              "    error = Worker(Limits(max_memory=mib * 2**20)).run(page, PageOptions()).error\n"
+              "    if error is None:\n"
               "        print(json.dumps({'ok': mib}))\n"
-              "    except PyxformError as error:\n"
+              "    else:\n"
               "        print(json.dumps({'code': error.code, 'limit': getattr(error, 'limit', None),"
               " 'message': error.message, 'location': error.location}))\n")
     done = subprocess.run([sys.executable, "-c", script], check=False, capture_output=True, text=True, timeout=120,

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from lxml import etree
 
-from pyxform.saxon import SaxonRuntime
+from pyxform.runtime.saxon import SaxonRuntime
 
 STYLESHEETS = Path(__file__).resolve().parents[1] / "stylesheets"
 

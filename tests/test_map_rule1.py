@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
-from pyxform.convert import convert, convert_grid
-from pyxform.errors import NoTableError, StylesheetError
-from pyxform.pipeline import runner
+from pyxform.api.convert import convert, convert_grid
+from pyxform.base.errors import NoTableError, StylesheetError
+from pyxform.runtime.runner import runner
 
 from .annotated_grids import T, grid_xml, td, th
 from .xmlcompare import canonical

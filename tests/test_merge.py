@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from lxml import etree
 
-from pyxform.pipeline import runner
+from pyxform.runtime.runner import runner
 
 from .xmlcompare import canonical
 

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from pyxform.limits import Limits
-from pyxform.normalize import GridDocument, Normalizer, TableGrid, grid
+from pyxform.base.limits import Limits
+from pyxform.stages.normalize import GridDocument, Normalizer, TableGrid, grid
 
 from .conftest import CASES
 

@@ -1,5 +1,5 @@
 """Where the commands write: ``-o`` naming a named pipe, a symbolic link or a descriptor is written to, never replaced
-(pyxform.files.atomic_write)."""
+(pyxform.base.files.atomic_write)."""
 
 from __future__ import annotations
 
@@ -210,13 +210,13 @@ def test_transform_and_schema_onto_their_inputs_are_refused(tmp_path: Path,
 
 def test_standard_input_and_urls_are_not_compared_with_outputs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
                                                                ) -> None:
-    from pyxform.cli import _refuse_inputs_as_outputs
+    from pyxform.jobs.outputs import refuse_inputs_as_outputs
 
     out = tmp_path / "out.xml"
     out.write_bytes(b"x")
     monkeypatch.chdir(tmp_path)
     (tmp_path / "-").write_bytes(b"x")  # a file named "-" is not the input "-" (standard input)
-    _refuse_inputs_as_outputs(["-", "https://example.org/out.xml"], [("-o", Path("-")), ("-o", out)])
+    refuse_inputs_as_outputs(["-", "https://example.org/out.xml"], [("-o", Path("-")), ("-o", out)])
 
 
 # -- 4: -o FOLDER/ and -o FILE --------------------------------------------------------------------------------------
@@ -325,8 +325,8 @@ def test_a_stage_that_cannot_be_written_is_an_output_error(tmp_path: Path, isola
 
 
 def test_pipeline_keep_stages_into_a_file_raises_output_error(tmp_path: Path) -> None:
-    from pyxform.errors import OutputError
-    from pyxform.pipeline import CONVERSION
+    from pyxform.base.errors import OutputError
+    from pyxform.api.pipeline import CONVERSION
 
     (tmp_path / "file").write_bytes(b"")
     with pytest.raises(OutputError) as raised:
@@ -417,13 +417,12 @@ def test_headers_json_lists_the_failed_tables_as_grid_does(tmp_path: Path, capsy
 
 
 def test_tables_that_failed_otherwise_than_on_a_limit_give_the_table_code() -> None:
-    from pyxform.cli import _every_table_failed
-    from pyxform.isolate import TableFailureInfo
+    from pyxform.jobs import TableFailureInfo, every_table_failed
 
     mixed = [TableFailureInfo(0, "limit", "more than max_depth = 1 tables deep"), TableFailureInfo(2, "map", "bad")]
-    error = _every_table_failed(mixed, "p.html")
+    error = every_table_failed(mixed, "p.html")
     assert (error.code, error.exit_code, error.location) == ("table", 9, "p.html")
     assert error.message == ("no table of the page could be converted (2 tables failed): table 0: more than "
                              "max_depth = 1 tables deep; table 2: bad")
-    limits = _every_table_failed(mixed[:1], None)
+    limits = every_table_failed(mixed[:1], None)
     assert (limits.code, limits.exit_code, getattr(limits, "limit")) == ("limit", 7, "max_depth")

@@ -15,7 +15,9 @@ from hypothesis import strategies as st
 from lxml import etree
 
 from pyxform import convert, convert_grid
-from pyxform.tabular import Column, csv_paths, to_dataframe, to_dataframes
+from pyxform.api.dataframes import to_dataframe, to_dataframes
+from pyxform.jobs.outputs import csv_paths
+from pyxform.stages.tabular import Column
 
 from .annotated_grids import C, T, grid_xml, td, th
 

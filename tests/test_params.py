@@ -1,4 +1,4 @@
-"""Stylesheet parameters from the Python API (pyxform.params): checked before anything runs, with the checks of
+"""Stylesheet parameters from the Python API (pyxform.runtime.params): checked before anything runs, with the checks of
 ``--param``: an unknown step or parameter and a value its declared type or fixed set cannot take are a
 ParameterError (a ValueError) naming step, parameter and what it takes; a parameter a stylesheet of yours does not
 declare is a ParameterWarning (Saxon would ignore it)."""
@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 
 import pyxform
-from pyxform.errors import ParameterError
-from pyxform.params import ParameterWarning, check_value, declared_parameters
-from pyxform.pipeline import CONVERSION, Step
-from pyxform.saxon import UntypedAtomic
+from pyxform.base.errors import ParameterError
+from pyxform.runtime.params import ParameterWarning, check_value, declared_parameters
+from pyxform.api.pipeline import CONVERSION, Step
+from pyxform.runtime.saxon import UntypedAtomic
 
 PAGE = b"<table><tr><td><b>Name</b></td><td><b>Age</b></td></tr><tr><td>x</td><td>2</td></tr></table>"
 XSL = '<xsl:stylesheet version="3.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform" {ns}>{body}</xsl:stylesheet>'

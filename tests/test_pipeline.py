@@ -1,4 +1,4 @@
-"""The public Pipeline API (pyxform.pipeline): steps, runtimes, parameters, Python steps, stage dumps, errors."""
+"""The public Pipeline API (pyxform.api.pipeline): steps, runtimes, parameters, Python steps, stage dumps, errors."""
 
 from __future__ import annotations
 
@@ -10,9 +10,11 @@ import pytest
 from lxml import etree
 
 from pyxform import convert, convert_grid
-from pyxform.errors import BadXmlInput, InputNotFound, NoTableError, ParameterError, StylesheetError, TableError
-from pyxform.pipeline import BUILTIN_STAGES, CONVERSION, MAX_RUNTIMES, Pipeline, Step, runner
-from pyxform.saxon import UntypedAtomic
+from pyxform.base.errors import BadXmlInput, InputNotFound, NoTableError, ParameterError, StylesheetError, TableError
+from pyxform.api.pipeline import CONVERSION, Pipeline, Step
+from pyxform.runtime.registry import BUILTIN_STAGES
+from pyxform.runtime.runner import MAX_RUNTIMES, runner
+from pyxform.runtime.saxon import UntypedAtomic
 
 from .annotated_grids import T, grid_xml, td, th
 

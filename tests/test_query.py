@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from pyxform.convert import convert_grid
-from pyxform.errors import InputNotFound, QueryError
-from pyxform.query import query, rewrite_collection_calls, xpath
+from pyxform.api.convert import convert_grid
+from pyxform.base.errors import InputNotFound, QueryError
+from pyxform.stages.query import query, rewrite_collection_calls, xpath
 
 DATA = Path(__file__).parent / "data"
 

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from pyxform.errors import StylesheetError
-from pyxform.saxon import SaxonRuntime, builtin_stylesheet
+from pyxform.base.errors import StylesheetError
+from pyxform.runtime.saxon import SaxonRuntime, builtin_stylesheet
 
 HOSTILE = Path(__file__).parent / "data" / "stylesheets" / "hostile.xsl"
 STYLESHEETS = Path(builtin_stylesheet("normalize.xsl")).parent
@@ -100,7 +100,7 @@ def _pyxform(tmp_path: Path, *argv: str, **env: str) -> str:
     import subprocess
     import sys
 
-    from pyxform.saxon_environment import ENVIRONMENT_SWITCH
+    from pyxform.runtime.environment import ENVIRONMENT_SWITCH
 
     base = {name: value for name, value in os.environ.items() if name != ENVIRONMENT_SWITCH}
     done = subprocess.run([sys.executable, "-m", "pyxform", *argv], check=False, capture_output=True, text=True,
@@ -135,7 +135,7 @@ def test_allow_io_leaves_no_switch_behind(tmp_path: Path, capsys: pytest.Capture
     import os
 
     from pyxform.cli import main
-    from pyxform.saxon_environment import ENVIRONMENT_SWITCH
+    from pyxform.runtime.environment import ENVIRONMENT_SWITCH
 
     (tmp_path / "a.xml").write_text("<a/>")
     (tmp_path / "id.xsl").write_text('<xsl:stylesheet version="3.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform"'

@@ -1,4 +1,4 @@
-"""XSD generation (stylesheets/schema.xsl) and validation (pyxform.schema)."""
+"""XSD generation (stylesheets/schema.xsl) and validation (pyxform.stages.schema)."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from lxml import etree
 
-from pyxform.convert import convert_grid
-from pyxform.errors import InputNotFound, StylesheetError, ValidationError
-from pyxform.schema import generate_schema, validate
+from pyxform.api.convert import convert_grid
+from pyxform.base.errors import InputNotFound, StylesheetError, ValidationError
+from pyxform.stages.schema import generate_schema, validate
 
 from .annotated_grids import C, T, grid_xml, td, th
 

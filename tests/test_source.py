@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from pyxform.clean import clean
-from pyxform.errors import InputNotFound, LimitExceeded, UnsupportedScheme
-from pyxform.limits import Limits
-from pyxform.source import Source, read_source
+from pyxform.stages.clean import clean
+from pyxform.base.errors import InputNotFound, LimitExceeded, UnsupportedScheme
+from pyxform.base.limits import Limits
+from pyxform.base.source import Source, read_source
 
 PAGE = "<table><tr><td>größe</td></tr></table>".encode()
 

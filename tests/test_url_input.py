@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-import pyxform.fetch
+import pyxform.base.fetch
 from pyxform.cli import main
-from pyxform.errors import ForbiddenAddress
-from pyxform.source import read_source
+from pyxform.base.errors import ForbiddenAddress
+from pyxform.base.source import read_source
 
 PAGE = "<title>t</title><table><tr><th>Maß</th></tr><tr><td>größe</td></tr></table>".encode("iso-8859-1")
 
@@ -73,13 +73,13 @@ def server() -> Iterator[str]:
 @pytest.fixture
 def loopback_is_public(monkeypatch: pytest.MonkeyPatch) -> None:
     """Let 127.0.0.1 (the test server) pass as a public address; every other address is checked as usual."""
-    check = pyxform.fetch.check_address
+    check = pyxform.base.fetch.check_address
 
     def patched(address: object, *, allow_private: bool = False, location: str | None = None) -> None:
         if str(address) != "127.0.0.1":
             check(address, allow_private=allow_private, location=location)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(pyxform.fetch, "check_address", patched)
+    monkeypatch.setattr(pyxform.base.fetch, "check_address", patched)
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:

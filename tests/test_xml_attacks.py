@@ -9,13 +9,13 @@ from pathlib import Path
 import pytest
 
 from pyxform.cli import main
-from pyxform.convert import convert_grid
-from pyxform.errors import BadXmlInput, InputError, QueryError, ValidationError
-from pyxform.header_detection import detect_headers
-from pyxform.normalize import Normalizer
-from pyxform.query import query
-from pyxform.safexml import check_prolog, parse_untrusted
-from pyxform.schema import generate_schema, validate
+from pyxform.api.convert import convert_grid
+from pyxform.base.errors import BadXmlInput, InputError, QueryError, ValidationError
+from pyxform.stages.headers import detect_headers
+from pyxform.stages.normalize import Normalizer
+from pyxform.stages.query import query
+from pyxform.base.safexml import check_prolog, parse_untrusted
+from pyxform.stages.schema import generate_schema, validate
 
 from .annotated_grids import T, grid_xml, td, th
 

@@ -1,0 +1,275 @@
+"""Convert one page's tables into XML: clean -> normalize -> headers -> map -> merge (Zhang & Li 2007).
+
+:func:`convert` is a pure function of one page's bytes and its options, cheap to call many times in one process:
+it runs :data:`pyxform.api.pipeline.CONVERSION` (or a pipeline of the caller's built from it), every stylesheet compiled
+once per process, the documents passing between the stages in memory.
+:func:`convert_grid` starts from a header-annotated grid (``docs/formats.md`` sections 2 and 3) instead of a page.
+The result, a :class:`Conversion`, gives the output XML, the attribute-value pairs and an XSD for the output.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator, Mapping
+from dataclasses import replace
+from typing import Any, Literal
+
+from lxml import etree
+
+from ..base.limits import DEFAULT_LIMITS, Limits
+from ..base.safexml import parse_untrusted, serialize_root
+from ..base.source import Source
+from ..runtime.params import check_params
+from ..stages.headers import METHODS
+from ..stages.normalize import TableFailure
+from ..stages.tabular import TabularTable, read_tabular
+from .pipeline import CONVERSION, Pipeline, PipelineResult, safe_xml_parser
+
+__all__ = ["Conversion", "Pair", "convert", "convert_grid", "NAME_STYLES", "HEADER_METHODS"]
+
+#: Values of ``names``: element names from the header text (the paper's) or ``<field name="...">``.
+NAME_STYLES = ("paper", "generic")
+#: Values of ``method``: how the headers stage finds the header rows and columns (``pyxform.stages.headers``).
+HEADER_METHODS = METHODS
+
+Pair = dict[str, Any]
+
+_PX = "{urn:pyxform}"
+
+
+class Conversion:
+    """The result of converting one page (or one annotated grid).
+
+    :ivar source: the page's file name or URL as given (empty for bytes without a name).
+    :ivar table: the index of the one table converted, or ``None`` for all tables.
+    :ivar names: ``"paper"`` or ``"generic"``.
+    :ivar messages: the warnings of clean (bytes replaced in decoding, an overruled charset, ...) and the
+        ``xsl:message`` texts the stages emitted (data problems repaired on the way).
+    :ivar result: the :class:`~pyxform.api.pipeline.PipelineResult` of the conversion pipeline.
+    """
+
+    def __init__(self, result: PipelineResult, *, grid: Any, table: int | None, names: str) -> None:
+        self.result = result
+        self._grid = grid
+        self._runner = result.runner
+        self.source = result.source
+        self.table = table
+        self.names = names
+        self.messages = [message.text for message in result.messages]
+
+    @property
+    def xml(self) -> str:
+        """The output XML, indented, with an XML declaration: a ``<pyxform>`` document element holding each table's
+        element, or (with ``table``) that table's element alone. See ``docs/mapping.md``. (With a
+        pipeline whose last step is a stylesheet of yours, its output as that stylesheet serializes it.)"""
+        return self.result.text
+
+    def to_bytes(self) -> bytes:
+        """The output XML encoded as UTF-8."""
+        return self.xml.encode("utf-8")
+
+    def tree(self) -> etree._ElementTree:
+        """The output as an lxml tree (e.g. for :func:`pyxform.stages.query.xpath`)."""
+        return self.result.tree()
+
+    @property
+    def grid(self) -> Any:
+        """The header-annotated grid (``docs/formats.md`` sections 2 and 3) as a document node of the pipeline's
+        runtime. :raises ValueError: if the conversion pipeline has no ``headers`` step."""
+        if self._grid is None:
+            raise ValueError("the conversion pipeline has no headers step, so there is no annotated grid")
+        return self._grid
+
+    def table_indexes(self) -> list[int]:
+        """The indexes (``px:index``) of the tables converted, in document order (with ``table``: that one, if it was
+        converted)."""
+        indexes = self._runner.table_indexes(self.grid)
+        return [index for index in indexes if index == self.table] if self.table is not None else indexes
+
+    def table_failures(self) -> list[TableFailure]:
+        """The tables of the page that could not be converted (``px:table-failure``: a limit, a table the table
+        model could not build), in document order (with ``table``: that one's failure, if it failed)."""
+        failures = [TableFailure(*row) for row in self._runner.table_failures(self.grid)]
+        return [failure for failure in failures if failure.index == self.table] if self.table is not None else failures
+
+    def _from_grid(self, stage: str, params: Mapping[str, Any] | None = None) -> str:
+        return self._runner.run_to_string(stage, self.grid, {"table": -1 if self.table is None else self.table,
+                                                            **(params or {})}, location=self.source or None)
+
+    def pairs(self) -> list[Pair]:
+        """The attribute-value pairs of the data cells (Zhang & Li 2007, section 5), one dict per data slot::
+
+            {"table": 0, "row": 2, "col": 1, "row_headers": ["Males"], "col_headers": ["Average", "Height"],
+             "value": "1.78"}
+
+        ``row``/``col`` are the slot's 0-based grid coordinates; header texts are as written, outermost / top first,
+        without empty headers and with a header spanning several header rows or columns once; a data cell spanning
+        several slots gives one pair per slot whose headers differ (``stylesheets/lib/slots.xsl``). A data cell
+        holding tables has ``"nested": [index, ...]`` as well. With ``table``, only that table's pairs.
+        """
+        return list(self.iter_pairs())
+
+    def iter_pairs(self) -> Iterator[Pair]:
+        """Like :meth:`pairs`, one pair at a time."""
+        root = etree.fromstring(self._from_grid("pairs").encode("utf-8"), safe_xml_parser())
+        for element in root.iterchildren(_PX + "pair"):
+            pair: Pair = {
+                "table": int(element.get("table", "0")),
+                "row": int(element.get("row", "0")),
+                "col": int(element.get("col", "0")),
+                "row_headers": [child.text or "" for child in element.iterchildren(_PX + "row-header")],
+                "col_headers": [child.text or "" for child in element.iterchildren(_PX + "column-header")],
+                "value": element.findtext(_PX + "value") or "",
+            }
+            nested = [int(child.get("index", "0")) for child in element.iterchildren(_PX + "nested")]
+            if nested:
+                pair["nested"] = nested
+            yield pair
+
+    def pairs_jsonl(self) -> str:
+        """The pairs as JSON Lines (one object a line, UTF-8 text, keys in the order shown by :meth:`pairs`)."""
+        return "".join(json.dumps(pair, ensure_ascii=False) + "\n" for pair in self.iter_pairs())
+
+    def schema(self) -> str:
+        """An XSD 1.0 schema generated for this output (``stylesheets/schema.xsl``): the output validates against
+        it. See :func:`pyxform.stages.schema.generate_schema`."""
+        return self._runner.run_to_string("schema", self.result.node, location=self.source or None)
+
+    def to_json(self, *, indent: int | None = 2) -> str:
+        """The output as JSON nested like the XML (``stylesheets/json.xsl``; ``docs/formats.md`` section 5): an
+        object per element with children, arrays for elements that repeat, values as written.
+
+        :param indent: spaces per level (``None``: one line)."""
+        text = self._runner.run_to_string("json", self.result.node, location=self.source or None)
+        if indent is None:
+            return text
+        return json.dumps(json.loads(text), ensure_ascii=False, indent=indent) + "\n"
+
+    def to_xhtml(self) -> str:
+        """Each converted table rendered back as a clean, accessible XHTML table (``stylesheets/xhtml.xsl``:
+        caption, ``thead``, ``th`` with ``scope`` and ``id``, ``td`` with ``headers``), one XHTML page."""
+        return self._from_grid("xhtml")
+
+    def tables(self) -> list[TabularTable]:
+        """Each table as columns and records (``stylesheets/tabular.xsl``; see :mod:`pyxform.stages.tabular`): header
+        paths, row header columns and one record per data row, for CSV files and DataFrames."""
+        return read_tabular(self._from_grid("tabular"))
+
+
+def _check_options(table: int | None, names: str, method: str) -> None:
+    if table is not None and (not isinstance(table, int) or table < 0):
+        raise ValueError(f"table must be a table index >= 0 or None, not {table!r}")
+    if names not in NAME_STYLES:
+        raise ValueError(f"names must be one of {', '.join(NAME_STYLES)}, not {names!r}")
+    if method not in HEADER_METHODS:
+        raise ValueError(f"method must be one of {', '.join(HEADER_METHODS)}, not {method!r}")
+
+
+def convert(data: bytes | str | os.PathLike[str] | Source, *, table: int | None = None,
+            names: Literal["paper", "generic"] = "paper",
+            method: Literal["auto", "markup", "format"] = "auto", source: str | None = None,
+            limits: Limits = DEFAULT_LIMITS, pipeline: Pipeline | None = None,
+            params: Mapping[str, Mapping[str, Any]] | None = None,
+            keep_stages: str | os.PathLike[str] | None = None) -> Conversion:
+    """Convert the tables of one HTML page into XML.
+
+    :param data: the page: bytes (any encoding; decoded by clean), its decoded HTML text (``str``: always markup,
+        never a file name), the path of an HTML file (``os.PathLike``, e.g. ``pathlib.Path``: read with
+        :func:`pyxform.base.source.read_source`, as :func:`pyxform.grid` and :func:`pyxform.headers` read it), or a
+        :class:`~pyxform.base.source.Source` (bytes, URI and transport charset, as :func:`pyxform.base.source.read_source`
+        reads files, standard input and URLs).
+    :param table: the index of one table (``px:index``: 0-based, document order, nested tables counted) to convert
+        alone, or ``None`` for every table.
+    :param names: ``"paper"``: elements named after the header text (Zhang & Li's ``population-statistics``);
+        ``"generic"``: ``<table name="...">``, ``<field name="...">`` for headers that make poor names.
+    :param method: header detection: ``"auto"`` (markup where the table has it, else formatting), ``"markup"`` or
+        ``"format"`` (see :mod:`pyxform.stages.headers`).
+    :param source: the page's file name or URL, recorded as provenance and used to resolve links (default: the
+        ``Source``'s URI or the path, else empty).
+    :param limits: resource limits (:class:`pyxform.base.limits.Limits`).
+    :param pipeline: the conversion pipeline (default :data:`~pyxform.api.pipeline.CONVERSION`: clean, normalize,
+        headers, map, merge), e.g. ``CONVERSION.append(Step.xslt("post.xsl"))``; it must start with ``clean``.
+    :param params: stylesheet parameters by step name, over those the options above set
+        (``{"headers": {"threshold": 4}, "post": {"prefix": "x"}}``), checked before anything runs
+        (:func:`pyxform.runtime.params.check_params`, as ``pyxform convert --param`` checks them).
+    :param keep_stages: a folder to write every step's result into (:meth:`~pyxform.api.pipeline.Pipeline.run`).
+    :returns: a :class:`Conversion`.
+    :raises NoTableError: the page has no table, or ``table`` names none.
+    :raises LimitExceeded: ``table`` names a table over ``max_slots`` or ``max_depth``.
+    :raises TableError: ``table`` names a table that normalize could not build for another reason.
+    :raises InputNotFound: ``data`` is a path that does not exist or cannot be read.
+    :raises LimitExceeded, InputError: from clean and normalize (page too large, undecodable, ...).
+    :raises StylesheetError: a stylesheet failed (for pyxform's own, a bug: please report it with the page).
+    :raises ParameterError: ``params`` names a step the pipeline does not have, a parameter a built-in step does not
+        declare, or a value it cannot take (a :class:`ValueError`, naming step, parameter and what it takes).
+    :raises ValueError: for an option outside the values above.
+    :raises TypeError: ``data`` is not bytes, str, a path or a Source.
+    """
+    _check_options(table, names, method)
+    chosen = CONVERSION if pipeline is None else pipeline
+    if not chosen.takes_page:
+        raise ValueError(f"a conversion pipeline starts with clean; this one starts with {chosen.names[0]!r}")
+    check_params(chosen.steps, params)
+    if isinstance(data, os.PathLike):
+        from ..base.source import read_source
+
+        data = read_source(data, limits=limits)
+    if isinstance(data, Source):
+        page_source = data if source is None else replace(data, uri=source)
+    elif isinstance(data, str):
+        page_source = Source(data.encode("utf-8", "surrogatepass"), source or "", "utf-8")
+    elif isinstance(data, (bytes, bytearray, memoryview)):
+        page_source = Source(bytes(data), source or "", None)
+    else:  # bytes(123) would be 123 zero bytes, read as a binary page
+        raise TypeError(f"convert() takes the page as bytes, str, a path (os.PathLike) or a Source, not "
+                        f"{type(data).__name__}")
+    stage_params = {"normalize": {"max-slots": limits.max_slots, "max-depth": limits.max_depth},
+                    "headers": {"method": method}}
+    return _run(chosen, page_source, stage_params, table=table, names=names, params=params,
+                keep_stages=keep_stages, limits=limits, source=page_source.uri)
+
+
+def convert_grid(grid: bytes | str, *, table: int | None = None,
+                 names: Literal["paper", "generic"] = "paper",
+                 method: Literal["auto", "markup", "format"] = "auto", source: str = "",
+                 pipeline: Pipeline | None = None, params: Mapping[str, Mapping[str, Any]] | None = None,
+                 keep_stages: str | os.PathLike[str] | None = None) -> Conversion:
+    """Convert a grid document (``docs/formats.md`` section 2, as ``pyxform grid`` writes it) or a header-annotated
+    grid (section 3, as ``pyxform headers`` writes it) into XML: the headers stage when the grid has no header
+    annotations yet, then map and merge (and the steps after them in ``pipeline``). Options as for
+    :func:`convert`.
+
+    :raises BadXmlInput: if ``grid`` is not well-formed XML, or uses entities (none is expanded, no DTD is read).
+    :raises StylesheetError: if ``grid`` is not a grid document.
+    :raises NoTableError: if the grid has no table, or ``table`` names none of its tables.
+    :raises ParameterError: as for :func:`convert` (``params`` may name any step of ``pipeline``, also the ones
+        before the grid, which do not run).
+    """
+    _check_options(table, names, method)
+    chosen = CONVERSION if pipeline is None else pipeline
+    check_params(chosen.steps, params)
+    run_on = chosen.runner()
+    node = run_on.parse(serialize_root(parse_untrusted(grid, what="grid document", location=source or None)),
+                        location=source or None)
+    annotated = not run_on.has_tables_without_headers(node)
+    rest = chosen.starting_at("map" if annotated else "headers")
+    return _run(rest, node, {"headers": {"method": method}}, table=table, names=names, params=params,
+                keep_stages=keep_stages, limits=DEFAULT_LIMITS, source=source, grid=node if annotated else None)
+
+
+def _run(chosen: Pipeline, document: Any, stage_params: dict[str, dict[str, Any]], *, table: int | None,
+         names: str, params: Mapping[str, Mapping[str, Any]] | None, keep_stages: str | os.PathLike[str] | None,
+         limits: Limits, source: str, grid: Any = None) -> Conversion:
+    """Run a conversion pipeline with the stage parameters of :func:`convert`'s options (and ``params`` over them);
+    ``grid``: the annotated grid when it is the input (the pipeline then has no headers step)."""
+    stage_params["map"] = {"table": -1 if table is None else table, "names": names}
+    for step, values in (params or {}).items():
+        stage_params[step] = {**stage_params.get(step, {}), **values}
+    present = {name: values for name, values in stage_params.items() if name in chosen.names}
+    result = chosen.run(document, params=present, keep=[name for name in ("headers",) if name in chosen.names],
+                        keep_stages=keep_stages, serialize=bool(chosen.steps) and chosen.steps[-1].kind == "xslt"
+                        and not chosen.steps[-1].builtin, source=source, limits=limits)
+    if "headers" in chosen.names:
+        grid = result.stage("headers")
+    return Conversion(result, grid=grid, table=table, names=names)

@@ -1,0 +1,9 @@
+"""Layer 1, base: what every other layer stands on, with no Saxon and no stage in it.
+
+    errors     the exception tree (code, location, exit status)
+    limits     resource limits (Limits, DEFAULT_LIMITS) and the error of a limit that was hit
+    files      atomic writes, outputs that are written in place (devices, pipes)
+    safexml    the one way XML from outside is parsed (no DTD, no entity, no network)
+    source     a page's bytes and where they come from (Source, read_source)
+    fetch      the safe http(s) fetch (size and time caps, private addresses refused)
+"""

@@ -1,0 +1,246 @@
+"""The compiled runtimes pyxform runs its stylesheets on, one of each per process, and the runner that translates
+their failures.
+
+    shared_runtime()   every built-in stylesheet (:data:`~pyxform.runtime.registry.PIPELINE_STYLESHEETS`) compiled
+                       into one :class:`~pyxform.runtime.saxon.SaxonRuntime`, then locked against URI access
+    runner()           the :class:`Runner` over it
+    user_runner(...)   a runtime with stylesheets of the user's compiled beside the built-in ones (cached per process)
+    Runner             a compiled runtime with its lock and the error translation
+
+**Runtimes and security.** A locked processor cannot compile more stylesheets and a document node cannot move between
+processors, so a pipeline with stylesheets of the user's gets a runtime of its own: every built-in stylesheet and every
+user stylesheet of the pipeline compiled into a new processor, then locked. Such runtimes are cached per process (at
+most :data:`MAX_RUNTIMES`, least recently used dropped) by the set of user stylesheet files (path, modification time
+and size), so a pipeline compiles once however often it runs, and an edited stylesheet is compiled anew. ``allow_io``
+leaves that runtime unlocked (an explicit opt-in of the user's, :class:`pyxform.api.pipeline.Pipeline`).
+
+**Errors.** A stylesheet that stops on bad input says why in ``xsl:message terminate="yes"`` with text
+``px:CODE: description``; :class:`Runner` turns the codes of :data:`INPUT_ERRORS` into pyxform's errors (``px:no-table``
+is :class:`~pyxform.base.errors.NoTableError`). Every other failure is a :class:`~pyxform.base.errors.StylesheetError`
+with Saxon's error code and the stylesheet module, line and column.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections import OrderedDict
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from ..base.errors import InputNotFound, LimitExceeded, NoTableError, PyxformError, StylesheetError, TableError
+from ..base.limits import limit_keyword
+from .registry import BUILTIN_STAGES, PIPELINE_STYLESHEETS
+from .saxon import SaxonRuntime, XsltMessage, builtin_stylesheet
+
+__all__ = ["Runner", "runner", "shared_runtime", "user_runner", "INPUT_ERRORS", "MAX_RUNTIMES"]
+
+#: ``xsl:message`` error codes (``px:CODE: ...``) that are errors of the input, not of a stylesheet.
+INPUT_ERRORS: Mapping[str, type[PyxformError]] = MappingProxyType({
+    "no-table": NoTableError,
+    "table-failed": TableError,
+})
+_CODED_MESSAGE = re.compile(r"\s*\[?px:([\w-]+)\]?:?\s*(.*)", re.DOTALL)
+
+#: Most user runtimes kept compiled in one process.
+MAX_RUNTIMES = 8
+
+Params = Mapping[str, Any]
+
+
+# -- the shared runtime --------------------------------------------------------------------------------------------
+_runtime_lock = threading.Lock()
+_shared_runtime: SaxonRuntime | None = None
+
+
+def shared_runtime() -> SaxonRuntime:
+    """The process-wide :class:`SaxonRuntime` with every built-in pipeline stylesheet compiled, created on first use
+    (compiling takes about a second) and locked against URI access."""
+    global _shared_runtime
+    with _runtime_lock:
+        if _shared_runtime is None:
+            runtime = SaxonRuntime()
+            stylesheets = {}
+            for name, file_name in PIPELINE_STYLESHEETS:
+                try:
+                    stylesheets[name] = builtin_stylesheet(file_name)
+                except FileNotFoundError:
+                    continue
+            runtime.compile_all(stylesheets)
+            _shared_runtime = runtime
+        return _shared_runtime
+
+
+# -- the runner: one compiled runtime, its lock, its errors --------------------------------------------------------
+class Runner:
+    """Runs compiled stylesheets of one :class:`~pyxform.runtime.saxon.SaxonRuntime` and translates their failures.
+
+    Safe to share between threads: each call holds the runtime's lock (a Saxon executable is not re-entrant).
+    """
+
+    def __init__(self, runtime: SaxonRuntime | None = None) -> None:
+        self.runtime = runtime or shared_runtime()
+        self.lock = self.runtime.lock
+
+    def has(self, stage: str) -> bool:
+        """Whether the stylesheet ``stage`` (a built-in stage name, or a user stylesheet's path) is compiled."""
+        return self.runtime.has(stage)
+
+    def require(self, *stages: str) -> None:
+        """:raises StylesheetError: if a stage's stylesheet is not installed."""
+        missing = [stage for stage in stages if not self.has(stage)]
+        if missing:
+            raise StylesheetError(f"this installation of pyxform has no stylesheet for: {', '.join(missing)}",
+                                  location=", ".join(BUILTIN_STAGES.get(stage, stage) for stage in missing))
+
+    def parse(self, xml: str | bytes, *, location: str | None = None) -> Any:
+        """Parse XML text into a document node of this runtime (no DTD is read, no entity expanded, no URI reached).
+
+        :raises BadXmlInput: if the text is not well-formed or declares a document type.
+        """
+        with self.lock:
+            return self.runtime.parse(xml, location=location)
+
+    def run(self, stage: str, node: Any, params: Params | None = None, *, location: str | None = None,
+            messages: list[XsltMessage] | None = None, to_string: bool = False) -> Any:
+        """Run one compiled stylesheet on a document node; return the result document node (or, ``to_string``, its
+        serialization by the stylesheet's ``xsl:output``).
+
+        :param messages: receives this call's ``xsl:message`` texts (they leave the runtime's shared log).
+        :raises NoTableError, TableError: if the stylesheet stopped with a code of :data:`INPUT_ERRORS`.
+        :raises StylesheetError: for any other failure of the stylesheet.
+        """
+        self.require(stage)
+        with self.lock:
+            first = len(self.runtime.messages)
+            try:
+                if to_string:
+                    return self.runtime.transform_to_string(stage, node, params)
+                return self.runtime.transform(stage, node, params)
+            except StylesheetError as error:
+                raise self._failure(stage, error, location, self.runtime.messages[first:]) from None
+            finally:
+                if messages is not None:
+                    messages.extend(self.runtime.messages[first:])
+                del self.runtime.messages[first:]
+
+    def run_to_string(self, stage: str, node: Any, params: Params | None = None, *,
+                      location: str | None = None) -> str:
+        """Like :meth:`run`, serialized with the stylesheet's ``xsl:output`` settings."""
+        return str(self.run(stage, node, params, location=location, to_string=True))
+
+    def serialize(self, node: Any) -> str:
+        """Serialize a document node as indented XML, with an XML declaration (UTF-8)."""
+        with self.lock:
+            text = node.to_string()
+        if text.startswith("<?xml"):
+            return text if text.endswith("\n") else text + "\n"
+        return '<?xml version="1.0" encoding="UTF-8"?>\n' + text + ("" if text.endswith("\n") else "\n")
+
+    def table_indexes(self, grid: Any, *, failures: bool = False) -> list[int]:
+        """The ``px:index`` of every table of a grid document (``docs/formats.md`` section 2), in document order
+        (with ``failures``: of every ``px:table-failure`` instead)."""
+        with self.lock:
+            xpath = self.runtime.processor.new_xpath_processor()
+            xpath.declare_namespace("px", "urn:pyxform")
+            xpath.set_context(xdm_item=grid)
+            result = xpath.evaluate(f"/px:grids/px:{'table-failure' if failures else 'table'}/@index/string()")
+        return [int(str(result.item_at(i))) for i in range(result.size)] if result is not None else []
+
+    def table_failures(self, grid: Any) -> list[tuple[int, str, str, str]]:
+        """``(index, locator, code, message)`` of every ``px:table-failure`` of a grid document (``docs/formats.md``
+        section 2), in document order."""
+        with self.lock:
+            xpath = self.runtime.processor.new_xpath_processor()
+            xpath.declare_namespace("px", "urn:pyxform")
+            xpath.set_context(xdm_item=grid)
+            result = xpath.evaluate("/px:grids/px:table-failure ! string-join((@index, string(@locator), string(@code), "
+                                    "string(@message)), codepoints-to-string(9))")
+        rows = [str(result.item_at(i)).split("\t", 3) for i in range(result.size)] if result is not None else []
+        return [(int(row[0]), row[1], row[2], row[3]) for row in rows]
+
+    def has_tables_without_headers(self, grid: Any) -> bool:
+        """Whether some table of a grid document lacks the header annotations (``header-rows``) of the headers
+        stage."""
+        with self.lock:
+            xpath = self.runtime.processor.new_xpath_processor()
+            xpath.declare_namespace("px", "urn:pyxform")
+            xpath.set_context(xdm_item=grid)
+            return bool(xpath.effective_boolean_value("exists(/px:grids/px:table[not(@header-rows)])"))
+
+    @staticmethod
+    def _failure(stage: str, error: StylesheetError, location: str | None,
+                 messages: Sequence[XsltMessage]) -> PyxformError:
+        """Turn a stylesheet's ``xsl:message terminate="yes"`` (text ``px:CODE: description``) into the error of
+        that code; any other failure stays a :class:`StylesheetError`."""
+        if "terminated by xsl:message" in error.message and messages:
+            match = _CODED_MESSAGE.match(messages[-1].text)
+            if match:
+                code, text = match.group(1), " ".join(match.group(2).split())
+                kind = INPUT_ERRORS.get(code)
+                if kind is None:
+                    return StylesheetError(text, error_code="px:" + code,
+                                           location=location or BUILTIN_STAGES.get(stage, stage))
+                limit = next((name for name in ("max_slots", "max_depth") if f"than {name} =" in text), None)
+                if code == "table-failed" and limit is not None:  # the table asked for is over a resource limit
+                    return LimitExceeded(f"{text} (raise it with {limit_keyword(limit)})", limit=limit,
+                                         location=location)
+                return kind(text, location=location)
+            error.message = f"{error.message}: {messages[-1].text}"
+            error.args = (error.message,)
+        if location and not error.location:
+            error.location = location
+        return error
+
+
+_runner: Runner | None = None
+_runner_lock = threading.Lock()
+
+
+def runner() -> Runner:
+    """The process-wide :class:`Runner` of the built-in stylesheets (compiled on first use, then locked)."""
+    global _runner
+    if _runner is None:
+        with _runner_lock:
+            if _runner is None:
+                _runner = Runner()
+    return _runner
+
+
+# -- runtimes of user pipelines ------------------------------------------------------------------------------------
+_user_runners: OrderedDict[tuple[Any, ...], Runner] = OrderedDict()
+_user_runners_lock = threading.Lock()
+
+
+def user_runner(stylesheets: Sequence[Path], allow_io: bool) -> Runner:
+    """A runner with every built-in stylesheet and ``stylesheets`` compiled, locked unless ``allow_io``; one per
+    distinct set of files (path, modification time, size) and ``allow_io``, at most :data:`MAX_RUNTIMES` kept."""
+    identity = []
+    for path in sorted(set(stylesheets)):
+        try:
+            status = path.stat()
+        except OSError:
+            raise InputNotFound("no such stylesheet", location=str(path)) from None
+        identity.append((str(path), status.st_mtime_ns, status.st_size))
+    key = (tuple(identity), allow_io)
+    with _user_runners_lock:
+        found = _user_runners.get(key)
+        if found is not None:
+            _user_runners.move_to_end(key)
+            return found
+        runtime = SaxonRuntime(allow_io=allow_io)
+        compile_list: dict[str, Path | str] = {}
+        for name, file_name in PIPELINE_STYLESHEETS:
+            try:
+                compile_list[name] = builtin_stylesheet(file_name)
+            except FileNotFoundError:
+                continue
+        compile_list.update((str(path), path) for path in stylesheets)
+        runtime.compile_all(compile_list)
+        made = Runner(runtime)
+        _user_runners[key] = made
+        while len(_user_runners) > MAX_RUNTIMES:
+            _user_runners.popitem(last=False)
+        return made

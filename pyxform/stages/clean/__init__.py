@@ -1,0 +1,224 @@
+"""Stage 1, clean: page bytes -> annotated XHTML (``docs/formats.md`` section 1).
+
+Steps: decode (:mod:`.decode`, WHATWG order) -> HTML5 parse into lxml (:mod:`.parse`) -> number every table
+(``px:index``, ``px:locator``, ``px:depth``) -> remove hidden elements (:mod:`.style`) -> annotate tables and cells
+with the formatting features header detection needs (:mod:`.features`) -> page attributes on ``html``.
+
+What a ``str`` means: :func:`clean` takes a ``str`` as the page's HTML *text* (already decoded; encoding reported as
+``utf-8``, source ``caller``); bytes are decoded here; a :class:`~pyxform.base.source.Source` brings its bytes, URI and
+transport charset. Reading files, standard input and URLs is :func:`pyxform.base.source.read_source`'s job.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Final
+
+from lxml import etree
+
+from ...base.limits import DEFAULT_LIMITS, Limits, limit_exceeded
+from ...base.source import Source
+from .decode import Decoded, decode_html
+from .features import annotate_tables, collapse
+from .parse import PX_NS, XHTML_NS, parse_html
+from .style import Cascade
+
+__all__ = ["CleanedPage", "clean", "PX_NS", "locator"]
+
+_PX: Final = "{" + PX_NS + "}"
+_X: Final = "{" + XHTML_NS + "}"
+_SKELETON: Final = frozenset({_X + "html", _X + "head", _X + "body"})
+_CELLS: Final = frozenset({_X + "td", _X + "th"})
+
+
+@dataclass
+class CleanedPage:
+    """The annotated XHTML of one page.
+
+    :ivar tree: lxml tree rooted at ``{http://www.w3.org/1999/xhtml}html`` (format: ``docs/formats.md`` section 1).
+    :ivar encoding: the WHATWG name of the encoding used to decode the bytes.
+    :ivar encoding_source: what decided it: ``bom``, ``caller``, ``meta``, ``detected`` or ``default``.
+    :ivar source: the page's URI or file name, ``-`` for standard input, ``""`` for bytes.
+    :ivar warnings: problems met and repaired (replaced bytes, an overruled charset, kept hidden body ...).
+    """
+
+    tree: etree._ElementTree
+    encoding: str
+    encoding_source: str
+    source: str = ""
+    warnings: list[str] = field(default_factory=list)
+
+    def to_bytes(self) -> bytes:
+        """Serialize as UTF-8 XML (no XML declaration, no DTD)."""
+        return etree.tostring(self.tree, encoding="utf-8")
+
+    def tables_to_bytes(self) -> bytes:
+        """The part of the annotated XHTML that the normalize stage reads, serialized as :meth:`to_bytes` does: the
+        ``html`` element with all its attributes (``px:source``, ``px:title`` ...) holding every top-level table
+        (``px:depth`` 0, nested tables inside) in document order, and nothing else. Every table keeps its ``px:``
+        annotations (index, locator, heading, hidden ...), so normalizing this gives the same grid as the whole page
+        at about half the parsing cost (``bench/check_outputs.py`` compares the two on the corpus)."""
+        root = self.tree.getroot()
+        wrapper = etree.tostring(etree.Element(root.tag, attrib=dict(root.attrib), nsmap=root.nsmap),
+                                 encoding="utf-8")
+        parts = [wrapper[:-2] + b">"]  # "<html .../>" -> "<html ...>"
+        parts += [etree.tostring(table, encoding="utf-8", with_tail=False) for table in root.iter(_X + "table")
+                  if not any(True for _ in table.iterancestors(_X + "table"))]
+        parts.append(b"</" + etree.QName(root).localname.encode() + b">")  # unprefixed: XHTML is the default
+        return b"".join(parts)
+
+
+def locator(element: etree._Element) -> str:
+    """An XPath 1.0 path to ``element`` with unprefixed HTML names: ``/html/body/div[2]/table[1]``."""
+    steps = []
+    node: etree._Element | None = element
+    while node is not None:
+        parent = node.getparent()
+        name = etree.QName(node).localname
+        if parent is None:
+            steps.append(name)
+        else:
+            position = 1 + sum(1 for _ in node.itersiblings(node.tag, preceding=True))
+            steps.append(f"{name}[{position}]")
+        node = parent
+    return "/" + "/".join(reversed(steps))
+
+
+_SPAN: Final = re.compile(r"[ \t\n\x0c\r]*\+?([0-9]+)")
+
+
+def _colspan(cell: etree._Element) -> int:
+    """The colspan the WHATWG table model uses: an invalid value or 0 is 1, at most 1000 (HTML 4.9.12.1)."""
+    match = _SPAN.match(cell.get("colspan") or "")
+    if not match:
+        return 1
+    digits = match.group(1).lstrip("0")
+    return 1000 if len(digits) > 4 else min(max(int(digits or "0"), 1), 1000)  # no int() of a 5,000-digit value
+
+
+def _slots_at_least(table: etree._Element) -> int:
+    """A lower bound of the table's slots, without the table model: its rows (every ``tr`` is one) times the widest
+    row's colspans (a row is at least as wide as its own cells). Exact for tables without rowspan."""
+    rows = [row for child in table for row in ([child] if child.tag == _X + "tr" else child.iterchildren(_X + "tr"))]
+    widest = max((sum(_colspan(cell) for cell in row if cell.tag in _CELLS) for row in rows), default=0)
+    return len(rows) * widest
+
+
+def _number_tables(root: etree._Element, limits: Limits, location: str) -> None:
+    """``px:index`` (document order among all tables), ``px:locator`` and ``px:depth`` on every table.
+
+    :raises LimitExceeded: more than ``max_tables`` tables, a table nested deeper than ``max_depth``, or tables whose
+        slots add up to more than ``max_page_slots`` (counted from below, so a page under the limit always passes;
+        a table over ``max_slots`` is not counted: it fails alone in normalize, before any of its slots exist).
+    """
+    page_slots = 0
+    for index, table in enumerate(root.iter(_X + "table")):
+        if index >= limits.max_tables:
+            raise limit_exceeded("max_tables", f"the page has more than {limits.max_tables} tables",
+                                 limits=limits, location=location)
+        depth = sum(1 for _ in table.iterancestors(_X + "table"))
+        if depth > limits.max_depth:
+            raise limit_exceeded("max_depth", f"table {index} is nested {depth} tables deep", limits=limits,
+                                 location=location)
+        slots = _slots_at_least(table)
+        if slots <= limits.max_slots:  # a larger table fails alone in normalize, before any of its slots exist
+            page_slots += slots
+        if page_slots > limits.max_page_slots:
+            raise limit_exceeded("max_page_slots", f"the tables of the page have more than {limits.max_page_slots} "
+                                 f"slots in all (at least {page_slots} up to table {index})", limits=limits,
+                                 location=location)
+        table.set(_PX + "index", str(index))
+        table.set(_PX + "locator", locator(table))
+        table.set(_PX + "depth", str(depth))
+
+
+def _remove(element: etree._Element) -> None:
+    """Remove ``element`` and its content, keeping the text that follows it."""
+    parent = element.getparent()
+    if parent is None:
+        return
+    if element.tail:
+        previous = element.getprevious()
+        if previous is not None:
+            previous.tail = (previous.tail or "") + element.tail
+        else:
+            parent.text = (parent.text or "") + element.tail
+    parent.remove(element)
+
+
+def clean(source: Source | bytes | str, *, limits: Limits = DEFAULT_LIMITS) -> CleanedPage:
+    """Clean one page into annotated XHTML (``docs/formats.md`` section 1).
+
+    :param source: a :class:`~pyxform.base.source.Source` (bytes, URI, transport charset), page bytes, or the page's
+        decoded HTML text (``str``).
+    :param limits: ``max_page_bytes``, ``max_tables``, ``max_depth`` and ``max_page_slots`` apply here.
+    :returns: the :class:`CleanedPage`.
+    :raises EmptyInput: no bytes, or only white space.
+    :raises UndecodableInput: binary data.
+    :raises LimitExceeded: the page is too large, has too many tables, tables nested too deep, or too many slots.
+    :raises TypeError: ``source`` is not a Source, bytes or str.
+    """
+    if isinstance(source, str):
+        text = source
+        _check_size(len(text.encode("utf-8", "surrogatepass")), limits, "<text>")
+        if not text.strip():
+            from ...base.errors import EmptyInput
+
+            raise EmptyInput("the page holds only white space" if text else "the page is empty", location="<text>")
+        decoded = Decoded(text, "utf-8", "caller")
+        uri = ""
+    else:
+        if not isinstance(source, Source):
+            if not isinstance(source, (bytes, bytearray, memoryview)):  # bytes(123): 123 zero bytes, not a page
+                raise TypeError(f"a page is bytes, str or a Source, not {type(source).__name__}")
+            source = Source(bytes(source), "", None)
+        uri = source.uri
+        _check_size(len(source.data), limits, uri or "<bytes>")
+        decoded = decode_html(source.data, charset=source.charset, location=uri or None)
+    location = uri or "<bytes>"
+    warnings = list(decoded.warnings)
+    parsed = parse_html(decoded.text)
+    root = parsed.tree.getroot()
+    _number_tables(root, limits, location)
+
+    cascade = Cascade(root, parsed.style_sheets, quirks=parsed.quirks)
+    for element in list(root.iter(_X + "noscript")):
+        _remove(element)
+    for element in cascade.hidden_elements(outermost=False):
+        if element.tag in _SKELETON:
+            warnings.append(f"<{etree.QName(element).localname}> is hidden by the page's style: kept")
+        elif element.tag == _X + "table" or element.find(f".//{_X}table") is not None:
+            # A table stays even when CSS hides it (collapsed boxes, metadata tables such as Wikipedia's
+            # Persondata): its grid is in the DOM that browsers and users script against, and table indexes must
+            # not shift. It is marked, and px:hidden="true" goes on every table inside (see _mark_hidden_tables).
+            element.set(_PX + "hidden", "true")
+        elif element.getparent() is not None:
+            _remove(element)
+    _mark_hidden_tables(root)
+    annotate_tables(root, cascade)
+
+    root.set(_PX + "source", uri)
+    root.set(_PX + "encoding", decoded.encoding)
+    root.set(_PX + "encoding-source", decoded.source)
+    title = root.find(f"{_X}head/{_X}title")
+    if title is None:
+        title = next(root.iter(_X + "title"), None)
+    root.set(_PX + "title", collapse("".join(title.itertext())) if title is not None else "")
+    return CleanedPage(tree=parsed.tree, encoding=decoded.encoding, encoding_source=decoded.source, source=uri,
+                       warnings=warnings)
+
+
+def _mark_hidden_tables(root: etree._Element) -> None:
+    """Put ``px:hidden="true"`` on every table that is, or sits inside, an element kept although CSS hides it."""
+    for element in root.iterfind(f".//*[@{{{PX_NS}}}hidden]"):
+        if element.tag == _X + "table":
+            continue
+        for table in element.iter(_X + "table"):
+            table.set(_PX + "hidden", "true")
+
+
+def _check_size(size: int, limits: Limits, location: str) -> None:
+    if size > limits.max_page_bytes:
+        raise limit_exceeded("max_page_bytes", f"the page has more than {limits.max_page_bytes} bytes",
+                             limits=limits, location=location)

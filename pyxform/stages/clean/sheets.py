@@ -1,0 +1,137 @@
+"""The page's style sheets, compiled once per CSS text: each rule's declarations (what pyxform reads of them) and its
+selectors as XPath over the XHTML tree (cssselect), with their specificity (Selectors 4, 17) and the key of their
+subject for the cascade's index (:class:`pyxform.stages.clean.style.Cascade`). ``@media`` blocks that hold for a
+1280 px screen and ``@supports`` blocks are flattened in source order; selectors with states (``:hover`` ...) and
+pseudo-elements never match.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Final
+
+import cssselect
+import tinycss2
+from cssselect.parser import Class, CombinedSelector, Element, Hash
+from lxml import etree
+
+from .parse import XHTML_NS
+from .values import Declarations, media_applies, parse_declarations
+
+__all__ = ["CompiledSelector", "SheetRule", "compiled_sheet"]
+
+
+class _Translator(cssselect.HTMLTranslator):
+    """cssselect's HTML translator with element names in the XHTML namespace (prefix ``h``)."""
+
+    def xpath_element(self, selector: Element) -> cssselect.xpath.XPathExpr:
+        xpath = super().xpath_element(selector)
+        if xpath.element != "*" and ":" not in xpath.element:
+            xpath.element = "h:" + xpath.element
+        return xpath
+
+
+_TRANSLATOR: Final = _Translator()
+_NAMESPACES: Final = {"h": XHTML_NS}
+_STATEFUL_PSEUDO: Final = re.compile(r":(hover|focus|active|visited|focus-within|focus-visible|target)\b", re.I)
+
+
+def _subject_key(tree: object) -> tuple[str, str]:
+    """The index key of a selector's subject: its id, else a class, else its element name, else ``*``."""
+    node = tree.subselector if isinstance(tree, CombinedSelector) else tree
+    key: tuple[str, str] | None = None
+    while node is not None:
+        if isinstance(node, Hash):
+            return ("id", node.id)
+        if isinstance(node, Class) and key is None:
+            key = ("class", node.class_name)
+        if isinstance(node, Element):
+            if key is None and node.element:
+                key = ("tag", node.element.lower())
+            break
+        node = getattr(node, "selector", None)
+    return key or ("*", "")
+
+
+@dataclass(frozen=True, eq=False)
+class CompiledSelector:
+    xpath: etree.XPath
+    specificity: tuple[int, int, int]
+    key: tuple[str, str]  # see _subject_key
+
+
+@dataclass(frozen=True, eq=False)
+class SheetRule:
+    """A style rule of a sheet, compiled: its position among the sheet's qualified rules (1-based; the cascade's
+    source order), its declarations (shared: read only) and its selectors."""
+
+    position: int
+    normal: Declarations
+    important: Declarations
+    hides: bool
+    selectors: tuple[CompiledSelector, ...]
+
+
+#: Compiled style sheets by CSS text (pages of a site share their sheets): at most _SHEET_CACHE_SIZE, then emptied.
+_SHEET_CACHE: dict[str, tuple[int, tuple[SheetRule, ...]]] = {}
+_SHEET_CACHE_SIZE: Final = 256
+
+
+def compiled_sheet(css: str) -> tuple[int, tuple[SheetRule, ...]]:
+    """``(number of qualified rules, the rules that declare something pyxform reads)`` of one style sheet, with
+    ``@media`` (for a 1280 px screen) and ``@supports`` blocks flattened in source order."""
+    cached = _SHEET_CACHE.get(css)
+    if cached is not None:
+        return cached
+    rules: list[SheetRule] = []
+    position = 0
+    for rule in _qualified_rules(tinycss2.parse_stylesheet(css, skip_comments=True, skip_whitespace=True)):
+        position += 1
+        compiled = _compile_rule(rule, position)
+        if compiled is not None:
+            rules.append(compiled)
+    result = (position, tuple(rules))
+    if len(_SHEET_CACHE) >= _SHEET_CACHE_SIZE:
+        _SHEET_CACHE.clear()
+    _SHEET_CACHE[css] = result
+    return result
+
+
+def _qualified_rules(rules: list) -> Iterator:
+    for rule in rules:
+        if rule.type == "qualified-rule":
+            yield rule
+        elif rule.type == "at-rule" and rule.lower_at_keyword in ("media", "supports") and rule.content:
+            if rule.lower_at_keyword == "media" and not media_applies(tinycss2.serialize(rule.prelude)):
+                continue
+            yield from _qualified_rules(tinycss2.parse_rule_list(rule.content, skip_comments=True,
+                                                                 skip_whitespace=True))
+
+
+def _compile_rule(rule: object, position: int) -> SheetRule | None:
+    normal, important = parse_declarations(tinycss2.serialize(rule.content))  # type: ignore[attr-defined]
+    if not normal and not important:
+        return None
+    selector_text = tinycss2.serialize(rule.prelude).strip()  # type: ignore[attr-defined]
+    if _STATEFUL_PSEUDO.search(selector_text):
+        parts = [part for part in selector_text.split(",") if not _STATEFUL_PSEUDO.search(part)]
+        selector_text = ",".join(parts)
+        if not selector_text.strip():
+            return None
+    try:
+        selectors = cssselect.parse(selector_text)
+    except Exception:  # cssselect.SelectorError and friends: a selector it cannot read never matches
+        return None
+    hides = any(name in ("display", "visibility") for name in (*normal, *important))
+    compiled = []
+    for selector in selectors:
+        if selector.pseudo_element:
+            continue
+        try:
+            xpath = etree.XPath(_TRANSLATOR.selector_to_xpath(selector), namespaces=_NAMESPACES)
+        except Exception:  # an unsupported pseudo-class (cssselect.ExpressionError) or an XPath it cannot build
+            continue
+        compiled.append(CompiledSelector(xpath, selector.specificity(), _subject_key(selector.parsed_tree)))
+    return SheetRule(position, normal, important, hides, tuple(compiled))

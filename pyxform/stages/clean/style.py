@@ -1,0 +1,416 @@
+"""The CSS cascade, where pyxform needs it: hidden elements, and the computed style of table cells' text.
+
+Sources of declarations, in cascade order (CSS Cascading 4, section 6): the user-agent defaults of the HTML
+Living Standard's rendering section (:data:`UA_RULES`: ``th``/``b``/``strong``/``h1``-``h6`` bold, ``i``/``em``
+italic, ``big``/``small``/``h1``-``h6`` sizes, list and blockquote indents ...), the presentational hints of HTML
+attributes (``font size/face/color``, ``bgcolor``, ``align``, ``hidden``, ``text``; HTML 15.3), the page's ``<style>``
+rules (parsed with tinycss2; selectors matched with cssselect, ordered by specificity then source order), and
+``style`` attributes; ``!important`` declarations win in the reverse order. ``@media`` blocks apply when they hold
+for a 1280 px wide screen; ``@import``-ed and linked style sheets are not fetched.
+
+Only the properties pyxform uses are kept: font size, weight, style and family, colour, background colour,
+text-align, text-indent, padding-left, margin-left, display, visibility (and the shorthands ``font``, ``background``,
+``padding``, ``margin`` that set them).
+
+Work is limited to what is needed: rules that can hide an element are matched against the whole page; all other
+rules only against the elements of tables and their ancestors, found through an index of each selector's subject
+(id, class, element name), as browsers do. CSS values are read by :mod:`pyxform.stages.clean.values`, style
+sheets compiled by :mod:`pyxform.stages.clean.sheets`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Final
+
+from lxml import etree
+
+from .parse import XHTML_NS
+from .sheets import compiled_sheet
+from .values import (DEFAULT_FONT_SIZE_PX, Declarations, css_color, first_family, font_size_px, font_weight,
+                     inline_declarations, legacy_color, length_px, may_hide, media_applies)
+
+__all__ = ["Style", "Cascade", "UA_RULES"]
+
+_X: Final = "{" + XHTML_NS + "}"
+
+_INHERITED: Final = frozenset({
+    "font-size", "font-weight", "font-style", "font-family", "color", "text-align", "text-indent", "visibility",
+})
+# HTML 15.3.4 "Phrasing content": <font size=N> (1..7) -> CSS keyword size.
+_LEGACY_FONT_SIZES: Final = ("x-small", "small", "medium", "large", "x-large", "xx-large", "xxx-large")
+_ALIGN_VALUES: Final = {"left": "left", "right": "right", "center": "center", "middle": "center",
+                        "justify": "justify", "start": "left", "end": "right", "-webkit-center": "center",
+                        "-moz-center": "center", "-webkit-left": "left", "-webkit-right": "right"}
+_HEADINGS: Final = ("h1", "h2", "h3", "h4", "h5", "h6")
+_X_LENGTH: Final = len(_X)
+_TH: Final = _X + "th"
+# Elements whose attributes give presentational hints (see Cascade._hints).
+_HINTED: Final = frozenset({"font", "body", "td", "th", "tr", "thead", "tbody", "tfoot", "table", "caption", "div",
+                            "p", *_HEADINGS})
+
+#: User-agent style sheet (HTML Living Standard, 15 "Rendering"), only the properties pyxform reads.
+UA_RULES: Final[dict[str, dict[str, str]]] = {
+    "b": {"font-weight": "bolder"}, "strong": {"font-weight": "bolder"},
+    "i": {"font-style": "italic"}, "em": {"font-style": "italic"}, "cite": {"font-style": "italic"},
+    "var": {"font-style": "italic"}, "dfn": {"font-style": "italic"}, "address": {"font-style": "italic",
+                                                                                  "display": "block"},
+    "big": {"font-size": "larger"}, "small": {"font-size": "smaller"},
+    "sub": {"font-size": "smaller"}, "sup": {"font-size": "smaller"},
+    "h1": {"font-size": "2em", "font-weight": "bold", "display": "block"},
+    "h2": {"font-size": "1.5em", "font-weight": "bold", "display": "block"},
+    "h3": {"font-size": "1.17em", "font-weight": "bold", "display": "block"},
+    "h4": {"font-size": "1em", "font-weight": "bold", "display": "block"},
+    "h5": {"font-size": "0.83em", "font-weight": "bold", "display": "block"},
+    "h6": {"font-size": "0.67em", "font-weight": "bold", "display": "block"},
+    "th": {"font-weight": "bold", "display": "table-cell"}, "td": {"display": "table-cell"},
+    "caption": {"text-align": "center", "display": "table-caption"},
+    "center": {"text-align": "center", "display": "block"},
+    "blockquote": {"margin-left": "40px", "display": "block"}, "dd": {"margin-left": "40px", "display": "block"},
+    "ul": {"padding-left": "40px", "display": "block"}, "ol": {"padding-left": "40px", "display": "block"},
+    "menu": {"padding-left": "40px", "display": "block"}, "dir": {"padding-left": "40px", "display": "block"},
+    "li": {"display": "list-item"},
+    "pre": {"font-family": "monospace", "display": "block"}, "code": {"font-family": "monospace"},
+    "kbd": {"font-family": "monospace"}, "samp": {"font-family": "monospace"}, "tt": {"font-family": "monospace"},
+    "listing": {"font-family": "monospace", "display": "block"},
+    "xmp": {"font-family": "monospace", "display": "block"},
+    "plaintext": {"font-family": "monospace", "display": "block"},
+    **{name: {"display": "block"} for name in (
+        "p", "div", "dl", "dt", "figure", "figcaption", "footer", "header", "hgroup", "main", "nav", "section",
+        "article", "aside", "form", "fieldset", "legend", "hr", "details", "summary", "dialog", "search", "body",
+        "html")},
+}
+# In quirks mode, tables do not inherit font properties or alignment (HTML 15.3.7 "Tables", quirks rules).
+_QUIRKS_TABLE: Final = {"font-size": "initial", "font-weight": "initial", "font-style": "initial",
+                        "text-align": "initial"}
+
+_BLOCK_DISPLAYS: Final = frozenset({"block", "list-item", "flex", "grid", "table", "table-cell", "flow-root",
+                                    "table-caption"})
+
+# (level, specificity, order): UA 0, presentational hints 1, author rules 2, style attribute 3;
+# !important: UA 6, author 5, style attribute 5 with a higher specificity-free rank (CSS Cascade 4, 6.2).
+_LEVEL_UA, _LEVEL_HINT, _LEVEL_AUTHOR, _LEVEL_INLINE = 0, 1, 2, 3
+_LEVEL_AUTHOR_IMPORTANT, _LEVEL_INLINE_IMPORTANT = 4, 5
+
+
+@dataclass(eq=False)
+class _Rule:
+    xpath: etree.XPath  # descendant-or-self:: from the root: every element the selector matches
+    specificity: tuple[int, int, int]
+    order: int
+    normal: Declarations
+    important: Declarations
+
+
+@dataclass
+class Style:
+    """The computed values pyxform reads, for one element.
+
+    Lengths are CSS px; ``weight`` is the numeric font-weight; ``align`` is ``None`` when text-align is the initial
+    value (no rule, attribute or UA default set it).
+    """
+
+    font_size: float = DEFAULT_FONT_SIZE_PX
+    weight: int = 400
+    italic: bool = False
+    face: str | None = None
+    color: str | None = None
+    align: str | None = None
+    text_indent: float = 0.0
+    padding_left: float = 0.0
+    margin_left: float = 0.0
+    background: str | None = None
+    display: str = "inline"
+    visibility: str = "visible"
+    specified: dict[str, str] = field(default_factory=dict)
+
+
+class Cascade:
+    """The style rules of one page, and the computed :class:`Style` of its elements on demand.
+
+    :param root: the page's tree root (``{XHTML}html``).
+    :param style_sheets: ``(css text, media)`` of the page's ``style`` elements in document order.
+    :param quirks: the document is in quirks mode (tables then do not inherit font properties).
+    """
+
+    def __init__(self, root: etree._Element, style_sheets: Iterable[tuple[str, str]] = (), *,
+                 quirks: bool = False) -> None:
+        self.root = root
+        self.quirks = quirks
+        self._index: dict[tuple[str, str], list[_Rule]] = defaultdict(list)
+        self._hiding_rules: list[_Rule] = []
+        self._computed: dict[etree._Element, Style] = {}
+        # Memos: elements with the same name, matched rules and style-bearing attributes have the same specified
+        # values, and with the same parent style the same computed style (most cells and their content do).
+        self._specified_memo: dict[tuple, dict[str, str]] = {}
+        self._computed_memo: dict[tuple[int, int, bool], tuple[Style | None, Style]] = {}
+        self._match_sets: dict[_Rule, set[etree._Element]] = {}
+        self.warnings: list[str] = []
+        order = 0
+        for css, media in style_sheets:
+            if not media_applies(media):
+                continue
+            rule_count, sheet_rules = compiled_sheet(css)
+            for sheet_rule in sheet_rules:
+                for selector in sheet_rule.selectors:
+                    compiled = _Rule(selector.xpath, selector.specificity, order + sheet_rule.position,
+                                     sheet_rule.normal, sheet_rule.important)
+                    self._index[selector.key].append(compiled)
+                    if sheet_rule.hides:
+                        self._hiding_rules.append(compiled)
+            order += rule_count
+
+    # --- matching ---------------------------------------------------------------------------------------------
+
+    def _matching_rules(self, element: etree._Element) -> list[_Rule]:
+        keys = [("*", ""), ("tag", etree.QName(element).localname)]
+        element_id = element.get("id")
+        if element_id:
+            keys.append(("id", element_id))
+        for name in (element.get("class") or "").split():
+            keys.append(("class", name))
+        matched = []
+        for key in keys:
+            for rule in self._index.get(key, ()):
+                if element in self._matches(rule) and rule not in matched:
+                    matched.append(rule)
+        return matched
+
+    def _matches(self, rule: _Rule) -> set[etree._Element]:
+        """Every element ``rule`` matches, found with one XPath query over the page the first time it is asked."""
+        found = self._match_sets.get(rule)
+        if found is None:
+            try:
+                found = set(rule.xpath(self.root))
+            except etree.XPathError:
+                found = set()
+            self._match_sets[rule] = found
+        return found
+
+    def _inline(self, element: etree._Element) -> tuple[Declarations, Declarations]:
+        css = element.get("style")
+        if not css:
+            return {}, {}
+        return inline_declarations(css)
+
+    def _hints(self, element: etree._Element, name: str) -> Declarations:
+        """Presentational hints of HTML attributes (HTML 15.3), as declarations."""
+        hints: Declarations = {}
+        if element.get("hidden") is not None:
+            hints["display"] = ("none", False)
+        if name == "font":
+            size = (element.get("size") or "").strip()
+            match = re.match(r"([+-]?)(\d+)", size)
+            if match:
+                number = int(match.group(2))
+                number = 3 + number if match.group(1) == "+" else 3 - number if match.group(1) == "-" else number
+                hints["font-size"] = (_LEGACY_FONT_SIZES[min(max(number, 1), 7) - 1], False)
+            if element.get("face"):
+                hints["font-family"] = (element.get("face") or "", False)
+            color = legacy_color(element.get("color") or "")
+            if color:
+                hints["color"] = (color, False)
+        elif name == "body":
+            color = legacy_color(element.get("text") or "")
+            if color:
+                hints["color"] = (color, False)
+        if name in ("td", "th", "tr", "thead", "tbody", "tfoot", "table", "body"):
+            background = legacy_color(element.get("bgcolor") or "")
+            if background:
+                hints["background-color"] = (background, False)
+        if name in ("td", "th", "tr", "thead", "tbody", "tfoot", "caption", "div", "p", *_HEADINGS):
+            align = (element.get("align") or "").strip().lower()
+            if align in _ALIGN_VALUES:
+                hints["text-align"] = (_ALIGN_VALUES[align], False)
+        return hints
+
+    def specified(self, element: etree._Element) -> dict[str, str]:
+        """The cascaded (specified) value of each property pyxform reads, for ``element`` alone.
+
+        The dict is shared by every element with the same name, matched rules and style-bearing attributes: read it,
+        never change it.
+        """
+        tag = element.tag
+        name = tag[_X_LENGTH:] if tag.startswith(_X) else ""
+        rules = self._matching_rules(element)
+        get = element.get
+        key = (name, tuple(rules), get("style"), get("hidden"),
+               (get("size"), get("face"), get("color"), get("text"), get("bgcolor"), get("align"))
+               if name in _HINTED else None)
+        values = self._specified_memo.get(key)
+        if values is None:
+            values = self._specified(element, name, rules)
+            self._specified_memo[key] = values
+        return values
+
+    def _specified(self, element: etree._Element, name: str, rules: list[_Rule]) -> dict[str, str]:
+        layers: list[tuple[tuple, Declarations]] = []
+        if name in UA_RULES:
+            layers.append(((_LEVEL_UA, (0, 0, 0), 0), {k: (v, False) for k, v in UA_RULES[name].items()}))
+        if name == "table" and self.quirks:
+            layers.append(((_LEVEL_UA, (0, 0, 1), 0), {k: (v, False) for k, v in _QUIRKS_TABLE.items()}))
+        hints = self._hints(element, name)
+        if hints:
+            layers.append(((_LEVEL_HINT, (0, 0, 0), 0), hints))
+        for rule in rules:
+            layers.append(((_LEVEL_AUTHOR, rule.specificity, rule.order), rule.normal))
+            if rule.important:
+                layers.append(((_LEVEL_AUTHOR_IMPORTANT, rule.specificity, rule.order), rule.important))
+        normal, important = self._inline(element)
+        if normal:
+            layers.append(((_LEVEL_INLINE, (0, 0, 0), 0), normal))
+        if important:
+            layers.append(((_LEVEL_INLINE_IMPORTANT, (0, 0, 0), 0), important))
+        layers.sort(key=lambda layer: layer[0])
+        values: dict[str, str] = {}
+        for _rank, declarations in layers:
+            for prop, (value, _important) in declarations.items():
+                values[prop] = value
+        return values
+
+    # --- computed values --------------------------------------------------------------------------------------
+
+    def style(self, element: etree._Element) -> Style:
+        """The computed :class:`Style` of ``element`` (its ancestors are computed first and kept)."""
+        cached = self._computed.get(element)
+        if cached is not None:
+            return cached
+        chain = []
+        node: etree._Element | None = element
+        while node is not None and node not in self._computed:
+            chain.append(node)
+            node = node.getparent()
+        parent_style = self._computed[node] if node is not None else None
+        for current in reversed(chain):
+            parent_style = self._compute(current, parent_style)
+            self._computed[current] = parent_style
+        assert parent_style is not None
+        return parent_style
+
+    def _compute(self, element: etree._Element, parent: Style | None) -> Style:
+        specified = self.specified(element)
+        tag = element.tag
+        is_th = tag == _TH or tag == "th" or tag.endswith("}th")  # the local name, as the UA rule reads it
+        key = (id(parent), id(specified), is_th)
+        memo = self._computed_memo.get(key)
+        if memo is not None and memo[0] is parent:
+            return memo[1]
+        style = self._compute_new(specified, is_th, parent)
+        self._computed_memo[key] = (parent, style)  # parent kept alive, so its id is never reused
+        return style
+
+    def _compute_new(self, specified: dict[str, str], is_th: bool, parent: Style | None) -> Style:
+        inherited = parent or Style()
+        style = Style(
+            font_size=inherited.font_size, weight=inherited.weight, italic=inherited.italic, face=inherited.face,
+            color=inherited.color, align=inherited.align, text_indent=inherited.text_indent,
+            visibility=inherited.visibility, specified=specified,
+        )
+        if parent is None:
+            style = Style(specified=specified)
+        if not specified:
+            return style
+        ordered = sorted(specified.items(), key=lambda item: item[0] != "font-size")  # em lengths need it first
+        for prop, raw in ordered:
+            value = raw.strip().lower()
+            if value in ("inherit", "unset") and prop in _INHERITED or value == "inherit":
+                if prop == "background-color":
+                    style.background = parent.background if parent else None
+                continue
+            if value in ("initial", "unset"):
+                self._initial(style, prop)
+                continue
+            self._apply(style, prop, raw, inherited, parent)
+        if "text-align" not in specified and is_th and (
+                parent is None or parent.align is None):
+            style.align = "center"
+        return style
+
+    @staticmethod
+    def _initial(style: Style, prop: str) -> None:
+        defaults = Style()
+        attribute = {"font-size": "font_size", "font-weight": "weight", "font-style": "italic",
+                     "font-family": "face", "color": "color", "text-align": "align", "text-indent": "text_indent",
+                     "padding-left": "padding_left", "margin-left": "margin_left", "background-color": "background",
+                     "display": "display", "visibility": "visibility"}[prop]
+        setattr(style, attribute, getattr(defaults, attribute))
+
+    def _apply(self, style: Style, prop: str, raw: str, inherited: Style, parent: Style | None) -> None:
+        value = raw.strip()
+        lower = value.lower()
+        if prop == "font-size":
+            size = font_size_px(lower, inherited.font_size)
+            if size is not None:
+                style.font_size = size
+        elif prop == "font-weight":
+            weight = font_weight(lower, inherited.weight)
+            if weight is not None:
+                style.weight = weight
+        elif prop == "font-style":
+            if lower in ("italic", "oblique", "normal") or lower.startswith("oblique"):
+                style.italic = lower != "normal"
+        elif prop == "font-family":
+            style.face = first_family(value)
+        elif prop == "color":
+            color = css_color(value)
+            if color is not None or lower == "transparent":
+                style.color = color
+            elif lower == "currentcolor":
+                style.color = inherited.color
+        elif prop == "background-color":
+            style.background = css_color(value)
+        elif prop == "text-align":
+            if lower in _ALIGN_VALUES:
+                style.align = _ALIGN_VALUES[lower]
+        elif prop in ("text-indent", "padding-left", "margin-left"):
+            length = length_px(lower, style.font_size if prop != "text-indent" else style.font_size)
+            if length is not None:
+                setattr(style, prop.replace("-", "_"), length)
+        elif prop == "display":
+            style.display = lower.split()[0] if lower else "inline"
+        elif prop == "visibility":
+            if lower in ("visible", "hidden", "collapse"):
+                style.visibility = lower
+
+    # --- hidden elements --------------------------------------------------------------------------------------
+
+    def hidden_elements(self, *, outermost: bool = True) -> list[etree._Element]:
+        """The elements hidden by ``display: none``, ``visibility: hidden|collapse`` or ``hidden``: only the
+        outermost ones, or (``outermost=False``) every element that its own style hides.
+
+        An element made hidden by ``visibility`` is kept when one of its descendants sets ``visibility: visible``
+        (CSS lets such a descendant show).
+        """
+        candidates: list[etree._Element] = list(self.root.iterfind(".//*[@hidden]"))
+        candidates += [e for e in self.root.iterfind(".//*[@style]") if may_hide(e.get("style") or "")
+                       and any(p in ("display", "visibility") for d in self._inline(e) for p in d)]
+        for rule in self._hiding_rules:
+            candidates += self._matches(rule)
+        hidden: list[etree._Element] = []
+        for element in dict.fromkeys(candidates):
+            values = self.specified(element)
+            display = values.get("display", "").strip().lower()
+            visibility = values.get("visibility", "").strip().lower()
+            if display == "none":
+                hidden.append(element)
+            elif visibility in ("hidden", "collapse") and not self._shows_descendant(element):
+                hidden.append(element)
+        if not outermost:
+            return hidden
+        hidden_set = set(hidden)
+        return [e for e in hidden if not any(a in hidden_set for a in e.iterancestors())]
+
+    def _shows_descendant(self, element: etree._Element) -> bool:
+        for descendant in element.iterdescendants():
+            if isinstance(descendant.tag, str) and self.specified(descendant).get(
+                    "visibility", "").strip().lower() == "visible":
+                return True
+        return False
+
+
+def is_block(style: Style) -> bool:
+    """Whether an element's computed ``display`` makes it a block container (for indentation)."""
+    return style.display in _BLOCK_DISPLAYS

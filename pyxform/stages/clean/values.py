@@ -1,0 +1,249 @@
+"""CSS values, where pyxform reads them: colours, lengths, font sizes and weights, the shorthands that set the
+properties pyxform keeps, declaration lists and media queries (CSS Values and Units 3, CSS Color 3, CSS Fonts 3,
+Media Queries 4; HTML 2.3.6.4 for legacy colours). :mod:`pyxform.stages.clean.style` runs the cascade with them.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from typing import Final
+
+import tinycss2
+import tinycss2.color3
+
+__all__ = ["VIEWPORT_WIDTH_PX", "DEFAULT_FONT_SIZE_PX", "PROPERTIES", "FONT_SIZE_KEYWORDS", "ABSOLUTE_UNITS",
+           "Declarations", "css_tokens", "css_color", "legacy_color", "parse_declarations", "inline_declarations",
+           "may_hide", "media_applies", "length_px", "font_size_px", "font_weight", "first_family"]
+
+VIEWPORT_WIDTH_PX: Final = 1280.0
+DEFAULT_FONT_SIZE_PX: Final = 16.0
+
+#: The properties pyxform keeps.
+PROPERTIES: Final = frozenset({
+    "font-size", "font-weight", "font-style", "font-family", "color", "background-color", "text-align",
+    "text-indent", "padding-left", "margin-left", "display", "visibility",
+})
+FONT_SIZE_KEYWORDS: Final = {
+    "xx-small": 9.0, "x-small": 10.0, "small": 13.0, "medium": 16.0, "large": 18.0, "x-large": 24.0,
+    "xx-large": 32.0, "xxx-large": 48.0,
+}
+ABSOLUTE_UNITS: Final = {"px": 1.0, "pt": 4 / 3, "pc": 16.0, "in": 96.0, "cm": 96 / 2.54, "mm": 96 / 25.4,
+                          "q": 96 / 101.6}
+
+Declarations = dict[str, tuple[str, bool]]  # property -> (value text, !important)
+
+
+def css_tokens(value: str) -> list:
+    return [t for t in tinycss2.parse_component_value_list(value, skip_comments=True)
+            if t.type not in ("whitespace", "comment")]
+
+
+def css_color(value: str) -> str | None:
+    """A CSS colour value as ``#rrggbb`` (``None`` for transparent, ``currentcolor``, or not a colour)."""
+    try:
+        color = tinycss2.color3.parse_color(value.strip())
+    except Exception:  # tinycss2 rejects odd tokens with assorted exceptions
+        return None
+    if color is None or color == "currentColor" or not hasattr(color, "alpha") or color.alpha == 0:
+        return None
+    return "#" + "".join(f"{round(channel * 255):02x}" for channel in (color.red, color.green, color.blue))
+
+
+def legacy_color(value: str) -> str | None:
+    """HTML's "rules for parsing a legacy colour value" (HTML 2.3.6.4): ``bgcolor``/``color``/``text`` attributes.
+
+    :returns: ``#rrggbb``, or ``None`` for an empty value or ``transparent``.
+    """
+    value = value.strip(" \t\n\x0c\r")
+    if not value or value.lower() == "transparent":
+        return None
+    named = css_color(value) if re.fullmatch(r"[A-Za-z]+", value) else None
+    if named is not None:
+        return named
+    if len(value) == 4 and value[0] == "#" and all(c in "0123456789abcdefABCDEF" for c in value[1:]):
+        return "#" + "".join(c * 2 for c in value[1:]).lower()
+    value = "".join("00" if ord(c) > 0xFFFF else c for c in value)[:128]
+    value = value.removeprefix("#")
+    value = "".join(c if c in "0123456789abcdefABCDEF" else "0" for c in value)
+    while not value or len(value) % 3:
+        value += "0"
+    length = len(value) // 3
+    parts = [value[i * length:(i + 1) * length] for i in range(3)]
+    if length > 8:
+        parts = [p[length - 8:] for p in parts]
+        length = 8
+    while length > 2 and all(p[0] == "0" for p in parts):
+        parts = [p[1:] for p in parts]
+        length -= 1
+    if length > 2:
+        parts = [p[:2] for p in parts]
+    return "#" + "".join(p.rjust(2, "0") if len(p) == 1 else p for p in parts).lower()
+
+
+def _expand(name: str, value: str, important: bool, into: Declarations) -> None:
+    """Store a declaration, expanding the shorthands that set properties pyxform reads."""
+    if name in PROPERTIES:
+        into[name] = (value, important)
+    elif name in ("padding", "margin"):
+        parts = css_tokens(value)
+        if parts:
+            left = parts[{1: 0, 2: 1, 3: 1}.get(len(parts), 3)] if len(parts) <= 4 else parts[0]
+            into[name + "-left"] = (tinycss2.serialize([left]), important)
+    elif name == "background":
+        color = "transparent"
+        for token in css_tokens(value):
+            text = tinycss2.serialize([token])
+            if css_color(text) is not None or text.lower() in ("transparent", "inherit", "initial", "unset"):
+                color = text
+        into["background-color"] = (color, important)
+    elif name == "font":
+        _expand_font(value, important, into)
+
+
+def _expand_font(value: str, important: bool, into: Declarations) -> None:
+    """The ``font`` shorthand: ``[style] [variant] [weight] size[/line-height] family``."""
+    tokens = css_tokens(value)
+    if len(tokens) == 1 and tokens[0].type == "ident" and tokens[0].lower_value in (
+        "inherit", "initial", "unset"
+    ):
+        for name in ("font-style", "font-weight", "font-size", "font-family"):
+            into[name] = (tokens[0].lower_value, important)
+        return
+    style, weight = "normal", "normal"
+    for index, token in enumerate(tokens):
+        text = tinycss2.serialize([token]).lower()
+        if token.type == "ident" and text in ("italic", "oblique"):
+            style = text
+        elif token.type == "ident" and text in ("bold", "bolder", "lighter"):
+            weight = text
+        elif token.type == "number" and index + 1 < len(tokens):
+            weight = text
+        elif token.type in ("dimension", "percentage") or (token.type == "ident" and (
+                text in FONT_SIZE_KEYWORDS or text in ("smaller", "larger"))):
+            into["font-style"] = (style, important)
+            into["font-weight"] = (weight, important)
+            into["font-size"] = (text, important)
+            rest = tokens[index + 1:]
+            if rest and rest[0].type == "literal" and rest[0].value == "/":
+                rest = rest[2:]
+            family = tinycss2.serialize(rest).strip()
+            if family:
+                into["font-family"] = (family, important)
+            return
+
+
+def parse_declarations(css: str, into: Declarations | None = None) -> tuple[Declarations, Declarations]:
+    """The normal and ``!important`` declarations of a declaration list (a ``style`` attribute's value)."""
+    normal: Declarations = {} if into is None else into
+    important: Declarations = {}
+    for declaration in tinycss2.parse_declaration_list(css, skip_comments=True, skip_whitespace=True):
+        if declaration.type != "declaration":
+            continue
+        value = tinycss2.serialize(declaration.value).strip()
+        _expand(declaration.lower_name, value, declaration.important, important if declaration.important else normal)
+    return normal, important
+
+
+@functools.lru_cache(maxsize=4096)
+def inline_declarations(css: str) -> tuple[Declarations, Declarations]:
+    """:func:`parse_declarations` of a ``style`` attribute, cached across pages (the result is shared: read only)."""
+    return parse_declarations(css)
+
+
+def may_hide(css: str) -> bool:
+    """False when a declaration list cannot set ``display`` or ``visibility``: neither name appears in it, in any
+    letter case, and it has no escape (through which a property name could be spelled otherwise)."""
+    lower = css.lower()
+    return "display" in lower or "visibility" in lower or "\\" in css
+
+
+def media_applies(query_text: str) -> bool:
+    """Whether a media query list holds for a 1280 px wide colour screen (widths and types only; others fail)."""
+    query_text = query_text.strip().lower()
+    if not query_text:
+        return True
+    for query in query_text.split(","):
+        query = query.strip()
+        if query.startswith("not ") or query.startswith("only "):
+            query = query.split(None, 1)[1] if " " in query else ""
+            if query_text.strip().startswith("not "):
+                continue
+        words = re.sub(r"\(.*?\)", "", query).replace(" and ", " ").split()
+        if any(word not in ("all", "screen") for word in words):
+            continue
+        holds = True
+        for feature, number, unit in re.findall(r"\(\s*([a-z-]+)\s*:\s*([\d.]+)\s*([a-z]*)\s*\)", query):
+            px = float(number) * (ABSOLUTE_UNITS.get(unit, 16.0 if unit in ("em", "rem") else 1.0))
+            if feature == "min-width":
+                holds = holds and VIEWPORT_WIDTH_PX >= px
+            elif feature == "max-width":
+                holds = holds and VIEWPORT_WIDTH_PX <= px
+            else:
+                holds = False
+        if re.search(r"\((?![a-z-]+\s*:\s*[\d.]+)", query):
+            holds = False
+        if holds:
+            return True
+    return False
+
+
+def length_px(value: str, font_size: float, root_font_size: float = DEFAULT_FONT_SIZE_PX) -> float | None:
+    """A CSS length in px (``em`` against ``font_size``); ``None`` for percentages of widths and other values."""
+    tokens = css_tokens(value)
+    if len(tokens) != 1:
+        return None
+    token = tokens[0]
+    if token.type == "number" and token.value == 0:
+        return 0.0
+    if token.type != "dimension":
+        return None
+    unit = token.lower_unit
+    if unit in ABSOLUTE_UNITS:
+        return token.value * ABSOLUTE_UNITS[unit]
+    if unit == "em":
+        return token.value * font_size
+    if unit == "rem":
+        return token.value * root_font_size
+    if unit in ("ex", "ch"):
+        return token.value * font_size / 2
+    if unit in ("vw", "vmin"):
+        return token.value * VIEWPORT_WIDTH_PX / 100
+    return None
+
+
+def font_size_px(value: str, parent: float) -> float | None:
+    value = value.strip().lower()
+    if value in FONT_SIZE_KEYWORDS:
+        return FONT_SIZE_KEYWORDS[value]
+    if value == "larger":
+        return parent * 1.2
+    if value == "smaller":
+        return parent / 1.2
+    tokens = css_tokens(value)
+    if len(tokens) == 1 and tokens[0].type == "percentage":
+        return parent * tokens[0].value / 100
+    size = length_px(value, parent)
+    return size if size is not None and size >= 0 else None
+
+
+def font_weight(value: str, parent: int) -> int | None:
+    value = value.strip().lower()
+    if value == "normal":
+        return 400
+    if value == "bold":
+        return 700
+    if value == "bolder":
+        return 400 if parent < 350 else 700 if parent < 550 else 900
+    if value == "lighter":
+        return 100 if parent < 550 else 400 if parent < 750 else 700
+    try:
+        number = float(value)
+    except ValueError:
+        return None
+    return int(number) if 1 <= number <= 1000 else None
+
+
+def first_family(value: str) -> str | None:
+    first = value.split(",")[0].strip().strip("\"'").strip().lower()
+    return first or None

@@ -1,0 +1,104 @@
+"""XSD generation for pyxform output, and validation with line-numbered errors.
+
+:func:`generate_schema` runs ``stylesheets/schema.xsl`` (element names, nesting, repetition and simple types inferred
+from the document, see that file's opening comment). :func:`validate` checks a document against an XSD 1.0 schema
+with libxml2 (through lxml) and raises :class:`~pyxform.base.errors.ValidationError` listing ``(line, message)`` pairs.
+Neither reads a DTD, resolves an external entity or touches the network.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from lxml import etree
+
+from ..base.errors import InputNotFound, ValidationError
+from ..base.safexml import parse_untrusted, serialize_root
+from ..runtime.runner import runner
+
+__all__ = ["generate_schema", "validate", "MAX_REPORTED_ERRORS"]
+
+#: At most this many errors are listed in a ValidationError (the message gives the total).
+MAX_REPORTED_ERRORS = 100
+
+XmlInput = bytes | str | os.PathLike[str]
+
+
+def _read(document: XmlInput, what: str) -> tuple[bytes, str | None]:
+    """The bytes of an XML input and its name: a path (``os.PathLike``) is read, ``str`` and ``bytes`` are the XML."""
+    if isinstance(document, os.PathLike):
+        path = Path(document)
+        try:
+            return path.read_bytes(), str(path)
+        except OSError as error:
+            raise InputNotFound(f"cannot read the {what}: {error.strerror or error}", location=str(path)) from None
+    return (document.encode("utf-8") if isinstance(document, str) else document), None
+
+
+def _parser() -> etree.XMLParser:
+    return etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, huge_tree=True,
+                           remove_blank_text=False)
+
+
+def _parse(data: bytes, *, what: str, location: str | None) -> etree._ElementTree:
+    try:
+        root = etree.fromstring(data, _parser())
+    except etree.XMLSyntaxError as error:
+        line = error.lineno if error.lineno else None
+        raise ValidationError(f"the {what} is not well-formed XML: {error.msg}",
+                              errors=[(line, error.msg)], location=location) from None
+    entity = next(root.iter(etree.Entity), None)
+    if entity is not None:
+        message = f"entity reference {entity.text} (entities are not expanded)"
+        raise ValidationError(f"the {what} uses an {message}", errors=[(entity.sourceline, message)],
+                              location=location)
+    return etree.ElementTree(root)
+
+
+def generate_schema(document: XmlInput) -> str:
+    """Generate an XSD 1.0 schema (text) for a pyxform output document.
+
+    :param document: the output XML as bytes or text, or a path to it.
+    :returns: the XSD, UTF-8 text with an XML declaration. The document validates against it.
+    :raises InputNotFound: a path that cannot be read.
+    :raises BadXmlInput: the document is not well-formed, or uses entities (none is expanded, no DTD is read).
+    :raises StylesheetError: the document element is in a namespace.
+    """
+    data, location = _read(document, "document")
+    root = parse_untrusted(data, location=location)
+    run_on = runner()
+    node = run_on.parse(serialize_root(root), location=location)
+    return run_on.run_to_string("schema", node, location=location)
+
+
+def validate(document: XmlInput, schema: XmlInput | None = None) -> None:
+    """Validate an XML document against an XSD 1.0 schema.
+
+    :param document: the XML as bytes or text, or a path to it.
+    :param schema: the XSD as bytes or text, or a path to it; ``None``: a schema generated from the document itself
+        (:func:`generate_schema`), which checks that the document is well-formed and that the generator covers it.
+    :raises ValidationError: the document is not well-formed or not valid; ``errors`` lists ``(line, message)``
+        (at most :data:`MAX_REPORTED_ERRORS`), ``location`` names the document.
+    :raises InputNotFound: a path that cannot be read.
+    """
+    data, location = _read(document, "document")
+    tree = _parse(data, what="document", location=location)
+    if schema is None:
+        xsd_data, xsd_location = generate_schema(data).encode("utf-8"), "generated schema"
+    else:
+        xsd_data, xsd_location = _read(schema, "schema")
+    xsd_tree = _parse(xsd_data, what="schema", location=xsd_location)
+    try:
+        xml_schema = etree.XMLSchema(xsd_tree)
+    except etree.XMLSchemaParseError as error:
+        entries = [(entry.line or None, entry.message) for entry in error.error_log]  # type: ignore[attr-defined]
+        raise ValidationError(f"the schema is not a valid XSD 1.0 schema: {error}",
+                              errors=entries[:MAX_REPORTED_ERRORS], location=xsd_location) from None
+    if xml_schema.validate(tree):
+        return
+    entries = [(entry.line or None, entry.message) for entry in xml_schema.error_log]
+    first_line, first_message = entries[0]
+    where = f"line {first_line}: " if first_line else ""
+    raise ValidationError(f"{len(entries)} validation error(s); first: {where}{first_message}",
+                          errors=entries[:MAX_REPORTED_ERRORS], location=location)
