@@ -110,7 +110,7 @@ def json_shapes(value: Any, path: str, shapes: dict[str, set[str]]) -> None:
         shapes[path].add("object")
         for key, item in value.items():
             json_shapes(item, f"{path}/{key}", shapes)
-    else:
+    elif value is not None:                         # null: no value at that position (a header spanning columns)
         shapes[path].add(type(value).__name__)
 
 
@@ -131,7 +131,7 @@ def grid_rows(grid: etree._Element) -> tuple[dict[tuple[int, int], str], dict[in
 
 def audit_page(path: Path, counts: collections.Counter, examples: dict[str, list[str]]) -> dict[str, Any]:
     import pyxform
-    from pyxform.errors import PyxformError
+    from pyxform import PyxformError
 
     page = str(path.relative_to(path.parents[1])) if len(path.parents) > 1 else path.name
     try:
