@@ -253,8 +253,9 @@
   </xsl:function>
 
   <!--
-    The header columns up to column x label the rows (Zhang & Li's row headers head their rows): of the rows $rows (the
-    data rows the columns are scored over), at least half have text in columns 0 .. x, and at least half of those have
+    The header columns up to column x label the rows (Zhang & Li's row headers head their rows): there are at least
+    two rows $rows (the data rows the columns are scored over: a lone row is no column of labels), at least half of
+    them have text in columns 0 .. x, and at least half of those have
     texts there that no other row has (a column of the same few values, "Win", "Loss", is data, however it is
     coloured; a repeated outer header such as a team's name next to its years is labelled with the years). Returns
     the test as a function of x.
@@ -266,7 +267,8 @@
         let $labels := $rows ! string-join(for $c in 0 to $x return
                          (f:owner($model, ., $c)[. ne ''] ! f:model-cell($model, .)?text, '')[1], '&#9;')
                        [normalize-space(translate(., '&#9;', ' ')) ne '']
-        return count($labels) * 2 ge count($rows) and count(distinct-values($labels)) * 2 ge count($labels) }"/>
+        return count($rows) ge 2 and count($labels) * 2 ge count($rows)
+               and count(distinct-values($labels)) * 2 ge count($labels) }"/>
   </xsl:function>
 
   <!-- The scores the header lines are held against: all of them for rows; for columns, without the columns that
