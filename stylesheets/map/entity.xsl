@@ -120,14 +120,30 @@
               <xsl:attribute name="px:col" select="$cell/@col"/>
             </xsl:if>
             <xsl:attribute name="px:key" select="'e' || $item?row || '.' || $cell/@col"/>
-            <xsl:sequence select="f:value($cell)"/>
+            <xsl:sequence select="fp:entity-value($cell)"/>
           </xsl:copy>
         </xsl:for-each>
       </xsl:when>
       <xsl:otherwise>
         <note px:row="{$item?row}" px:key="n{$item?row}">
-          <xsl:sequence select="$item?cells ! f:value(.)"/>
+          <xsl:sequence select="$item?cells ! fp:entity-value(.)"/>
         </note>
+      </xsl:otherwise>
+    </xsl:choose>
+  </xsl:function>
+
+  <!-- The value of a cell: f:value for a data cell; for another (a header or section cell read as a value here),
+       its links, images and text, its nested tables being listed at the top level of the output (map/document.xsl),
+       so that no table appears twice. -->
+  <xsl:function name="fp:entity-value" as="node()*">
+    <xsl:param name="cell" as="element(px:cell)"/>
+    <xsl:choose>
+      <xsl:when test="$cell/@role = 'data'">
+        <xsl:sequence select="f:value($cell)"/>
+      </xsl:when>
+      <xsl:otherwise>
+        <xsl:sequence select="f:link-attributes($cell)"/>
+        <xsl:value-of select="f:text($cell)[. ne '']"/>
       </xsl:otherwise>
     </xsl:choose>
   </xsl:function>
