@@ -57,10 +57,10 @@
       <xsl:variable name="cell" as="element(px:cell)" select="f:cell(.)"/>
       <px:pair table="{$index}" row="{../@index}" col="{@col}" cell="{@cell}">
         <xsl:for-each select="f:row-headers(.)">
-          <px:row-header>{f:label(f:text(.))}</px:row-header>
+          <px:row-header>{f:cell-label(.)}</px:row-header>
         </xsl:for-each>
         <xsl:for-each select="f:column-headers(.)">
-          <px:column-header>{f:label(f:text(.))}</px:column-header>
+          <px:column-header>{f:cell-label(.)}</px:column-header>
         </xsl:for-each>
         <px:value>{f:text($cell)}</px:value>
         <xsl:for-each select="f:nested-tables($cell)">

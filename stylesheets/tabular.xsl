@@ -13,7 +13,7 @@
       <px:note row="9">Source: ...</px:note>                                   one per note row, if any
     </px:table>
   Column names: every column has levels = max(k, 1) px:level elements, the texts of the slots above it in the
-  header rows, top first, as labels (f:label: one line, footnote markers removed); a header cell that spans down gives its text once, at its top row, and an empty level
+  header rows, top first, as labels (f:cell-label: one line, reference marks and sort keys cut); a header cell that spans down gives its text once, at its top row, and an empty level
   below (pandas' convention for a MultiIndex: ('Ratio', '')); a horizontally spanning header gives its text to each
   column it covers. A data column whose levels are all empty is named column-N (N = its 1-based grid column, as map
   names it). Section columns are named section, section-2, ...
@@ -144,7 +144,7 @@
     <xsl:sequence select="
         for $r in 1 to count($cells)
         return if ($cells[$r] eq '' or ($r gt 1 and $cells[$r] eq $cells[$r - 1])) then ''
-               else f:label(fp:slot-text($rows[$r]/px:slot[$col + 1]))"/>
+               else (f:cell($rows[$r]/px:slot[$col + 1]) ! f:cell-label(.), '')[1]"/>
   </xsl:function>
 
   <!-- Whether a body row is a record: some slot covered, no section cell, and some slot in the data columns that is

@@ -215,6 +215,18 @@ def test_a_missing_first_value_under_a_two_column_header_does_not_shift_the_next
     assert [(e.get(PX + "col"), e.text) for e in scores] == [("1", "1"), ("2", "2"), ("2", "3"), ("1", "4")]
 
 
+def test_sort_keys_are_cut_from_labels_as_marks_are() -> None:
+    html = ("<table><tr><th>Name</th><th>Service</th></tr><tr><th scope=row><span class=sortkey>Gablenz, Eccard"
+            "</span><a href=/g>Eccard Gablenz</a>[1]</th><td>Heer</td></tr><tr><th scope=row><span class=sortkey>"
+            "Gabriel, Erdmann</span>Erdmann Gabriel</th><td><span class=sortkey>Navy</span>Marine</td></tr></table>")
+    conversion = convert(html)
+    table = etree.fromstring(conversion.to_bytes()).find("table")
+    assert [(etree.QName(e).localname, e.get(PX + "label")) for e in table] == [
+        ("eccard-gablenz", "Eccard Gablenz"), ("erdmann-gabriel", "Erdmann Gabriel")]
+    assert [(p["row_headers"], p["value"]) for p in conversion.pairs()] == [
+        (["Eccard Gablenz"], "Heer"), (["Erdmann Gabriel"], "NavyMarine")]      # values as written
+
+
 # -- 9. form feed ---------------------------------------------------------------------------------------------------
 
 def test_a_form_feed_in_a_cell_is_a_space_without_warning() -> None:

@@ -2,7 +2,8 @@
 <!--
   Labels from header text: the one rule for reference marks, used by every stage that reads or writes a header's text
   (headers: content types and repeated header rows; names: element names; map, tabular, pairs: labels and header
-  paths), so that "US[18]", "US&#10;[18]" and "US" are one header everywhere.
+  paths), so that "US[18]", "US&#10;[18]" and "US" are one header everywhere; and for a grid cell, the rule for sort
+  keys (f:cell-label).
 
   f:strip-marks($text)  the text without its reference marks: a bracketed footnote or note reference as sites write
                         them after a word ("[9]", "[a]", "[B]", "[iv]", "[note 3]", "[nb 1]", "[n 2]", "[citation
@@ -32,6 +33,18 @@
     <xsl:param name="text" as="xs:string?"/>
     <xsl:sequence select="if (not(contains(string($text), '['))) then string($text)
                           else replace(string($text), $fp:reference-mark, '', 'i')"/>
+  </xsl:function>
+
+  <!-- f:cell-label($cell): the label of a grid cell (px:cell): f:label of its text without its sort key, the text of
+       an element of class sortkey that the text starts with (MediaWiki writes "Gablenz, Eccard" before the name it
+       shows, "Eccard Gablenz", and hides it with its style sheet, which pyxform does not see). -->
+  <xsl:function name="f:cell-label" as="xs:string">
+    <xsl:param name="cell" as="element()"/>
+    <xsl:variable name="text" as="xs:string" select="string($cell/*:text)"/>
+    <xsl:variable name="key" as="xs:string" select="string($cell/*:sort-key)"/>
+    <xsl:sequence select="f:label(if ($key ne '' and starts-with($text, $key)
+                                     and normalize-space(substring-after($text, $key)) ne '')
+                                  then substring-after($text, $key) else $text)"/>
   </xsl:function>
 
   <!-- f:label($text): a header's text as a one-line label (see the module comment). -->

@@ -59,7 +59,7 @@
                           select="$contents[xs:integer(@col) eq 0][xs:integer(@colspan) lt xs:integer($table/@cols)]"/>
             <xsl:variable name="values" as="element(px:cell)*" select="$contents except $key"/>
             <xsl:choose>
-              <xsl:when test="exists($key) and not(f:is-null(f:label(f:text($key)))) and exists($values)">
+              <xsl:when test="exists($key) and not(f:is-null(f:cell-label($key))) and exists($values)">
                 <xsl:sequence select="map { 'row' : $y, 'type' : 'key', 'key' : $key, 'cells' : $values }"/>
               </xsl:when>
               <xsl:when test="exists($key) and exists($values)">
@@ -157,7 +157,7 @@
   <!-- True if a cell reads as a heading: a th or a bold cell with text, without image or table. -->
   <xsl:function name="fp:is-heading" as="xs:boolean">
     <xsl:param name="cell" as="element(px:cell)"/>
-    <xsl:sequence select="($cell/@tag eq 'th' or $cell/@bold = 'true') and not(f:is-null(f:label(f:text($cell))))
+    <xsl:sequence select="($cell/@tag eq 'th' or $cell/@bold = 'true') and not(f:is-null(f:cell-label($cell)))
                           and empty($cell/(px:image | px:table-ref))"/>
   </xsl:function>
 

@@ -163,7 +163,7 @@
              )[1][count(?cells) eq 1 and xs:integer(?cells/@colspan) eq xs:integer($table/@cols)
                   and (?cells/@role = ('header', 'section') or fp:is-heading(?cells))
                   and empty(?cells/(px:image | px:table-ref))]
-             ! map {'from': 'title-row', 'text': f:label(f:text(?cells)), 'row': ?row}"/>
+             ! map {'from': 'title-row', 'text': f:cell-label(?cells), 'row': ?row}"/>
     <xsl:variable name="candidates" as="map(xs:string, item())*" select="
         map {'from': 'caption', 'text': f:label($table/px:caption)},
         $title-row,
@@ -221,7 +221,7 @@
     <xsl:param name="names" as="map(xs:string, xs:string)"/>
     <xsl:param name="with-links" as="xs:boolean"/>
     <xsl:param name="level" as="xs:string?"/>
-    <xsl:variable name="label" as="xs:string" select="f:label(f:text($cell))"/>
+    <xsl:variable name="label" as="xs:string" select="f:cell-label($cell)"/>
     <xsl:element name="{if ($f:generic-names) then 'field' else $names($label)}">
       <xsl:attribute name="{if ($f:generic-names) then 'name' else 'px:label'}" select="$label"/>
       <xsl:if test="exists($level)">
@@ -244,7 +244,7 @@
     <xsl:sequence select="map:merge(for $x in 0 to $p - 1 return
         let $labels := distinct-values(
               $table/px:row[xs:integer(@index) lt $k]/px:slot[xs:integer(@col) eq $x]/f:cell(.)
-                [@role eq 'header'][xs:integer(@col) + xs:integer(@colspan) le $p] ! f:label(f:text(.))[. ne ''])
+                [@role eq 'header'][xs:integer(@col) + xs:integer(@colspan) le $p] ! f:cell-label(.)[. ne ''])
         return map:entry($x, string-join($labels, ' / '))[exists($labels)])"/>
   </xsl:function>
 
@@ -261,7 +261,7 @@
   -->
   <xsl:function name="f:element-names" as="map(xs:string, xs:string)">
     <xsl:param name="cells" as="element(px:cell)*"/>
-    <xsl:iterate select="distinct-values($cells ! f:label(f:text(.)))">
+    <xsl:iterate select="distinct-values($cells ! f:cell-label(.))">
       <xsl:param name="names" as="map(xs:string, xs:string)" select="map {}"/>
       <xsl:param name="taken" as="map(xs:string, xs:boolean)" select="map {}"/>
       <xsl:on-completion select="$names"/>
