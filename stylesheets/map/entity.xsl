@@ -15,7 +15,8 @@
                             text (a row of empty th cells), which closes it;
       a note                a wide row that is not a heading (an image with its caption, a source line), or a value
                             without a key: <note px:row="R">value</note>, where it stands;
-    the title row that names the record, blank rows and keys without a value give no element.
+      a key without a value   an empty element named after the key (nothing of the table is lost);
+    the title row that names the record and blank rows give no element.
   Names: one per distinct label (f:element-names), as for every table. The column headers of the values (the title
   rows above them) are not repeated around each value: they name the record, or head groups.
 -->
@@ -59,7 +60,7 @@
                           select="$contents[xs:integer(@col) eq 0][xs:integer(@colspan) lt xs:integer($table/@cols)]"/>
             <xsl:variable name="values" as="element(px:cell)*" select="$contents except $key"/>
             <xsl:choose>
-              <xsl:when test="exists($key) and not(f:is-null(f:cell-label($key))) and exists($values)">
+              <xsl:when test="exists($key) and not(f:is-null(f:cell-label($key)))">
                 <xsl:sequence select="map { 'row' : $y, 'type' : 'key', 'key' : $key, 'cells' : $values }"/>
               </xsl:when>
               <xsl:when test="exists($key) and exists($values)">
@@ -110,6 +111,14 @@
     <xsl:param name="item" as="map(*)"/>
     <xsl:param name="names" as="map(xs:string, xs:string)"/>
     <xsl:choose>
+      <xsl:when test="$item?type eq 'key' and empty($item?cells)">
+        <!-- a key without a value: its element, empty (the key is the table's text) -->
+        <xsl:variable name="step" as="element()" select="fp:header-step($item?key, $names, false(), ())"/>
+        <xsl:copy select="$step">
+          <xsl:sequence select="$step/@*"/>
+          <xsl:attribute name="px:key" select="'e' || $item?row"/>
+        </xsl:copy>
+      </xsl:when>
       <xsl:when test="$item?type eq 'key'">
         <xsl:variable name="step" as="element()" select="fp:header-step($item?key, $names, false(), ())"/>
         <xsl:for-each select="$item?cells">
