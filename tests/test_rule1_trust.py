@@ -225,6 +225,7 @@ def test_sort_keys_are_cut_from_labels_as_marks_are() -> None:
         ("eccard-gablenz", "Eccard Gablenz"), ("erdmann-gabriel", "Erdmann Gabriel")]
     assert [(p["row_headers"], p["value"]) for p in conversion.pairs()] == [
         (["Eccard Gablenz"], "Heer"), (["Erdmann Gabriel"], "NavyMarine")]      # values as written
+    assert pyxform.convert(conversion.to_xhtml().encode()).pairs() == conversion.pairs()    # the rendering keeps it
 
 
 # -- 9. form feed ---------------------------------------------------------------------------------------------------
