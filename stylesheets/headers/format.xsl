@@ -190,7 +190,9 @@
       <xsl:sequence select="map:merge((
           map { 'index' : $y, 'wide' : f:is-wide-row($model, $y),
                 'text' : exists(f:model-row($model, $y)?texts),
-                'data-typed' : $data-typed },
+                'data-typed' : $data-typed,
+                'spanned-from' : distinct-values(f:model-row($model, $y)?texts ! f:model-cell($model, .)
+                                                 [?row lt $y] ! ?row) },
           if (exists($slots)) then map {
             'format' : f:mean($slots ! ?format) + $band,
             'marks' : f:mean($slots ! ?marks) + $band,
@@ -253,9 +255,9 @@
   </xsl:function>
 
   <!--
-    The header columns up to column x label the rows (Zhang & Li's row headers head their rows): there are at least
-    two rows $rows (the data rows the columns are scored over: a lone row is no column of labels), at least half of
-    them have text in columns 0 .. x, and at least half of those have
+    The header columns up to column x label the rows (Zhang & Li's row headers head their rows): the table has at
+    least two rows (a table of one row is no column of labels), and of the rows $rows (the data rows the columns are
+    scored over) at least half have text in columns 0 .. x, and at least half of those have
     texts there that no other row has (a column of the same few values, "Win", "Loss", is data, however it is
     coloured; a repeated outer header such as a team's name next to its years is labelled with the years). Returns
     the test as a function of x.
@@ -267,7 +269,7 @@
         let $labels := $rows ! string-join(for $c in 0 to $x return
                          (f:owner($model, ., $c)[. ne ''] ! f:model-cell($model, .)?text, '')[1], '&#9;')
                        [normalize-space(translate(., '&#9;', ' ')) ne '']
-        return count($rows) ge 2 and count($labels) * 2 ge count($rows)
+        return $model?rows ge 2 and count($labels) * 2 ge count($rows)
                and count(distinct-values($labels)) * 2 ge count($labels) }"/>
   </xsl:function>
 
@@ -286,14 +288,17 @@
        rest by its formatting alone (format at least $threshold above the rest's mean format), every one of them
        carries formatting marks of its own, whatever its type size (marks, the format less the size term, at least
        $threshold above the rest's mean marks: a header marked by formatting is marked as a whole, a sub-header row
-       in smaller bold type included; a row that stands out by its content alone below it is a data row). -->
+       in smaller bold type included; a row that stands out by its content alone below it is a data row), or is
+       spanned into by a cell with text of a header row above it (the header's own cells span it: "Year" and "Song"
+       over two rows beside plain chart names). -->
   <xsl:function name="fp:formatted-throughout" as="xs:boolean">
     <xsl:param name="head" as="map(*)*"/>
     <xsl:param name="rest" as="map(*)*"/>
     <xsl:variable name="rest-format" as="xs:double" select="(f:mean($rest ! ?format), 0)[1]"/>
     <xsl:variable name="rest-marks" as="xs:double" select="(f:mean($rest ! (?marks, ?format)[1]), 0)[1]"/>
     <xsl:sequence select="count($head) le 1 or $head[1]?format lt $rest-format + $threshold
-                          or (every $h in $head satisfies ($h?marks, $h?format)[1] ge $rest-marks + $threshold)"/>
+                          or (every $h in $head satisfies (($h?marks, $h?format)[1] ge $rest-marks + $threshold
+                                                           or $h?spanned-from = $head ! ?index))"/>
   </xsl:function>
 
   <!--
