@@ -13,7 +13,8 @@ converted as ``pyxform.convert`` does it, and its outputs are checked:
 ``sections``       rows of the annotated grid read as section rows (saved per page, so that ``--compare`` lists the
                    rows that were sections before and are data now, and the reverse);
 ``note records``   CSV/DataFrame records (``Conversion.tables()``) that are note rows of the grid (row kind ``note``,
-                   below a data row: a table of wide rows alone has records, not notes), of ``note rows below data``;
+                   below a data row, not a blank one: a table of wide rows alone has records, not notes), of ``note rows
+                   below data``;
 ``empty columns``  CSV/DataFrame columns with no header text and no value in any record (a note's or title's span);
 ``marked labels``  ``px:label`` values, pair header texts and CSV column names holding a reference mark
                    (``[18]``, ``[a]``, ``[note 3]``, ``[citation needed]``);
@@ -162,7 +163,7 @@ def audit_page(path: Path, counts: collections.Counter, examples: dict[str, list
             if not named and not any(record[position] for record in table.records):
                 counts["empty columns"] += 1
                 examples["empty columns"].append(f"{page} table {table.index}: {column.name()!r}")
-        data_rows = [row for row in table.rows if row_kinds.get((table.index, row)) != "note"]
+        data_rows = [row for row in table.rows if row_kinds.get((table.index, row)) not in ("note", "blank")]
         notes = [(table.index, row) for (index, row), kind in row_kinds.items()
                  if index == table.index and kind == "note" and data_rows and row > min(data_rows)]
         counts["note rows below data"] += len(notes)
