@@ -64,6 +64,7 @@ __all__ = [
     "InputNotFound",
     "EmptyInput",
     "UndecodableInput",
+    "ArchiveError",
     "NoTableError",
     "LimitExceeded",
     "TableError",
@@ -74,6 +75,7 @@ __all__ = [
     "BadXmlInput",
     "OutputError",
     "WorkerCrash",
+    "ClusterError",
 ]
 
 _LAZY: dict[str, str] = {
@@ -111,6 +113,7 @@ _LAZY: dict[str, str] = {
     "InputNotFound": "base.errors",
     "EmptyInput": "base.errors",
     "UndecodableInput": "base.errors",
+    "ArchiveError": "base.errors",
     "NoTableError": "base.errors",
     "LimitExceeded": "base.errors",
     "TableError": "base.errors",
@@ -121,6 +124,7 @@ _LAZY: dict[str, str] = {
     "BadXmlInput": "base.errors",
     "OutputError": "base.errors",
     "WorkerCrash": "base.errors",
+    "ClusterError": "base.errors",
 }
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
@@ -128,6 +132,8 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
     from .api.dataframes import to_dataframe, to_dataframes
     from .api.pipeline import CONVERSION, Pipeline, PipelineResult
     from .base.errors import (
+        ArchiveError,
+        ClusterError,
         EmptyInput,
         InputError,
         InputNotFound,

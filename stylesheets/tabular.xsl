@@ -5,7 +5,9 @@
   expanded) with its header rows turned into column names and its header columns into the row index.
 
   Per table (nested tables are tables of their own), with k header rows and p header columns:
-    <px:table index="0" header-rows="2" header-cols="1" levels="2">
+    <px:table index="0" header-rows="2" header-cols="1" levels="2">  (and, from the grid's px:table: caption,
+                                                                      parent-table, hidden, depth, locator, heading,
+                                                                      header-method)
       <px:column kind="section"><px:level>section</px:level>...</px:column>  one per level of section rows, if any
       <px:column kind="row-header" col="0"><px:level/>...</px:column>         one per header column c < p
       <px:column kind="data" col="1"><px:level>Average</px:level><px:level>Height</px:level></px:column>
@@ -80,7 +82,7 @@
     <xsl:variable name="sections" as="array(xs:string)*" select="$records ! array { fp:sections(., $p) }"/>
     <xsl:variable name="section-levels" as="xs:integer" select="max((0, $sections ! array:size(.)))"/>
     <px:table index="{@index}" header-rows="{$k}" header-cols="{$p}" levels="{$levels}">
-      <xsl:sequence select="@parent-table, @hidden"/>
+      <xsl:sequence select="@parent-table, @hidden, @depth, @locator, @heading, @header-method"/>
       <xsl:if test="px:caption">
         <xsl:attribute name="caption" select="px:caption"/>
       </xsl:if>

@@ -111,7 +111,7 @@ def test_what_the_page_causes_is_recorded_not_raised(monkeypatch: pytest.MonkeyP
 
 
 @pytest.mark.parametrize("options, message", [
-    (PageOptions(format="yaml"), "`convert` writes xml, pairs, json, csv, xhtml, not 'yaml'"),
+    (PageOptions(format="yaml"), "`convert` writes xml, pairs, json, csv, xhtml, tables, not 'yaml'"),
     (PageOptions(command="grid", format="csv"), "`grid` writes xml, json, not 'csv'"),
     (PageOptions(command="headers", schema=True), "`headers` takes none of schema (only convert does)"),
     (PageOptions(format="csv", xslt=(str(PAPER),)), "--xslt post-processes the XML output"),

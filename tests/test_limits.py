@@ -45,8 +45,8 @@ def records(path: Path) -> list[dict[str, object]]:
 
 # -- span bombs: the slot limit is checked before any slot exists ----------------------------------------------------
 SPAN_BOMBS = {
-    # one cell of 1000 x 65534 slots over 300 rows: 300,000 slots
-    "one-cell": "<table><tr><td colspan=1000 rowspan=65534>x</td></tr>" + "<tr><td>y</td></tr>" * 299 + "</table>",
+    # one cell of 1000 x 65534 slots over 3,000 rows: 3,000,000 slots
+    "one-cell": "<table><tr><td colspan=1000 rowspan=65534>x</td></tr>" + "<tr><td>y</td></tr>" * 2999 + "</table>",
     # a thousand such cells in one row, four rows: 4,000,000 slots
     "many-cells": "<table><tr>" + "<td colspan=1000 rowspan=65534>x</td>" * 1000 + "</tr>" + "<tr></tr>" * 3
                   + "</table>",
@@ -72,8 +72,9 @@ def test_a_span_bomb_fails_alone_at_the_slot_limit(tmp_path: Path, capsys: pytes
     assert "pyxform: warning" in err and "max_slots" in err
 
 
-def test_a_table_of_a_million_cells_stops_at_the_slot_limit_before_its_slots_exist() -> None:
-    rows = "".join("<tr>" + "<td>1</td>" * 1000 + "</tr>" for _ in range(1000))
+def test_a_table_over_the_slot_limit_stops_before_its_slots_exist() -> None:
+    # 2,600 rows of one cell spanning 1,000 columns: 2,600,000 slots, over the default max_slots of 2,500,000
+    rows = "".join("<tr><td colspan='1000'>1</td></tr>" for _ in range(2600))
     xhtml = ('<html xmlns="http://www.w3.org/1999/xhtml" xmlns:px="urn:pyxform"><body>'
              f"<table px:index='0' px:locator='/html/body/table[1]' px:depth='0'>{rows}</table></body></html>")
     started = time.monotonic()
@@ -81,7 +82,7 @@ def test_a_table_of_a_million_cells_stops_at_the_slot_limit_before_its_slots_exi
     assert time.monotonic() - started < 60
     assert document.tables == ()
     (failure,) = document.failures
-    assert failure.code == "limit" and "max_slots = 250000" in failure.message
+    assert failure.code == "limit" and "max_slots = 2500000" in failure.message
 
 
 def test_many_tables_of_span_bombs_stop_at_the_page_slot_limit(tmp_path: Path,
@@ -90,12 +91,13 @@ def test_many_tables_of_span_bombs_stop_at_the_page_slot_limit(tmp_path: Path,
     one = "<table><tr><td colspan=1000 rowspan=65534>x</td></tr>" + "<tr><td>y</td></tr>" * 3 + "</table>"
     page = tmp_path / "bombs.html"
     page.write_text(one * 2000)
+    # (max_page_slots = 5,000,000: the 1,251st table takes the page over it)
     started = time.monotonic()
     status, out, err = run(capsys, "convert", str(page))
     assert time.monotonic() - started < 30
     assert (status, out) == (7, "")
-    assert err == (f"pyxform: error [limit]: {page}: the tables of the page have more than 1000000 slots in all "
-                   "(at least 1004000 up to table 250) (limit max_page_slots = 1000000; raise it with "
+    assert err == (f"pyxform: error [limit]: {page}: the tables of the page have more than 5000000 slots in all "
+                   "(at least 5004000 up to table 1250) (limit max_page_slots = 5000000; raise it with "
                    "--max-page-slots)\n")
     small = one.replace("1000", "10") * 3  # 3 tables of 4 x 10 slots: 120
     assert table_indexes(small, Limits(max_page_slots=120)) == [0, 1, 2]
@@ -160,20 +162,20 @@ def test_deep_element_nesting_is_no_error() -> None:
 
 
 # -- page bytes --------------------------------------------------------------------------------------------------------
-def test_a_50_mb_page_is_refused_before_it_is_read(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_100_mb_page_is_refused_before_it_is_read(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     page = tmp_path / "big.html"
     with page.open("wb") as stream:
         stream.write(OK_PAGE)
-        stream.truncate(50 * 1024 * 1024)  # a sparse file: 50 MB without writing them
+        stream.truncate(100 * 1024 * 1024)  # a sparse file: 100 MB without writing them
     status, out, err = run(capsys, "convert", str(page))
     assert (status, out) == (7, "")
-    assert err == (f"pyxform: error [limit]: {page}: the page has more than 16777216 bytes "
-                   "(limit max_page_bytes = 16777216; raise it with --max-page-bytes)\n")
-    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b" " * (17 * 1024 * 1024))))
+    assert err == (f"pyxform: error [limit]: {page}: the page has more than 67108864 bytes "
+                   "(limit max_page_bytes = 67108864; raise it with --max-page-bytes)\n")
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b" " * (65 * 1024 * 1024))))
     assert run(capsys, "convert", "-")[0] == 7
     with pytest.raises(LimitExceeded) as caught:
-        convert(b" " * (17 * 1024 * 1024))
+        convert(b" " * (65 * 1024 * 1024))
     assert caught.value.limit == "max_page_bytes"
 
 

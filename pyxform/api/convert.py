@@ -13,7 +13,7 @@ import json
 import os
 from collections.abc import Iterator, Mapping
 from dataclasses import replace
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from lxml import etree
 
@@ -25,6 +25,9 @@ from ..stages.headers import METHODS
 from ..stages.normalize import TableFailure
 from ..stages.tabular import TabularTable, read_tabular
 from .pipeline import CONVERSION, Pipeline, PipelineResult, safe_xml_parser
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..stages.clean import PageLinks
 
 __all__ = ["Conversion", "Pair", "convert", "convert_grid", "NAME_STYLES", "HEADER_METHODS"]
 
@@ -155,6 +158,61 @@ class Conversion:
         """Each table as columns and records (``stylesheets/tabular.xsl``; see :mod:`pyxform.stages.tabular`): header
         paths, row header columns and one record per data row, for CSV files and DataFrames."""
         return read_tabular(self._from_grid("tabular"))
+
+    @property
+    def links(self) -> PageLinks:
+        """The page's canonical URL, base URL and link targets (``a``/``area`` ``href``), as written in it
+        (:class:`pyxform.stages.clean.PageLinks`; empty for a conversion from a grid document, which has no page)."""
+        if self.result.links is None:
+            from ..stages.clean import PageLinks
+
+            return PageLinks()
+        return self.result.links
+
+    def to_tables_json(self, *, indent: int | None = None) -> str:
+        """Every table of the page as one JSON document of columns, records and their context: what a search index
+        or a table catalogue needs, with no further pass over the page (``docs/formats.md`` section 5, "Tables")::
+
+            {"source": "page.html", "title": "…", "canonical": "https://…" | null, "base": null,
+             "links": ["//en.wikipedia.org/wiki/X", …],
+             "tables": [{"index": 0, "parent": null, "depth": 0, "locator": "/html/body/table[1]",
+                         "heading": "…" | null, "caption": "…" | null, "hidden": false,
+                         "header_rows": 1, "header_cols": 0, "header_method": "markup",
+                         "columns": [{"kind": "data", "col": 0, "levels": ["Year"]}, …],
+                         "records": [["1999", …], …], "rows": [1, …], "xml": "<table-name px:table=\"0\" …>…"}, …],
+             "failures": [{"index": 7, "code": "limit", "message": "…"}]}
+
+        ``tables`` are in index order (nested tables included, ``parent`` the index of the table they sit in);
+        ``columns``/``records``/``rows`` are :meth:`tables`' (:class:`~pyxform.tabular.TabularTable`); ``xml`` is
+        the table's element in the output XML (:attr:`xml`; a nested table's element as it sits in its cell), with
+        its namespace declarations; ``links`` are :attr:`links`' ``hrefs``, unresolved.
+
+        :param indent: spaces per level (``None``: one line).
+        """
+        tabular = self._from_grid("tabular")
+        root = etree.fromstring(tabular.encode("utf-8"), safe_xml_parser())
+        elements = {element.get(_PX + "table"): element for element in self.tree().iter()
+                    if isinstance(element.tag, str) and element.get(_PX + "table") is not None}
+        tables = []
+        for table in read_tabular(tabular):
+            element = elements.get(str(table.index))
+            tables.append({
+                "index": table.index, "parent": table.parent_table, "depth": table.depth, "locator": table.locator,
+                "heading": table.heading, "caption": table.caption, "hidden": table.hidden,
+                "header_rows": table.header_rows, "header_cols": table.header_cols,
+                "header_method": table.header_method,
+                "columns": [{"kind": column.kind, "col": column.col, "levels": list(column.levels)}
+                            for column in table.columns],
+                "records": [list(record) for record in table.records], "rows": list(table.rows),
+                "xml": None if element is None else etree.tostring(element, encoding="unicode", with_tail=False)})
+        links = self.links
+        document = {
+            "source": root.get("source", self.source), "title": root.get("title", ""),
+            "canonical": links.canonical, "base": links.base, "links": list(links.hrefs), "tables": tables,
+            "failures": [{"index": int(failure.get("index", "0")), "code": failure.get("code", ""),
+                          "message": failure.get("message", "")}
+                         for failure in root.iterchildren(_PX + "table-failure")]}
+        return json.dumps(document, ensure_ascii=False, indent=indent) + "\n"
 
 
 def _check_options(table: int | None, names: str, method: str) -> None:

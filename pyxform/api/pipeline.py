@@ -27,18 +27,22 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from lxml import etree
 
 from ..base.errors import InputNotFound, PyxformError, StepError
 from ..base.limits import DEFAULT_LIMITS, Limits
+from ..base.memory import RELEASE_AFTER_BYTES, release_free_memory
 from ..base.safexml import parse_untrusted, serialize_root
 from ..base.source import Source
 from ..runtime.params import check_params
 from ..runtime.runner import Runner, runner, user_runner
 from ..runtime.saxon import XsltMessage
 from ..runtime.steps import Params, Step
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..stages.clean import PageLinks
 
 __all__ = ["Step", "Pipeline", "PipelineResult", "CONVERSION", "safe_xml_parser"]
 
@@ -211,6 +215,7 @@ class Pipeline:
         messages = [] if messages is None else messages
         first_message = len(messages)
         kept: dict[str, Any] = {}
+        links = None
         node: Any = None
         text: str | None = None
         last = len(self.steps) - 1
@@ -222,7 +227,7 @@ class Pipeline:
                 following = self.steps[position + 1] if position < last else None
                 tables_only = (dump is None and step.name not in keep and following is not None
                                and following.builtin and following.stylesheet == "normalize")
-                cleaned, clean_warnings = _clean(document, limits, tables_only=tables_only)
+                cleaned, clean_warnings, links = _clean(document, limits, tables_only=tables_only)
                 messages.extend(XsltMessage("clean", warning) for warning in clean_warnings)
                 node = run_on.parse(cleaned)
                 del cleaned  # the XHTML text is not needed once parsed: free it before the stages run
@@ -244,7 +249,7 @@ class Pipeline:
             if dump is not None:
                 dump.write(position, step, run_on, node if text is None else text)
         return PipelineResult(run_on, node=None if text is not None else node, text=text, kept=kept,
-                              messages=messages[first_message:], source=location or "")
+                              messages=messages[first_message:], source=location or "", links=links)
 
 
 @dataclass
@@ -269,8 +274,9 @@ class _StageDump:
                               location=str(path)) from None
 
 
-def _clean(document: Any, limits: Limits, *, tables_only: bool = False) -> tuple[bytes, list[str]]:
-    """The annotated XHTML of a page (its tables alone with ``tables_only``) and clean's warnings."""
+def _clean(document: Any, limits: Limits, *, tables_only: bool = False) -> tuple[bytes, list[str], PageLinks]:
+    """The annotated XHTML of a page (its tables alone with ``tables_only``), clean's warnings and the page's
+    links."""
     from ..stages.clean import clean
 
     if isinstance(document, os.PathLike):
@@ -285,7 +291,11 @@ def _clean(document: Any, limits: Limits, *, tables_only: bool = False) -> tuple
         raise TypeError(f"a pipeline starting with clean takes a page (bytes, str, a path or a Source), not "
                         f"{type(document).__name__}")
     page = clean(document, limits=limits)
-    return (page.tables_to_bytes() if tables_only else page.to_bytes()), page.warnings
+    xhtml, warnings, links = (page.tables_to_bytes() if tables_only else page.to_bytes()), page.warnings, page.links
+    del page  # the page's lxml tree: freed here, released below for a large page before Saxon's heap grows
+    if len(xhtml) >= RELEASE_AFTER_BYTES:
+        release_free_memory()
+    return xhtml, warnings, links
 
 
 def _xml_input(run_on: Runner, document: Any, location: str | None) -> Any:
@@ -339,16 +349,19 @@ class PipelineResult:
     :ivar source: the input's name (empty if unknown).
     :ivar messages: the ``xsl:message`` texts the steps emitted, as :class:`~pyxform.runtime.saxon.XsltMessage` (``stylesheet``
         is the built-in stage name or the user stylesheet's path).
+    :ivar links: for a pipeline that starts with clean, the page's canonical URL, base URL and link targets as
+        written (:class:`pyxform.stages.clean.PageLinks`); ``None`` for an XML input.
     """
 
     def __init__(self, run_on: Runner, *, node: Any, text: str | None, kept: dict[str, Any],
-                 messages: list[XsltMessage], source: str) -> None:
+                 messages: list[XsltMessage], source: str, links: PageLinks | None = None) -> None:
         self.runner = run_on
         self._node = node
         self._text = text
         self._kept = kept
         self.messages = messages
         self.source = source
+        self.links = links
 
     @cached_property
     def text(self) -> str:

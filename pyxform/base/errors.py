@@ -20,6 +20,7 @@ __all__ = [
     "InputNotFound",
     "EmptyInput",
     "UndecodableInput",
+    "ArchiveError",
     "FetchError",
     "ForbiddenAddress",
     "UnsupportedScheme",
@@ -33,9 +34,13 @@ __all__ = [
     "ValidationError",
     "QueryError",
     "OutputError",
+    "SearchIndexError",
+    "EmptyQuery",
     "WorkerCrash",
+    "ClusterError",
     "InternalError",
     "UsageError",
+    "CrawlStateError",
     "EXIT_PARTIAL_FAILURE",
 ]
 
@@ -99,6 +104,16 @@ class UndecodableInput(InputError):
 
     code = "undecodable"
     exit_code = 5
+
+
+class ArchiveError(InputError):
+    """A web archive cannot be read as one: a file that is not a WARC, a record that is truncated or whose
+    ``Content-Length`` runs past its end, a gzip file that is one stream rather than one member per record
+    (ISO 28500 annex D), an HTTP body whose ``Content-Encoding`` cannot be decoded. The location names the file
+    and the record's byte offset."""
+
+    code = "archive"
+    exit_code = 3
 
 
 class FetchError(InputError):
@@ -239,11 +254,34 @@ class OutputError(PyxformError):
     exit_code = 15
 
 
+class SearchIndexError(PyxformError):
+    """A search index that cannot be opened: no index in the folder, not an index, or one of another version."""
+
+    code = "index"
+    exit_code = 17
+
+
+class EmptyQuery(PyxformError, ValueError):
+    """A search query with no word to search for (empty, only spaces, punctuation or symbols)."""
+
+    code = "empty-query"
+    exit_code = 2
+
+
 class WorkerCrash(PyxformError):
     """The worker process that converted a page died without an answer (a crash of Saxon or Python: a bug)."""
 
     code = "crash"
     exit_code = 1
+
+
+class ClusterError(PyxformError):
+    """The Dask cluster of ``pyxform batch`` cannot run it: the scheduler cannot be reached, no worker joins, a
+    worker cannot write the batch folder or runs another version of pyxform, or the connection is lost. The pages
+    recorded so far stay recorded: ``--resume`` goes on from there."""
+
+    code = "cluster"
+    exit_code = 18
 
 
 class InternalError(PyxformError):
@@ -258,3 +296,11 @@ class InternalError(PyxformError):
 class UsageError(Exception):
     """A combination of options or inputs a command cannot serve, found before any page is read (the command line
     exits 2 and shows the usage). Not a :class:`PyxformError`: it is about the options, not about an input."""
+
+
+class CrawlStateError(PyxformError):
+    """A crawl folder cannot be resumed with these settings: it holds a crawl of other seeds or another topic (start
+    afresh with ``--restart``), or its database is not a crawl's."""
+
+    code = "crawl-state"
+    exit_code = 16

@@ -25,7 +25,7 @@ import httpx
 from .errors import FetchError, ForbiddenAddress, UnsupportedScheme
 from .limits import DEFAULT_LIMITS, Limits
 
-__all__ = ["fetch", "check_address", "resolve_checked", "MAX_REDIRECTS", "USER_AGENT"]
+__all__ = ["fetch", "check_address", "resolve_checked", "pinned", "MAX_REDIRECTS", "USER_AGENT"]
 
 MAX_REDIRECTS: Final = 10
 USER_AGENT: Final = "pyxform/0.1"
@@ -88,8 +88,13 @@ def resolve_checked(url: httpx.URL, *, allow_private: bool, location: str,
     return addresses[0]
 
 
-def _pinned(url: httpx.URL, address: IPAddress) -> tuple[httpx.URL, dict[str, str], dict[str, str]]:
-    """The request URL aimed at ``address``, with the Host header and TLS server name of the original host."""
+def pinned(url: httpx.URL, address: IPAddress) -> tuple[httpx.URL, dict[str, str], dict[str, str]]:
+    """The request URL aimed at ``address`` (from :func:`resolve_checked`), with the ``Host`` header and the TLS
+    server name (an httpx request extension) of the original host, so that the connection goes to the checked
+    address.
+
+    :returns: ``(request URL, headers, extensions)`` for an httpx request.
+    """
     literal = f"[{address}]" if address.version == 6 else str(address)
     host_header = url.host if url.port is None else f"{url.host}:{url.port}"
     extensions = {"sni_hostname": url.host} if url.scheme == "https" else {}
@@ -126,7 +131,7 @@ def fetch(url: str, *, limits: Limits = DEFAULT_LIMITS, allow_private: bool = Fa
                 location = given
             address = resolve_checked(current, allow_private=allow_private, location=location,
                                       redirected_from=redirected_from)
-            request_url, headers, extensions = _pinned(current, address)
+            request_url, headers, extensions = pinned(current, address)
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 raise FetchError(f"no answer within {limits.fetch_timeout} s (limit fetch_timeout)", location=location)

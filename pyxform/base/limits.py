@@ -12,16 +12,19 @@ deepest table nesting 7):
 ========================  ==================================================  ===========================  ===========
 limit                     checked                                             default                      option
 ========================  ==================================================  ===========================  ===========
-``max_page_bytes``        reading (file, stdin, URL, bytes) and clean         16 MiB (18 x the largest)    ``--max-page-bytes``
+``max_page_bytes``        reading (file, stdin, URL, bytes) and clean         64 MiB (73 x the largest)    ``--max-page-bytes``
 ``max_tables``            clean, while numbering tables                       20,000                       ``--max-tables``
 ``max_depth``             clean (a page) and normalize (a table)              64 tables deep (9 x)         ``--max-depth``
-``max_slots``             normalize, before any slot exists (a table)         250,000 (66 x)               ``--max-slots``
-``max_page_slots``        clean, all tables' slots counted from below (page)  1,000,000 (265 x 3,772)      ``--max-page-slots``
+``max_slots``             normalize, before any slot exists (a table)         2,500,000 (663 x)            ``--max-slots``
+``max_page_slots``        clean, all tables' slots counted from below (page)  5,000,000 (1,326 x 3,772)    ``--max-page-slots``
 ``timeout``               the worker process of ``convert`` (a page)          300 s                        ``--timeout``
 ``max_memory``            the worker process of ``convert`` (a page)          8 GiB (RLIMIT_DATA)          ``--max-memory``
 ``fetch_timeout``         fetching a URL                                      30 s                         ``--fetch-timeout``
 ``max_fetch_bytes``       fetching a URL (after content decoding)             64 MiB                       --
 ========================  ==================================================  ===========================  ===========
+
+The page and slot limits let a table of 100,000 rows x 25 columns (about 45 MB of HTML: statistics, exports, logs)
+convert without options (issue 17); what bounds such a table's work is then ``timeout`` and ``max_memory``.
 
 ``timeout`` and ``max_memory`` need a process that can be stopped: :class:`pyxform.jobs.Worker` runs pages in one. The
 in-process functions (:func:`pyxform.convert`, :func:`pyxform.grid`) are bounded by the other limits only.
@@ -71,9 +74,9 @@ class Limits:
     :ivar max_fetch_bytes: largest HTTP response body accepted, in bytes.
     """
 
-    max_page_bytes: int = 16 * 1024 * 1024
-    max_slots: int = 250_000
-    max_page_slots: int = 1_000_000
+    max_page_bytes: int = 64 * 1024 * 1024
+    max_slots: int = 2_500_000
+    max_page_slots: int = 5_000_000
     max_depth: int = 64
     max_tables: int = 20_000
     timeout: float = 300.0

@@ -1,8 +1,8 @@
 """The ``pyxform`` command line: ``pyxform COMMAND ...``: the parser, the dispatch, and the errors' exit codes.
 
 Each command is one :class:`~pyxform.cli.common.Command` of a verb module (:mod:`pyxform.cli.pages`,
-:mod:`pyxform.cli.toolkit`): a function that adds its arguments to an ``argparse`` sub-parser and a function that
-runs it and returns the exit code. Adding a command is adding one line to :data:`COMMANDS`.
+:mod:`pyxform.cli.toolkit`, :mod:`pyxform.cli.search`): a function that adds its arguments to an ``argparse``
+sub-parser and a function that runs it and returns the exit code. Adding a command is adding one line to :data:`COMMANDS`.
 
 Errors are printed as ``pyxform: error [CODE]: LOCATION: MESSAGE`` on standard error, and the exit code is the
 error's ``exit_code`` (:mod:`pyxform.base.errors`). The exit codes are listed once, in ``docs/errors.md``.
@@ -18,7 +18,7 @@ import warnings
 from collections.abc import Sequence
 
 from ..base.errors import PyxformError, UsageError
-from . import pages, toolkit
+from . import batch, crawl, pages, search, toolkit
 from .common import EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, Command, report_error, report_internal
 
 __all__ = ["main", "build_parser", "COMMANDS"]
@@ -32,6 +32,9 @@ COMMANDS: tuple[Command, ...] = (
     toolkit.VALIDATE,
     toolkit.QUERY,
     toolkit.TRANSFORM,
+    crawl.CRAWL,
+    search.INDEX, search.SEARCH, search.SERVE,
+    batch.BATCH,
 )
 
 

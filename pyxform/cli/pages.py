@@ -26,7 +26,7 @@ from ..stages.tabular import DEFAULT_SEPARATOR
 from .common import (EXIT_OK, Command, command_line_message, limit_arguments, limits_of, local_file, non_negative,
                      pipeline_arguments, report_error, report_internal)
 
-__all__ = ["GRID", "HEADERS", "CONVERT"]
+__all__ = ["GRID", "HEADERS", "CONVERT", "conversion_arguments"]
 
 _TABLE_HELP = "only the table with index N (0-based, document order, nested tables included)"
 
@@ -86,26 +86,11 @@ def _run_headers(args: argparse.Namespace) -> int:
 
 
 # -- convert ----------------------------------------------------------------------------------------------------------
-def _convert_arguments(parser: argparse.ArgumentParser) -> None:
+def conversion_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options that decide what ``convert`` makes of each page (``--table``, ``--format``, ``--names``,
+    ``--method``, ``--schema``, ``--separator``, ``--xslt``, ``--param``, ``--allow-io``): shared with ``batch``."""
     from ..api.convert import HEADER_METHODS, NAME_STYLES
 
-    parser.description = (
-        "Convert the tables of each page into XML (Zhang & Li 2007: Rule 1 and the merge rule). An input is an HTML "
-        "file, an http(s) URL, '-' for standard input, or a grid document of `pyxform grid` or `pyxform headers`. "
-        "With one input, "
-        "-o names the output file (default: standard output); -o DIR/ (a trailing slash, or an existing folder) "
-        "names a folder that receives NAME.xml (or NAME.jsonl, ...) for each input, created if missing. With several "
-        "inputs -o is always a folder: a name ending in .xml, .json, .csv, .jsonl, .xhtml or .html, or an existing "
-        "file, is refused. An output that is one of the inputs is refused before anything is read. Inputs are "
-        "independent: when one fails the others go on, and the exit code is then 13. Output files are written "
-        "atomically (an interrupted run leaves the old file or the new one); a device, named pipe or /dev/stdout is "
-        "written to in place. Pages are converted in a worker process stopped after --timeout seconds or "
-        "--max-memory MiB.")
-    parser.add_argument("inputs", nargs="+", metavar="INPUT",
-                        help="HTML file, http(s) URL, '-' (standard input) or annotated grid file")
-    parser.add_argument("-o", "--output", metavar="OUT",
-                        help="output file (one input), or folder: a name ending with / or an existing folder (always "
-                             "with several inputs; created if missing)")
     parser.add_argument("--table", type=non_negative, metavar="N",
                         help="convert table N alone (0-based, document order, nested tables counted); its element "
                              "becomes the document element")
@@ -125,6 +110,27 @@ def _convert_arguments(parser: argparse.ArgumentParser) -> None:
                         help="an XSLT 3.0 stylesheet of yours run on the XML output (after merge; repeat for "
                              "several, in order); goes with --format xml or json")
     pipeline_arguments(parser, steps="STEP.")
+
+
+def _convert_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.description = (
+        "Convert the tables of each page into XML (Zhang & Li 2007: Rule 1 and the merge rule). An input is an HTML "
+        "file, an http(s) URL, '-' for standard input, or a grid document of `pyxform grid` or `pyxform headers`. "
+        "With one input, "
+        "-o names the output file (default: standard output); -o DIR/ (a trailing slash, or an existing folder) "
+        "names a folder that receives NAME.xml (or NAME.jsonl, ...) for each input, created if missing. With several "
+        "inputs -o is always a folder: a name ending in .xml, .json, .csv, .jsonl, .xhtml or .html, or an existing "
+        "file, is refused. An output that is one of the inputs is refused before anything is read. Inputs are "
+        "independent: when one fails the others go on, and the exit code is then 13. Output files are written "
+        "atomically (an interrupted run leaves the old file or the new one); a device, named pipe or /dev/stdout is "
+        "written to in place. Pages are converted in a worker process stopped after --timeout seconds or "
+        "--max-memory MiB.")
+    parser.add_argument("inputs", nargs="+", metavar="INPUT",
+                        help="HTML file, http(s) URL, '-' (standard input) or annotated grid file")
+    parser.add_argument("-o", "--output", metavar="OUT",
+                        help="output file (one input), or folder: a name ending with / or an existing folder (always "
+                             "with several inputs; created if missing)")
+    conversion_arguments(parser)
     parser.add_argument("--keep-stages", metavar="DIR",
                         help="write every stage's result into DIR (NN-STAGE.xml; DIR/NAME/ per input with several "
                              "inputs), for debugging a pipeline")

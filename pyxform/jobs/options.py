@@ -19,13 +19,16 @@ from ..runtime.params import check_params
 from ..runtime.saxon import UntypedAtomic
 from ..stages.tabular import DEFAULT_SEPARATOR
 
-__all__ = ["PageOptions", "COMMANDS", "CONVERT_FORMATS", "PAGE_FORMATS", "DEFAULT_SEPARATOR", "conversion_pipeline",
-           "parse_params", "check_bindings"]
+__all__ = ["PageOptions", "COMMANDS", "CONVERT_FORMATS", "WING_FORMATS", "PAGE_FORMATS", "DEFAULT_SEPARATOR",
+           "conversion_pipeline", "parse_params", "check_bindings"]
 
 #: What a page job runs: the whole conversion, or ``pyxform grid`` / ``pyxform headers`` on the page.
 COMMANDS: Final = ("convert", "grid", "headers")
 #: Output formats of ``convert`` (one output per page; ``csv``: one per table).
 CONVERT_FORMATS: Final = ("xml", "pairs", "json", "csv", "xhtml")
+#: Output formats of ``convert`` that the wings read and the command line does not offer: ``tables``, every table's
+#: columns, records and context as one JSON document (``Conversion.to_tables_json``; search indexes it).
+WING_FORMATS: Final = ("tables",)
 #: Output formats of ``grid`` and ``headers``.
 PAGE_FORMATS: Final = ("xml", "json")
 

@@ -27,7 +27,7 @@ from ..base.safexml import parse_untrusted
 from ..base.source import Source
 from ..stages.headers import METHODS, headers, looks_like_grid_document
 from ..stages.normalize import grid
-from .options import COMMANDS, CONVERT_FORMATS, PAGE_FORMATS, PageOptions, conversion_pipeline
+from .options import COMMANDS, CONVERT_FORMATS, PAGE_FORMATS, WING_FORMATS, PageOptions, conversion_pipeline
 
 __all__ = ["Output", "TableFailureInfo", "PageResult", "Status", "run_page", "page_result", "check_options",
            "prepare", "every_table_failed"]
@@ -102,7 +102,7 @@ def check_options(options: PageOptions) -> None:
     does not have, a negative table, options only ``convert`` takes given to ``grid`` or ``headers``)."""
     if options.command not in COMMANDS:
         raise UsageError(f"command must be one of {', '.join(COMMANDS)}, not {options.command!r}")
-    formats = CONVERT_FORMATS if options.command == "convert" else PAGE_FORMATS
+    formats = CONVERT_FORMATS + WING_FORMATS if options.command == "convert" else PAGE_FORMATS
     if options.format not in formats:
         raise UsageError(f"`{options.command}` writes {', '.join(formats)}, not {options.format!r}")
     if options.table is not None and (not isinstance(options.table, int) or options.table < 0):
@@ -291,7 +291,8 @@ def _convert_page(source: Source, options: PageOptions, pipeline: Pipeline,
     else:
         render = {"xml": conversion.to_bytes, "pairs": lambda: conversion.pairs_jsonl().encode("utf-8"),
                   "json": lambda: conversion.to_json().encode("utf-8"),
-                  "xhtml": lambda: conversion.to_xhtml().encode("utf-8")}[options.format]
+                  "xhtml": lambda: conversion.to_xhtml().encode("utf-8"),
+                  "tables": lambda: conversion.to_tables_json().encode("utf-8")}[options.format]
         outputs = (Output(None, render()),)
     schema = conversion.schema().encode("utf-8") if options.schema else None
     return PageResult(source.uri, "partial" if failures else "ok", outputs, schema, messages, tables, failures)

@@ -26,6 +26,7 @@ from lxml import etree
 
 from ..base.errors import NoTableError
 from ..base.limits import DEFAULT_LIMITS, Limits
+from ..base.memory import RELEASE_AFTER_BYTES, release_free_memory
 from ..base.source import Source, read_source
 from ..runtime.runner import shared_runtime
 from ..runtime.saxon import SaxonRuntime
@@ -433,7 +434,11 @@ def grid(page: Source | bytes | str | os.PathLike[str], *, table: int | None = N
     normalizer = normalizer or Normalizer(limits=limits)
     cleaned = clean(page, limits=limits)
     cleaned.tree.getroot().set("{urn:pyxform}source", name)
-    document = normalizer.normalize(cleaned.tables_to_bytes(), table=table)
+    xhtml = cleaned.tables_to_bytes()
+    del cleaned  # the page's lxml tree: freed here, released for a large page before Saxon's heap grows
+    if len(xhtml) >= RELEASE_AFTER_BYTES:
+        release_free_memory()
+    document = normalizer.normalize(xhtml, table=table)
     if "<px:table" not in document.xml:  # neither a px:table nor a px:table-failure (the model is not read)
         if table is None:
             raise NoTableError("the page has no table element", location=name or None)

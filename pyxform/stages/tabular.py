@@ -67,6 +67,13 @@ class TabularTable:
     :ivar header_rows, header_cols: k and p.
     :ivar columns: section columns, then row header columns, then data columns.
     :ivar records: one tuple of texts per record, a text per column; ``rows`` gives each record's grid row.
+    :ivar caption: the caption's visible text, or ``None``.
+    :ivar parent_table: for a nested table, the index of the table it sits in.
+    :ivar depth: how many tables the table sits in (0 for a top-level table).
+    :ivar locator: an XPath 1.0 path to the table in the parsed source page (``/html/body/div[2]/table[1]``).
+    :ivar heading: the text of the nearest ``h1``-``h6`` before the table in document order, or ``None``.
+    :ivar hidden: whether CSS hides the table.
+    :ivar header_method: how the headers stage found k and p: ``markup``, ``format`` or ``none``.
     :ivar notes: the table's note rows (a source line, a footnote after the data), one text each, in row order: they
         are not records (CSV leaves them out; a DataFrame has them in ``attrs["notes"]``).
     """
@@ -79,6 +86,11 @@ class TabularTable:
     rows: tuple[int, ...]
     caption: str | None = None
     parent_table: int | None = None
+    depth: int = 0
+    locator: str | None = None
+    heading: str | None = None
+    hidden: bool = False
+    header_method: str | None = None
     notes: tuple[str, ...] = ()
 
     @property
@@ -195,5 +207,7 @@ def read_tabular(xml: str | bytes) -> list[TabularTable]:
                           for record in records),
             rows=tuple(int(record.get("row", "0")) for record in records),
             caption=element.get("caption"), parent_table=int(parent) if parent is not None else None,
+            depth=int(element.get("depth", "0")), locator=element.get("locator"), heading=element.get("heading"),
+            hidden=element.get("hidden") == "true", header_method=element.get("header-method"),
             notes=tuple(note.text or "" for note in element.iterchildren(_PX + "note"))))
     return tables

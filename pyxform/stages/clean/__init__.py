@@ -24,12 +24,52 @@ from .features import annotate_tables, collapse
 from .parse import PX_NS, XHTML_NS, parse_html
 from .style import Cascade
 
-__all__ = ["CleanedPage", "clean", "PX_NS", "locator"]
+__all__ = ["CleanedPage", "PageLinks", "clean", "PX_NS", "locator"]
 
 _PX: Final = "{" + PX_NS + "}"
 _X: Final = "{" + XHTML_NS + "}"
 _SKELETON: Final = frozenset({_X + "html", _X + "head", _X + "body"})
 _CELLS: Final = frozenset({_X + "td", _X + "th"})
+
+
+@dataclass(frozen=True)
+class PageLinks:
+    """The links of a page as written in it, for a link graph (PageRank) and the page's own URL.
+
+    Taken from the parsed DOM before hidden elements are removed (a crawler follows the links of hidden navigation
+    too); values are the attribute values with leading and trailing ASCII whitespace stripped (HTML "valid URL
+    potentially surrounded by spaces"), not resolved: resolving needs the page's URL, which only the caller knows.
+
+    :ivar canonical: the ``href`` of the first ``link`` whose ``rel`` has the token ``canonical`` (RFC 6596), or
+        ``None``.
+    :ivar base: the ``href`` of the first ``base`` element with one (HTML 4.2.3 "the document base URL"), or ``None``.
+    :ivar hrefs: the ``href`` of every ``a`` and ``area`` element that has one, in document order (empty ones
+        dropped).
+    """
+
+    canonical: str | None = None
+    base: str | None = None
+    hrefs: tuple[str, ...] = ()
+
+
+_ASCII_SPACE: Final = " \t\n\x0c\r"
+
+
+def _page_links(root: etree._Element) -> PageLinks:
+    """The :class:`PageLinks` of a parsed page (``root``: the XHTML ``html`` element)."""
+    canonical = base = None
+    for element in root.iter(_X + "link"):
+        if "canonical" in (element.get("rel") or "").lower().split() and element.get("href") is not None:
+            canonical = element.get("href", "").strip(_ASCII_SPACE) or None
+            break
+    for element in root.iter(_X + "base"):
+        if element.get("href") is not None:
+            base = element.get("href", "").strip(_ASCII_SPACE) or None
+            break
+    hrefs = tuple(href for href in (element.get("href", "").strip(_ASCII_SPACE)
+                                    for element in root.iter(_X + "a", _X + "area") if element.get("href") is not None)
+                  if href)
+    return PageLinks(canonical, base, hrefs)
 
 
 @dataclass
@@ -41,6 +81,7 @@ class CleanedPage:
     :ivar encoding_source: what decided it: ``bom``, ``caller``, ``meta``, ``detected`` or ``default``.
     :ivar source: the page's URI or file name, ``-`` for standard input, ``""`` for bytes.
     :ivar warnings: problems met and repaired (replaced bytes, an overruled charset, kept hidden body ...).
+    :ivar links: the page's canonical URL, base URL and link targets, as written (:class:`PageLinks`).
     """
 
     tree: etree._ElementTree
@@ -48,6 +89,7 @@ class CleanedPage:
     encoding_source: str
     source: str = ""
     warnings: list[str] = field(default_factory=list)
+    links: PageLinks = field(default_factory=PageLinks)
 
     def to_bytes(self) -> bytes:
         """Serialize as UTF-8 XML (no XML declaration, no DTD)."""
@@ -181,10 +223,12 @@ def clean(source: Source | bytes | str, *, limits: Limits = DEFAULT_LIMITS) -> C
     parsed = parse_html(decoded.text)
     root = parsed.tree.getroot()
     _number_tables(root, limits, location)
+    links = _page_links(root)
 
     cascade = Cascade(root, parsed.style_sheets, quirks=parsed.quirks)
     for element in list(root.iter(_X + "noscript")):
         _remove(element)
+    kept_hidden = False
     for element in cascade.hidden_elements(outermost=False):
         if element.tag in _SKELETON:
             warnings.append(f"<{etree.QName(element).localname}> is hidden by the page's style: kept")
@@ -193,9 +237,11 @@ def clean(source: Source | bytes | str, *, limits: Limits = DEFAULT_LIMITS) -> C
             # Persondata): its grid is in the DOM that browsers and users script against, and table indexes must
             # not shift. It is marked, and px:hidden="true" goes on every table inside (see _mark_hidden_tables).
             element.set(_PX + "hidden", "true")
+            kept_hidden = True
         elif element.getparent() is not None:
             _remove(element)
-    _mark_hidden_tables(root)
+    if kept_hidden:
+        _mark_hidden_tables(root)
     annotate_tables(root, cascade)
 
     root.set(_PX + "source", uri)
@@ -206,7 +252,7 @@ def clean(source: Source | bytes | str, *, limits: Limits = DEFAULT_LIMITS) -> C
         title = next(root.iter(_X + "title"), None)
     root.set(_PX + "title", collapse("".join(title.itertext())) if title is not None else "")
     return CleanedPage(tree=parsed.tree, encoding=decoded.encoding, encoding_source=decoded.source, source=uri,
-                       warnings=warnings)
+                       warnings=warnings, links=links)
 
 
 def _mark_hidden_tables(root: etree._Element) -> None:

@@ -71,6 +71,10 @@ _PROBLEM_ATTRIBUTES: Final = (
 # Element names that are not XML names without a colon (HTML allows "fb:like", "b<table", "x=y" ...).
 _PROBLEM_ELEMENTS: Final = f'//*[translate(name(), "{_NAME_CHARACTERS}", "") != ""]'
 _NOT_NAME_CHARACTER: Final = re.compile(r"[^A-Za-z0-9._-]")
+# Names as turbohtml's XML serialization writes them: attributes as ` NAME="`, elements as `<NAME` (a "<" in text or in
+# an attribute value is written "&lt;"); see _needs_repair.
+_SERIALIZED_ATTRIBUTE: Final = re.compile(r' ([^ =<>"]+)="')
+_SERIALIZED_ELEMENT: Final = re.compile(r"<([^\s/>!?]+)")
 
 _XML_PARSER: Final = etree.XMLParser(
     resolve_entities=False, no_network=True, huge_tree=True, remove_comments=True, remove_pis=True,
@@ -144,6 +148,24 @@ def _prepare(document: turbohtml.Document, drop: tuple[str, ...]) -> None:
     """Remove the ``drop`` elements and repair what XML cannot hold, on the few nodes concerned."""
     if drop:
         document.remove(", ".join(drop))
+    _repair_names(document)
+
+
+def _needs_repair(markup: str) -> bool:
+    """Whether turbohtml's XML serialization ``markup`` may hold a name that :func:`_repair_names` changes: some
+    attribute name (written `` NAME="``) or element name (``<NAME``) is not an ASCII XML name, or is ``xmlns...``.
+
+    Text can look like markup here (`` a:b="`` in a paragraph), which only costs the repair; a name the serializer
+    leaves out is one XML cannot hold, which the repair would drop too. So when this is false, repairing would not
+    change the tree, and the two XPath queries of the repair (several times the cost of the parse) are skipped."""
+    for name in set(_SERIALIZED_ATTRIBUTE.findall(markup)):
+        if not _XML_NAME.match(name) or name.startswith("xmlns"):
+            return True
+    return any(not _XML_NAME.match(name) for name in set(_SERIALIZED_ELEMENT.findall(markup)))
+
+
+def _repair_names(document: turbohtml.Document) -> None:
+    """Drop the attributes and rename the elements whose names XML cannot hold (:func:`_attribute_name`)."""
     for element in document.xpath(_PROBLEM_ATTRIBUTES):
         foreign = str(element.namespace) != "Namespace.HTML"
         attributes = element.attrs
@@ -171,8 +193,12 @@ def parse_html(text: str, *, drop: tuple[str, ...] = DROPPED_ELEMENTS) -> Parsed
     text = _xml_characters(text)
     document = turbohtml.parse(text, scripting=False, positions=False)
     sheets, quirks = _style_sheets(document), _quirks(document)
-    _prepare(document, drop)
+    if drop:
+        document.remove(", ".join(drop))
     markup = document.serialize(_XML_SERIALIZATION)
+    if _needs_repair(markup):
+        _repair_names(document)
+        markup = document.serialize(_XML_SERIALIZATION)
     prolog = _PROLOG.match(markup)
     if prolog is None:
         return Parsed(_build(document), sheets, quirks)

@@ -1,0 +1,184 @@
+"""One HTTP request at a time, the downloader's job (asyncio and httpx): pyxform's address checks
+(:mod:`pyxform.base.fetch`: http(s) only, every address the host resolves to checked, the connection pinned to the
+checked address), a time limit for the whole request, a body size cap counted after content decoding, and the
+answer as it came: redirects are not followed here (the crawl loop queues their targets, so that each hop is checked,
+counted and polite).
+
+Only HTML answers (``text/html``, ``application/xhtml+xml``, or no ``Content-Type`` and a body that starts like
+HTML) are downloaded whole; of any other the headers are kept and the body is not read.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import time
+from dataclasses import dataclass, field
+from importlib.metadata import PackageNotFoundError, version
+from typing import Final
+
+import httpx
+
+from ...base.errors import FetchError
+from ...base.fetch import pinned, resolve_checked
+
+__all__ = ["Answer", "Fetcher", "USER_AGENT", "ROBOTS_TOKEN", "is_html", "REDIRECTS"]
+
+try:
+    _VERSION = version("pyxform")
+except PackageNotFoundError:  # pragma: no cover - a checkout that was not installed
+    _VERSION = "0"
+#: The product token robots.txt rules are matched against.
+ROBOTS_TOKEN: Final = "pyxform"
+USER_AGENT: Final = f"{ROBOTS_TOKEN}/{_VERSION} (focused crawler; +https://pypi.org/project/pyxform/)"
+REDIRECTS: Final = frozenset({301, 302, 303, 307, 308})
+_HTML_TYPES: Final = ("text/html", "application/xhtml+xml")
+_LOOKS_HTML: Final = re.compile(rb"^\s*(?:<!--.*?-->\s*)*<(?:!doctype\s+html|html|head|body)",
+                                re.IGNORECASE | re.DOTALL)
+
+
+def is_html(content_type: str | None, body_start: bytes = b"") -> bool:
+    """Whether an answer is an HTML page: its media type, else (no ``Content-Type``) how its body starts."""
+    if content_type:
+        return content_type.split(";", 1)[0].strip().lower() in _HTML_TYPES
+    return bool(_LOOKS_HTML.match(body_start[:1024]))
+
+
+@dataclass
+class Answer:
+    """What one request gave.
+
+    :ivar url: the URL requested.
+    :ivar status: the HTTP status, or ``None`` when no answer came (see ``error``).
+    :ivar headers: the response headers, in order.
+    :ivar body: the body (decoded of its content coding; empty when not downloaded).
+    :ivar error: why the request failed (no answer, a cap passed), else ``None``.
+    :ivar retryable: the failure may pass on a later try (5xx, 429, a time-out, a dropped connection).
+    :ivar sent: a request went out (it counts as a fetch); false when the address check refused the host or it
+        did not resolve.
+    :ivar html: the answer is an HTML page (its body was downloaded).
+    """
+
+    url: str
+    status: int | None = None
+    reason: str = ""
+    headers: list[tuple[str, str]] = field(default_factory=list)
+    body: bytes = b""
+    error: str | None = None
+    retryable: bool = False
+    sent: bool = False
+    html: bool = False
+    truncated: bool = False
+    request_line: str = ""
+    request_headers: list[tuple[str, str]] = field(default_factory=list)
+    started: float = 0.0
+    ended: float = 0.0
+
+    def header(self, name: str) -> str | None:
+        name = name.lower()
+        return next((v for k, v in self.headers if k.lower() == name), None)
+
+    @property
+    def content_type(self) -> str | None:
+        return self.header("content-type")
+
+    @property
+    def location(self) -> str | None:
+        """The absolute target of a redirect, or ``None``."""
+        if self.status in REDIRECTS:
+            target = self.header("location")
+            if target:
+                try:
+                    return str(httpx.URL(self.url).join(target.strip()))
+                except (httpx.InvalidURL, ValueError):
+                    return None
+        return None
+
+
+class Fetcher:
+    """An httpx ``AsyncClient`` with pyxform's checks (the module docstring); an async context manager.
+
+    :param allow_private: let requests reach non-public addresses.
+    :param timeout: seconds one request may take, connection to last byte.
+    :param max_bytes: the largest body downloaded (after content decoding).
+    :param connections: the connection pool's size.
+    """
+
+    def __init__(self, *, allow_private: bool, timeout: float, max_bytes: int, connections: int = 8) -> None:
+        self.allow_private = allow_private
+        self.timeout = timeout
+        self.max_bytes = max_bytes
+        self.client = httpx.AsyncClient(trust_env=False, follow_redirects=False, timeout=httpx.Timeout(timeout),
+                                        limits=httpx.Limits(max_connections=connections),
+                                        headers={"User-Agent": USER_AGENT,
+                                                 "Accept": "text/html,application/xhtml+xml;q=0.9,*/*;q=0.5"})
+
+    async def __aenter__(self) -> Fetcher:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.client.aclose()
+
+    async def check(self, url: str) -> tuple[httpx.URL, dict[str, str], dict[str, str]]:
+        """Resolve and check ``url``'s host (in a thread: DNS blocks) and aim the request at the checked address.
+
+        :raises ForbiddenAddress, UnsupportedScheme, FetchError: as :func:`pyxform.base.fetch.resolve_checked`.
+        """
+        try:
+            target = httpx.URL(url)
+        except httpx.InvalidURL as error:
+            raise FetchError(f"not a valid URL: {error}", location=url) from None
+        address = await asyncio.to_thread(resolve_checked, target, allow_private=self.allow_private, location=url)
+        return pinned(target, address)
+
+    async def get(self, url: str, aimed: tuple[httpx.URL, dict[str, str], dict[str, str]], *,
+                  max_bytes: int | None = None, html_only: bool = True) -> Answer:
+        """Send one GET for ``url`` (already :meth:`check`-ed) and read the answer under the caps.
+
+        :param html_only: read the body of HTML answers only.
+        :param max_bytes: a smaller body cap for this request (robots.txt); a longer body is cut there
+            (``truncated``), not failed.
+        """
+        request_url, headers, extensions = aimed
+        answer = Answer(url, started=time.time(), sent=True)
+        cap = self.max_bytes if max_bytes is None else max_bytes
+        try:
+            async with asyncio.timeout(self.timeout):
+                async with self.client.stream("GET", request_url, headers=headers,
+                                              extensions=extensions) as response:
+                    answer.status, answer.reason = response.status_code, response.reason_phrase
+                    answer.headers = list(response.headers.multi_items())
+                    answer.request_line = f"GET {httpx.URL(url).raw_path.decode('ascii')} HTTP/1.1"
+                    answer.request_headers = list(response.request.headers.multi_items())
+                    if response.status_code >= 500 or response.status_code == 429:
+                        answer.retryable = True
+                        answer.error = f"HTTP status {response.status_code} {response.reason_phrase}"
+                    body = bytearray()
+                    content_type = answer.content_type
+                    wanted = 200 <= response.status_code < 300 and (not html_only or not content_type
+                                                                     or is_html(content_type))
+                    if wanted:  # other answers: the status and headers are kept, the body is not downloaded
+                        async for chunk in response.aiter_bytes():
+                            body += chunk
+                            if html_only and not content_type and len(body) >= 1024 and not is_html(None, body):
+                                break
+                            if len(body) > cap:
+                                if max_bytes is not None:
+                                    del body[cap:]
+                                    answer.truncated = True
+                                else:
+                                    answer.error = f"response larger than {cap} bytes (limit max_fetch_bytes)"
+                                    body.clear()
+                                break
+                    answer.html = wanted and answer.error is None and is_html(content_type, bytes(body[:1024]))
+                    answer.body = bytes(body) if (answer.html or not html_only) else b""
+        except TimeoutError:
+            answer.error, answer.retryable = f"no complete answer within {self.timeout:g} s (limit fetch_timeout)", True
+            answer.body = b""
+        except httpx.DecodingError as error:
+            answer.error, answer.body = f"the body cannot be decoded: {error}", b""
+        except httpx.TransportError as error:
+            answer.error, answer.retryable = f"connection failed: {error or type(error).__name__}", True
+            answer.body = b""
+        answer.ended = time.time()
+        return answer

@@ -1,0 +1,211 @@
+"""What an answer changes, in one database transaction: the fetch's row, the page (status, relevance, its place in
+the WARC file), a redirect's target queued behind its source, the page's links scored and queued (or their
+in-links added to URLs already queued), the classifier's lesson, and the page handed to the table converter.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+from .fetcher import REDIRECTS, Answer
+from .ordering import Candidate, Evidence
+from .store import utc_now
+from .text import charset_of, parse_page, terms
+from .traps import url_trap
+from .urls import canonical, host_in_scope, host_of, in_scope, url_words
+
+__all__ = ["Recording", "MAX_REDIRECTS"]
+
+#: Redirect hops followed from one URL (each a fetch of its own).
+MAX_REDIRECTS = 10
+
+
+class Recording:
+    """The recording part of a crawl run (a mixin of the crawl loop: it uses the loop's attributes)."""
+
+    config: Any
+    store: Any
+    frontier: Any
+    stats: Any
+    def _record_failure(self, candidate: Candidate, reason: str, status: int | None = None,
+                        content_type: str | None = None, state: str = "failed") -> None:
+        self.store.db.execute(
+            "INSERT OR REPLACE INTO pages(url, final_url, status, content_type, fetched_at, priority, depth, failure)"
+            " VALUES (?,?,?,?,?,?,?,?)", (candidate.url, candidate.url, status, content_type, utc_now(),
+                                          candidate.priority, candidate.depth, reason))
+        self.frontier.set_state(candidate.url, state, reason, candidate.priority)
+        self.stats.failed += 1
+        self.stats.reasons[reason[:160]] = self.stats.reasons.get(reason[:160], 0) + 1
+
+    def _process(self, candidate: Candidate, fetch_id: int, answer: Answer, place: tuple[int, int] | None,
+                 warc_file: str | None) -> None:
+        """Record an answer in one transaction: the fetch, the page, its links, the frontier's changes."""
+        convert: tuple[int, str, str | None, str, int] | None = None
+        with self.store.transaction() as db:
+            db.execute("UPDATE fetches SET ended = ?, status = ?, error = ? WHERE id = ?",
+                       (answer.ended or time.time(), answer.status, answer.error, fetch_id))
+            if answer.error is not None and answer.retryable and candidate.attempts < self.config.retries \
+                    and not self.stopping:
+                candidate.attempts += 1
+                db.execute("UPDATE frontier SET attempts = ? WHERE url = ?", (candidate.attempts, candidate.url))
+                delay = self.config.backoff * 2 ** (candidate.attempts - 1)
+                self.waiting.append((time.monotonic() + max(delay, self.slots.gap(candidate.host)), candidate))
+                return
+            content_type = answer.content_type
+            if answer.error is not None:
+                self._record_failure(candidate, answer.error, answer.status, content_type)
+                return
+            assert answer.status is not None
+            target = answer.location
+            if answer.status in REDIRECTS:
+                self._redirect(candidate, answer, target, place, warc_file)
+                return
+            if answer.status >= 400 or answer.status < 200:
+                self._record_failure(candidate, f"HTTP status {answer.status} {answer.reason}".strip(),
+                                     answer.status, content_type)
+                return
+            row = (candidate.url, candidate.url, answer.status, content_type, utc_now(), candidate.priority,
+                   candidate.depth, warc_file, place[0] if place else None, place[1] if place else None,
+                   len(answer.body))
+            if not answer.html:
+                db.execute("INSERT OR REPLACE INTO pages(url, final_url, status, content_type, fetched_at, priority,"
+                           " depth, warc_file, warc_offset, warc_length, bytes) VALUES (?,?,?,?,?,?,?,?,?,?,?)", row)
+                self.frontier.set_state(candidate.url, "fetched", None, candidate.priority)
+                return
+            page_id, relevant = self._html(candidate, answer, row)
+            if self.converter is not None and place is not None and warc_file is not None:
+                convert = (page_id, candidate.url, charset_of(content_type), warc_file, place[0])
+        if convert is not None:
+            self._convert(*convert)
+        self.since_rescore += 1
+        if self.config.ordering in ("focused", "pagerank") and \
+                self.since_rescore >= max(10, len(self.frontier) // 200):
+            self.since_rescore = 0
+            self.frontier.rescore()
+
+    def _redirect(self, candidate: Candidate, answer: Answer, target: str | None,
+                  place: tuple[int, int] | None, warc_file: str | None) -> None:
+        db = self.store.db
+        failure = None
+        key = None
+        if target is None:
+            failure = f"HTTP status {answer.status} without a usable Location"
+        else:
+            try:
+                key = canonical(target, self.traps.ignored_parameters(host_of(target)))
+            except ValueError:
+                failure = f"redirect to {target[:200]!r}: pyxform crawls http and https URLs only"
+        if key is not None:
+            if candidate.hops + 1 > MAX_REDIRECTS:
+                failure = f"more than {MAX_REDIRECTS} redirects"
+            elif key == candidate.url:
+                failure = "redirect to itself"
+            elif key not in self.frontier.seen:
+                new = self._candidate(key, candidate.depth, candidate.order, candidate.hops + 1)
+                new.inlinks = list(candidate.inlinks)
+                reason = self._scope_reason(key)
+                self.frontier.add(new, state="queued" if reason is None else reason[1],
+                                  reason=None if reason is None else reason[0])
+                if reason is not None:
+                    self.stats.skipped += 1
+        db.execute("INSERT OR REPLACE INTO pages(url, final_url, status, content_type, fetched_at, priority, depth, "
+                   "failure, warc_file, warc_offset, warc_length) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+                   (candidate.url, key or target, answer.status, answer.content_type, utc_now(), candidate.priority,
+                    candidate.depth, failure, warc_file, place[0] if place else None, place[1] if place else None))
+        if key is not None:
+            self.graph.add_edge(candidate.url, key)
+        self.frontier.set_state(candidate.url, "failed" if failure else "fetched", failure, candidate.priority)
+        if failure:
+            self.stats.failed += 1
+
+    def _html(self, candidate: Candidate, answer: Answer, row: tuple[Any, ...]) -> tuple[int, bool]:
+        db = self.store.db
+        parsed = parse_page(answer.body, candidate.url, answer.content_type, keep=self._keep)
+        title_terms, body_terms = terms(parsed.title), terms(parsed.text)
+        relevance = 0.0
+        if self.topic is not None:
+            relevance = self.topic.page_score(title_terms, body_terms)
+            self.topic.add_page({"title": title_terms, "body": body_terms})
+        relevant = relevance >= self.config.relevant_threshold
+        duplicate_of = self.traps.observe(candidate.url, parsed.text)
+        present = sorted(set(title_terms + body_terms) & set(self.topic.query)) if self.topic is not None else []
+        stats = {"title": len(title_terms), "body": len(body_terms), "present": present,
+                 "text": self.traps.last_digest, "near_duplicate": self.traps.last_near_duplicate}
+        cursor = db.execute(
+            "INSERT OR REPLACE INTO pages(url, final_url, status, content_type, fetched_at, priority, depth, warc_file,"
+            " warc_offset, warc_length, bytes, relevance, title, duplicate_of, conversion, stats)"
+            " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            (*row, relevance, parsed.title[:500], duplicate_of,
+             "pending" if self.converter is not None and duplicate_of is None else None, json.dumps(stats)))
+        page_id = int(cursor.lastrowid or 0)
+        self.frontier.set_state(candidate.url, "fetched", None, candidate.priority)
+        self.stats.pages += 1
+        self.stats.relevant += relevant
+        if self.config.ordering == "focused" and candidate.inlinks:
+            self.classifier.learn(self.ordering.features(candidate), relevant)
+        if duplicate_of is None and parsed.follow:
+            links = []
+            for link in parsed.links:
+                try:
+                    key = canonical(link.url, self.traps.ignored_parameters(host_of(link.url)))
+                except ValueError:
+                    continue
+                if key == candidate.url or not in_scope(key, self.seed_hosts, self.domains):
+                    continue
+                anchor_terms, context_terms = terms(link.anchor), terms(link.context)
+                if self.topic is not None:
+                    self.topic.observe_length("anchor", len(anchor_terms))
+                    self.topic.observe_length("context", len(context_terms))
+                links.append((page_id, key, link.anchor, link.context))
+                self._discover(key, candidate.depth + 1, Evidence(anchor_terms, context_terms, relevance),
+                               candidate.url)
+            db.executemany("INSERT INTO links(source, target, anchor, context) VALUES (?,?,?,?)", links)
+        return page_id, relevant
+
+    def _keep(self, url: str) -> bool:
+        """Whether a link's URL is in scope (before canonicalization: most links of a page are not)."""
+        netloc = url.split("/", 3)[2].rsplit("@", 1)[-1] if url.count("/") >= 2 else ""
+        host = netloc[1:netloc.find("]")] if netloc.startswith("[") else netloc.split(":", 1)[0]
+        return host_in_scope(host.lower(), self.seed_hosts, self.domains)
+
+    def _scope_reason(self, url: str) -> tuple[str, str] | None:
+        if not in_scope(url, self.seed_hosts, self.domains):
+            return "outside the allowed hosts and domains", "scope"
+        trap = url_trap(url, max_length=self.config.max_url_length, max_query_params=self.config.max_query_params)
+        if trap is not None:
+            return f"trap: {trap}", "trap"
+        return None
+
+    def _candidate(self, url: str, depth: int, order: int, hops: int) -> Candidate:
+        candidate = Candidate(url, host_of(url), depth, order, hops, url_terms=terms(url_words(url)),
+                              chance=self.ordering.draw())
+        if self.topic is not None:
+            self.topic.observe_length("url", len(candidate.url_terms))
+        return candidate
+
+    def _discover(self, url: str, depth: int, evidence: Evidence | None, source: str | None) -> None:
+        """A link to ``url`` (or a seed): add it to the frontier, or add the in-link to a queued URL."""
+        if source is not None:
+            self.graph.add_edge(source, url)
+        else:
+            self.graph.node(url)
+        queued = self.frontier.queued.get(url)
+        if queued is not None:
+            if evidence is not None:
+                self.ordering.add_evidence(queued, evidence)
+            self.frontier.update(queued)
+            return
+        if url in self.frontier.seen:
+            return
+        candidate = self._candidate(url, depth, self.frontier.next_order(), 0)
+        if evidence is not None:
+            self.ordering.add_evidence(candidate, evidence)
+        reason = self._scope_reason(url) if source is not None else None
+        if reason is None and depth > self.config.max_depth:
+            reason = (f"deeper than {self.config.max_depth} links from a seed", "depth")
+        self.frontier.add(candidate, state="queued" if reason is None else reason[1],
+                          reason=None if reason is None else reason[0])
+        if reason is not None:
+            self.stats.skipped += 1

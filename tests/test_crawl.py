@@ -1,0 +1,425 @@
+"""pyxform crawl against test webs served on 127.0.0.1 by the tests themselves; every politeness and budget check
+reads the server's own log (bench/crawl_eval/web.py), never the crawler's records."""
+
+from __future__ import annotations
+
+import gzip
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import textwrap
+import time
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from warcio.archiveiterator import ArchiveIterator
+
+from bench.crawl_eval.web import Reply, TestWeb, html_page, static_site
+from pyxform.base.errors import CrawlStateError
+from pyxform.base.limits import DEFAULT_LIMITS
+from pyxform.wings.crawl import CrawlConfig, crawl
+
+ROOT = Path(__file__).resolve().parent.parent
+TEXT = (("Content-Type", "text/plain"),)
+ROBOTS = Reply(body=b"User-agent: *\nDisallow: /private\n", headers=TEXT)
+
+
+def run(web: TestWeb, out: Path, **options: object) -> object:
+    settings = {"seeds": (web.url + "/",), "topic": "olympic medals", "out": str(out), "max_pages": 100,
+                "delay": 0.0, "allow_private": True, "convert": False, **options}
+    return crawl(CrawlConfig(**settings), handle_signals=False)  # type: ignore[arg-type]
+
+
+def rows(out: Path, sql: str, *args: object) -> list[tuple]:
+    db = sqlite3.connect(out / "crawl.sqlite")
+    try:
+        return db.execute(sql, args).fetchall()
+    finally:
+        db.close()
+
+
+def page_requests(web: TestWeb) -> list[str]:
+    return [p for p in web.paths() if p != "/robots.txt"]
+
+
+def chain_site(n: int, extra: Mapping[str, Reply] | None = None) -> dict[str, Reply]:
+    """A home page linking n pages, each linking the next two."""
+    pages = {"/robots.txt": ROBOTS, "/": html_page("Home", "index", {f"/p{i}": f"page {i}" for i in range(0, n, 7)})}
+    for i in range(n):
+        pages[f"/p{i}"] = html_page(f"Page {i}", "olympic medal" if i % 2 else "cooking",
+                                    {f"/p{(i + 1) % n}": "next", f"/p{(i + 2) % n}": "after next"})
+    pages.update(extra or {})
+    return pages
+
+
+# -- politeness ------------------------------------------------------------------------------------------------------
+def test_robots_txt_first_and_obeyed(tmp_path: Path) -> None:
+    site = chain_site(10, {"/": html_page("Home", "", {"/private/a": "olympic medals", "/p1": "x",
+                                                         "/private": "olympic"})})
+    with TestWeb(static_site(site)) as web:
+        run(web, tmp_path)
+    assert web.paths()[0] == "/robots.txt"
+    assert web.paths().count("/robots.txt") == 1
+    assert not [p for p in web.paths() if p.startswith("/private")]
+    states = dict(rows(tmp_path, "SELECT url, state FROM frontier"))
+    assert states[web.url + "/private/a"] == "robots"
+    assert all(hit.agent.startswith("pyxform/") for hit in web.log)
+
+
+def test_delay_obeyed(tmp_path: Path) -> None:
+    with TestWeb(static_site(chain_site(8))) as web:
+        run(web, tmp_path, delay=0.25, concurrency=4)
+    assert len(web.log) >= 9
+    assert web.shortest_gap() >= 0.25
+
+
+def test_crawl_delay_of_robots_txt_wins(tmp_path: Path) -> None:
+    robots = Reply(body=b"User-agent: pyxform\nCrawl-delay: 0.4\n\nUser-agent: *\nDisallow: /\n", headers=TEXT)
+    with TestWeb(static_site(chain_site(4, {"/robots.txt": robots}))) as web:
+        run(web, tmp_path, delay=0.05, max_pages=4)
+    assert len(page_requests(web)) == 4  # the group for pyxform allows everything
+    assert web.shortest_gap() >= 0.4
+
+
+def test_robots_txt_that_never_answers_disallows(tmp_path: Path) -> None:
+    limits = replace(DEFAULT_LIMITS, fetch_timeout=0.5)
+    with TestWeb(static_site(chain_site(3, {"/robots.txt": Reply(body=b"", delay=2.0)}))) as web:
+        run(web, tmp_path, limits=limits)
+    assert web.paths() == ["/robots.txt"]
+    (reason,) = rows(tmp_path, "SELECT reason FROM frontier")
+    assert "robots.txt" in reason[0] and "within 0.5 s" in reason[0]
+
+
+def test_robots_txt_unavailable_disallows_and_missing_allows(tmp_path: Path) -> None:
+    with TestWeb(static_site(chain_site(3, {"/robots.txt": Reply(503, b"busy")}))) as web:
+        run(web, tmp_path / "a")
+    assert web.paths() == ["/robots.txt"]
+    assert rows(tmp_path / "a", "SELECT state FROM frontier") == [("robots",)]
+    with TestWeb(static_site(chain_site(3, {"/robots.txt": Reply(404, b"none")}))) as web:
+        run(web, tmp_path / "b")
+    assert len(page_requests(web)) == 4
+
+
+@pytest.mark.parametrize(("robots", "private"), [
+    # an HTML page as robots.txt has no rules: everything is allowed
+    (Reply(body=b"<!DOCTYPE html><html><body><h1>Welcome</h1><p>Disallow: /private</p></body></html>"), True),
+    # 2 MB of robots.txt: its first 500 KiB are read (the rule is there)
+    (Reply(body=b"User-agent: *\nDisallow: /private\n" + b"# padding\n" * 200_000, headers=TEXT), False),
+])
+def test_hostile_robots_txt(tmp_path: Path, robots: Reply, private: bool) -> None:
+    site = chain_site(5, {"/robots.txt": robots, "/": html_page("Home", "", {"/p0": "a", "/private/x": "b"})})
+    with TestWeb(static_site(site)) as web:
+        summary = run(web, tmp_path)
+    assert summary.stats.pages == 6  # type: ignore[attr-defined]
+    assert web.paths()[0] == "/robots.txt"
+    assert ("/private/x" in web.paths()) == private
+
+
+def test_private_addresses_refused_without_the_option(tmp_path: Path) -> None:
+    with TestWeb(static_site(chain_site(3))) as web:
+        summary = run(web, tmp_path, allow_private=False)
+        summary_localhost = run(web, tmp_path / "b", allow_private=False,
+                                seeds=(web.url.replace("127.0.0.1", "localhost") + "/",))
+    assert web.log == []
+    for folder, result in ((tmp_path, summary), (tmp_path / "b", summary_localhost)):
+        (failure,) = rows(folder, "SELECT failure FROM pages")
+        assert "forbidden-address" in failure[0] and "private" in failure[0]
+        assert result.stats.fetches == 0  # type: ignore[attr-defined]
+
+
+# -- budgets, redirects, errors --------------------------------------------------------------------------------------
+def test_max_pages_counts_every_fetch(tmp_path: Path) -> None:
+    calls = Counter[str]()
+
+    def site(path: str, headers: Mapping[str, str]) -> Reply:
+        calls[path] += 1
+        if path == "/flaky":
+            return Reply(503, b"try later")  # retried: each try counts
+        return static_site(chain_site(40, {
+            "/": html_page("Home", "", {"/p0": "a", "/gone": "b", "/doc.pdf": "c", "/old": "d", "/flaky": "e"}),
+            "/old": Reply(301, b"", (("Location", "/older"),)),
+            "/older": Reply(302, b"", (("Location", "/p5"),)),
+            "/doc.pdf": Reply(body=b"%PDF-1.4", headers=(("Content-Type", "application/pdf"),)),
+        }))(path, headers)
+
+    with TestWeb(site) as web:
+        summary = run(web, tmp_path, max_pages=25, ordering="bfs", backoff=0.0)
+    requests = page_requests(web)
+    assert len(requests) == 25 == summary.stats.fetches  # type: ignore[attr-defined]
+    assert {"/gone", "/doc.pdf", "/old", "/older", "/flaky"} <= set(requests)
+    assert calls["/flaky"] == 3  # one try and two retries
+    assert max(n for path, n in Counter(requests).items() if path != "/flaky") == 1
+
+
+def test_redirects(tmp_path: Path) -> None:
+    site = chain_site(3, {
+        "/": html_page("Home", "", {"/r1": "a", "/loop0": "b", "/known": "c", "/p0": "d", "/to-private": "e",
+                                    "/ftp": "f"}),
+        "/r1": Reply(301, b"", (("Location", "/r2"),)),
+        "/r2": Reply(307, b"", (("Location", web_url_placeholder := "/r3"),)),
+        "/r3": Reply(308, b"", (("Location", "/p1"),)),
+        "/known": Reply(302, b"", (("Location", "/p0"),)),
+        "/to-private": Reply(302, b"", (("Location", "/private/secret"),)),
+        "/ftp": Reply(302, b"", (("Location", "ftp://example.org/file"),)),
+        **{f"/loop{i}": Reply(302, b"", (("Location", f"/loop{i + 1}"),)) for i in range(40)},
+    })
+    assert web_url_placeholder
+    with TestWeb(static_site(site)) as web:
+        run(web, tmp_path, ordering="bfs")
+    requests = page_requests(web)
+    assert max(Counter(requests).values()) == 1  # nothing fetched twice: /known leads to /p0, fetched once
+    assert {"/r1", "/r2", "/r3", "/p1"} <= set(requests)
+    assert len([p for p in requests if p.startswith("/loop")]) == 11  # the first and ten redirects
+    assert "/private/secret" not in requests
+    final = dict(rows(tmp_path, "SELECT url, final_url FROM pages"))
+    assert final[web.url + "/r1"] == web.url + "/r2"
+    failures = dict(rows(tmp_path, "SELECT url, failure FROM pages WHERE failure IS NOT NULL"))
+    assert "more than 10 redirects" in failures[web.url + "/loop10"]
+    assert "http and https URLs only" in failures[web.url + "/ftp"]
+
+
+def test_errors_non_html_and_broken_pages(tmp_path: Path) -> None:
+    big = b"<html><body>" + b"<p>olympic medal</p>" * 60_000 + b"</body></html>"
+    site = chain_site(3, {
+        "/": html_page("Home", "", {"/gone": "a", "/img.png": "b", "/broken": "c", "/binary": "d", "/big": "e",
+                                    "/slow": "f", "/p0": "g", "/nul": "h", "/json": "i", "/drip": "j"}),
+        "/img.png": Reply(body=b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 64, headers=(("Content-Type", "image/png"),)),
+        "/broken": Reply(body=b"<html><body><table><tr><td>olympic<td><a href='/p2'>medal</a></table><p><<<<</div>"),
+        "/binary": Reply(body=bytes(range(256)) * 40),  # says text/html
+        "/big": Reply(body=big),
+        "/slow": Reply(body=b"<html><body>slow</body></html>", delay=3.0),
+        "/drip": Reply(body=b"<html><body>" + b"x" * 8000, drip=0.4),  # headers at once, then 1 KiB per 0.4 s
+        "/nul": Reply(body=b"", headers=()),
+        "/json": Reply(body=b'{"a": 1}', headers=(("Content-Type", "application/json"),)),
+    })
+    limits = replace(DEFAULT_LIMITS, max_fetch_bytes=500_000, fetch_timeout=1.0)
+    with TestWeb(static_site(site)) as web:
+        summary = run(web, tmp_path, limits=limits, retries=1, backoff=0.0)
+    requests = page_requests(web)
+    assert requests.count("/slow") == 2  # a time-out is retried once
+    pages = {url.rsplit("/", 1)[1]: (status, ctype, failure) for url, status, ctype, failure in
+             rows(tmp_path, "SELECT url, status, content_type, failure FROM pages")}
+    assert pages["gone"][0] == 404 and "404" in pages["gone"][2]
+    assert pages["img.png"] == (200, "image/png", None)
+    assert "larger than 500000 bytes" in pages["big"][2]
+    assert "within 1 s" in pages["slow"][2]
+    assert "within 1 s" in pages["drip"][2] and requests.count("/drip") == 2
+    assert pages["broken"][0] == 200 and pages["broken"][2] is None
+    assert "p2" in pages  # the broken page's link was followed
+    assert summary.stats.pages >= 5  # type: ignore[attr-defined]
+
+
+# -- traps -------------------------------------------------------------------------------------------------------------
+def trap_site(path: str, headers: Mapping[str, str]) -> Reply:
+    """Articles with links into four endless traps."""
+    from urllib.parse import parse_qs, urlsplit
+
+    parts = urlsplit(path)
+    query = parse_qs(parts.query)
+    articles = {f"/wiki/Article_{i}": f"Article {i}" for i in range(12)}
+    traps = {"/calendar?year=2024&month=1": "events calendar", "/shop?color=red": "shop by colour",
+             "/docs/": "documentation", "/forum?sid=a1": "forum"}
+    if parts.path == "/robots.txt":
+        return Reply(404, b"")
+    if parts.path == "/" or parts.path.startswith("/wiki/"):
+        n = int(parts.path.rsplit("_", 1)[1]) if "_" in parts.path else 0
+        links = {f"/wiki/Article_{(n + k) % 12}": f"Article {(n + k) % 12}" for k in (1, 3)}
+        return html_page(f"Article {n}", f"olympic medal table {n} " + "athletics " * n, {**links, **traps})
+    if parts.path == "/calendar":
+        y, m = int(query["year"][0]), int(query["month"][0])
+        nxt, prv = (y + (m == 12), m % 12 + 1), (y - (m == 1), (m - 2) % 12 + 1)
+        days = " ".join(str(d) for d in range(1, 31))
+        return html_page(f"Calendar {y}-{m}", f"Mo Tu We Th Fr Sa Su {days} no events",
+                         {f"/calendar?year={nxt[0]}&month={nxt[1]}": "next month",
+                          f"/calendar?year={prv[0]}&month={prv[1]}": "previous month"})
+    if parts.path == "/shop":
+        links = {}
+        for name, values in (("color", ["red", "blue", "green"]), ("size", ["s", "m", "l"]),
+                             ("sort", ["price", "name"]), ("page", ["1", "2", "3"])):
+            for value in values:
+                q = dict(query)
+                q[name] = [value]
+                links["/shop?" + "&".join(f"{k}={v[0]}" for k, v in sorted(q.items()))] = f"{name} {value}"
+        return html_page("Shop", "Products: lamp chair table sofa bed desk", links)
+    if parts.path == "/forum":
+        sid = query["sid"][0]
+        return html_page("Forum", "Welcome to the forum. Topics: none yet.",
+                         {f"/forum?sid={sid}x": "forum home", f"/forum/rules?sid={sid}y": "rules"})
+    if parts.path == "/forum/rules":
+        return html_page("Rules", "Be nice.", {f"/forum?sid={query['sid'][0]}z": "back"})
+    if parts.path.startswith("/docs/"):
+        return html_page("Docs", "Documentation home", {"intro/": "intro", "../docs/": "up"})
+    return Reply(404, b"not found")
+
+
+def test_traps_cost_a_bounded_number_of_fetches(tmp_path: Path) -> None:
+    with TestWeb(trap_site) as web:
+        summary = run(web, tmp_path, max_pages=150, ordering="bfs")
+    requests = page_requests(web)
+    articles = [p for p in requests if p == "/" or p.startswith("/wiki/")]
+    assert len(set(articles)) == 13
+    kinds = Counter(p.split("?")[0].split("/")[1] for p in requests if p not in articles)
+    assert kinds["calendar"] <= 4
+    assert kinds["shop"] <= 4
+    assert kinds["forum"] <= 4
+    assert kinds["docs"] <= 4
+    assert summary.ended == "done"  # type: ignore[attr-defined]
+
+
+# -- storage, state, resume ----------------------------------------------------------------------------------------
+def test_warc_and_database(tmp_path: Path) -> None:
+    with TestWeb(static_site(chain_site(6))) as web:
+        run(web, tmp_path)
+    (warc,) = (tmp_path / "warc").iterdir()
+    with gzip.open(warc) as stream:
+        records = [(r.rec_type, r.rec_headers.get_header("WARC-Target-URI"), r.content_stream().read())
+                   for r in ArchiveIterator(stream)]
+    responses = {uri: body for kind, uri, body in records if kind == "response"}
+    assert records[0][0] == "warcinfo"
+    assert responses[web.url + "/robots.txt"] == ROBOTS.body
+    assert responses[web.url + "/p3"] == chain_site(6)["/p3"].body
+    assert sum(kind == "request" for kind, _, _ in records) == len(web.log)
+    pages = rows(tmp_path, "SELECT url, status, depth, relevance FROM pages WHERE url LIKE '%/p1'")
+    assert pages[0][1:3] == (200, 2) and pages[0][3] > rows(
+        tmp_path, "SELECT relevance FROM pages WHERE url LIKE '%/p2'")[0][0]
+    links = rows(tmp_path, "SELECT anchor FROM links JOIN pages ON pages.id = links.source "
+                           "WHERE pages.url LIKE '%/p1' ORDER BY anchor")
+    assert links == [("after next",), ("next",)]
+
+
+def test_other_seeds_or_topic_refused_unless_restart(tmp_path: Path) -> None:
+    with TestWeb(static_site(chain_site(4))) as web:
+        run(web, tmp_path)
+        with pytest.raises(CrawlStateError, match="other topic"):
+            run(web, tmp_path, topic="cooking")
+        with pytest.raises(CrawlStateError, match="other seeds"):
+            run(web, tmp_path, seeds=(web.url + "/p1",))
+        before = len(web.log)
+        summary = run(web, tmp_path, topic="cooking", restart=True)
+    assert summary.stats.pages == 5 and not summary.resumed  # type: ignore[attr-defined]
+    assert len(web.log) - before == 6  # robots.txt and every page again
+
+
+CHILD = textwrap.dedent("""
+    import sys
+    from pyxform.wings.crawl import CrawlConfig, crawl
+    url, out, convert = sys.argv[1], sys.argv[2], sys.argv[3] == "1"
+    summary = crawl(CrawlConfig(seeds=(url + "/",), topic="olympic medals", out=out, max_pages=200, delay=0.03,
+                                allow_private=True, convert=convert))
+    print(summary.ended)
+""")
+
+
+def _start(web: TestWeb, out: Path, convert: bool = False) -> subprocess.Popen[str]:
+    return subprocess.Popen([sys.executable, "-c", CHILD, web.url, str(out), "1" if convert else "0"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
+                            start_new_session=True)  # a process group of its own, as a shell's job
+
+
+def _wait_for(web: TestWeb, requests: int) -> None:
+    for _ in range(3000):
+        if len(web.log) >= requests:
+            return
+        time.sleep(0.01)
+    raise AssertionError(f"the crawl made {len(web.log)} requests, not {requests}")
+
+
+@pytest.mark.parametrize("kill", [signal.SIGKILL, signal.SIGTERM])
+def test_resume_after_kill_loses_nothing_and_fetches_nothing_twice(tmp_path: Path, kill: signal.Signals) -> None:
+    site = chain_site(60)
+    with TestWeb(static_site(site)) as web:
+        child = _start(web, tmp_path)
+        _wait_for(web, 25)
+        child.send_signal(kill)
+        out, err = child.communicate(timeout=60)
+        assert child.returncode == (-signal.SIGKILL if kill == signal.SIGKILL else 0), err
+        if kill == signal.SIGTERM:
+            assert out.strip() == "interrupted"
+        stored = {url for (url,) in rows(tmp_path, "SELECT url FROM pages")}
+        assert len(stored) >= 20
+        summary = run(web, tmp_path, max_pages=200, delay=0.03)
+    assert summary.resumed and summary.ended == "done"  # type: ignore[attr-defined]
+    requests = web.paths()
+    assert max(Counter(requests).values()) == 1, Counter(requests).most_common(3)
+    pages = dict(rows(tmp_path, "SELECT url, failure FROM pages"))
+    assert stored <= set(pages)  # nothing stored is lost
+    fetched = {web.url + p for p in requests if p != "/robots.txt"}
+    assert set(pages) == fetched
+    # a request the kill caught before its answer was stored is recorded as interrupted (and not sent again)
+    interrupted = {url for url, failure in pages.items() if failure and "interrupted" in failure}
+    assert len(interrupted) <= 1
+    warc_pages = set()
+    for warc in (tmp_path / "warc").iterdir():
+        with open(warc, "rb") as stream:
+            warc_pages |= {r.rec_headers.get_header("WARC-Target-URI") for r in ArchiveIterator(stream)
+                           if r.rec_type == "response"}
+    assert fetched - interrupted <= warc_pages
+
+
+def test_ctrl_c_with_conversions_in_flight(tmp_path: Path) -> None:
+    """Ctrl-C in a terminal reaches the whole process group, the conversion worker too: its page is not recorded as
+    a failed conversion; the pages left waiting are converted on resume."""
+    table = "<table><tr><th>Year</th><th>Medals</th></tr><tr><td>2008</td><td>3</td></tr></table>"
+    site = chain_site(30)
+    for path, reply in list(site.items()):
+        if path.startswith("/p"):
+            site[path] = Reply(body=reply.body.replace(b"</body>", table.encode() + b"</body>"))
+    with TestWeb(static_site(site)) as web:
+        child = _start(web, tmp_path, convert=True)
+        for _ in range(6000):  # until some pages are converted
+            if tmp_path.joinpath("xml").is_dir() and len(list(tmp_path.joinpath("xml").iterdir())) >= 2:
+                break
+            time.sleep(0.01)
+        os.killpg(child.pid, signal.SIGINT)
+        out, err = child.communicate(timeout=120)
+        assert out.strip() == "interrupted", err
+        assert not rows(tmp_path, "SELECT url FROM pages WHERE conversion = 'failed'")
+        summary = run(web, tmp_path, convert=True, max_pages=200)
+    assert summary.ended == "done"  # type: ignore[attr-defined]
+    conversions = Counter(c for (c,) in rows(tmp_path, "SELECT conversion FROM pages WHERE conversion IS NOT NULL"))
+    assert conversions == {"ok": 30, "no-tables": 1}
+    assert max(Counter(web.paths()).values()) == 1
+
+
+def test_tables_converted_as_pages_arrive(tmp_path: Path) -> None:
+    table = ("<table><tr><th>Year</th><th>Gold</th></tr><tr><td>2008</td><td>51</td></tr>"
+             "<tr><td>2012</td><td>46</td></tr></table>")
+    site = chain_site(2, {
+        "/p0": Reply(body=f"<html><head><title>Olympic medals</title></head><body>{table}"
+                          f"<a href='/p1'>more</a><a href='/bad'>bad</a></body></html>".encode()),
+        "/bad": Reply(body=b"<html><body><table>" + b"<tr><td colspan=1000>x</td></tr>" * 30
+                      + b"</table></body></html>"),  # 30,000 slots: over max_slots
+    })
+    limits = replace(DEFAULT_LIMITS, max_slots=10_000)
+    with TestWeb(static_site(site)) as web:
+        summary = run(web, tmp_path, convert=True, limits=limits)
+    conversions = {url.rsplit("/", 1)[1]: (c, t, x, e) for url, c, t, x, e in
+                   rows(tmp_path, "SELECT url, conversion, tables, xml, conversion_error FROM pages "
+                                  "WHERE conversion IS NOT NULL")}
+    status, tables, xml, _ = conversions["p0"]
+    assert (status, tables) == ("ok", 1)
+    text = (tmp_path / xml).read_text(encoding="utf-8")
+    assert "2008" in text and "51" in text
+    assert conversions["bad"][0] == "failed" and "[limit]" in conversions["bad"][3]
+    assert conversions["p1"][0] == "no-tables"
+    assert summary.stats.converted == 3 and summary.stats.conversion_failed == 1  # type: ignore[attr-defined]
+
+
+def test_command_line(tmp_path: Path) -> None:
+    with TestWeb(static_site(chain_site(5))) as web:
+        args = [sys.executable, "-m", "pyxform", "crawl", web.url + "/", "--topic", "olympic", "--max-pages",
+                "4", "--out", str(tmp_path), "--delay", "0", "--no-convert"]
+        refused = subprocess.run(args, capture_output=True, text=True, cwd=ROOT)
+        done = subprocess.run(args + ["--allow-private"], capture_output=True, text=True, cwd=ROOT)
+        other = subprocess.run(args + ["--allow-private", "--topic", "cooking"], capture_output=True, text=True,
+                               cwd=ROOT)
+    assert refused.returncode == 0 and "--allow-private" in refused.stdout
+    assert done.returncode == 0 and "fetch budget (--max-pages) is spent" in done.stdout
+    assert "fetches       4" in done.stdout
+    assert other.returncode == 16 and "[crawl-state]" in other.stderr and "--restart" in other.stderr
+    assert os.path.exists(tmp_path / "crawl.sqlite")

@@ -1,0 +1,249 @@
+"""pyxform index and the index it builds: fields, links and PageRank, incremental updates, inputs of every kind and
+bad ones, deterministic results (pages converted in this process: ``build_index(isolated=False)``)."""
+
+from __future__ import annotations
+
+import gzip
+import io
+import json
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from pyxform.base.errors import EmptyQuery, InputError
+from pyxform import jobs
+from pyxform.wings.search.query import EmptyIndex, Searcher
+
+from .search_helpers import DATA, build, copy_pages
+
+
+@pytest.fixture(scope="module")
+def linked(tmp_path_factory) -> tuple[Path, Path]:
+    """Four pages linked to each other (one without a table), indexed: (pages folder, index folder)."""
+    base = tmp_path_factory.mktemp("linked")
+    pages = copy_pages(base / "pages")
+    report = build(base / "index", [pages])
+    assert (report.converted, report.no_tables, report.failures, report.tables_added) == (4, 1, [], 6)
+    return pages, base / "index"
+
+
+def _db(index: Path) -> sqlite3.Connection:
+    return sqlite3.connect(index / "index.sqlite")
+
+
+def test_every_table_is_indexed_with_its_index_on_the_page(linked) -> None:
+    pages, index = linked
+    rows = _db(index).execute("SELECT p.title, t.position, t.caption, t.heading, t.headers, t.depth FROM tables t "
+                              "JOIN pages p ON p.id = t.page ORDER BY p.title, t.position").fetchall()
+    assert [(title, position, caption, heading, json.loads(headers), depth)
+            for title, position, caption, heading, headers, depth in rows] == [
+        ("Fells of Lapland", 0, None, "Fells of Lapland", ["", ""], 0),  # the infobox (no header row)
+        ("Fells of Lapland", 1, None, "Highest fells", ["Fell", "Height (m)", "Notes"], 0),
+        ("Fells of Lapland", 2, None, "Highest fells", ["Municipality"], 1),  # nested in a cell of table 1
+        ("Lakes of Finland", 0, "Largest lakes by area", "Largest lakes", ["Lake", "Area (km²)", "Region"], 0),
+        ("Lakes of Finland", 1, None, "Deepest lakes", ["Lake", "Depth (m)"], 0),
+        ("Rivers of Finland", 0, None, "Longest rivers", ["River", "Length (km)", "Outflow"], 0)]
+
+
+def test_pagerank_follows_the_links_between_pages(linked) -> None:
+    _, index = linked
+    ranks = dict(_db(index).execute("SELECT path, pagerank FROM pages"))
+    ranks = {Path(path).stem: rank for path, rank in ranks.items()}
+    # rivers and fells link to lakes; lakes links to rivers and fells; the page without a table gives no links (its
+    # conversion has no output) and gets none
+    assert sum(ranks.values()) == pytest.approx(1.0)
+    assert ranks["lakes"] > ranks["rivers"] > ranks["notables"]
+    assert ranks["rivers"] == pytest.approx(ranks["fells"])
+    urls = dict(_db(index).execute("SELECT title, url FROM pages"))
+    assert urls["Lakes of Finland"] == "https://example.org/wiki/Lakes_of_Finland"  # the canonical link
+
+
+def test_search_finds_the_right_table(linked) -> None:
+    pages, index = linked
+    with Searcher(index) as searcher:
+        hits = searcher.search("largest lakes by area in Finland", n=3)
+        assert (hits[0].title, hits[0].table, hits[0].caption) == ("Lakes of Finland", 0, "Largest lakes by area")
+        assert hits[0].source == "https://example.org/wiki/Lakes_of_Finland"
+        assert hits[0].path == str((pages / "lakes.html").resolve())
+        assert hits[0].xpath == "/html/body[1]/table[1]"
+        assert hits[0].as_json().keys() == {"rank", "score", "source", "path", "title", "table", "caption",
+                                            "headers", "preview", "xpath"}
+        assert [hit.rank for hit in hits] == [1, 2, 3] and hits[0].score >= hits[1].score >= hits[2].score
+        fell = searcher.search("Halti height", n=1)[0]
+        assert (fell.title, fell.table, fell.preview[0][:2]) == ("Fells of Lapland", 1, ["Halti", "1,324"])
+        assert fell.marks[0] == [0]  # the cell "Halti" (the header "Height (m)" is not a record)
+        nested = searcher.search("municipality Enontekiö", n=1)[0]
+        assert (nested.title, nested.table) == ("Fells of Lapland", 2)
+        assert searcher.search("Kymijoki outflow", n=1, ranking="bm25")[0].title == "Rivers of Finland"
+        assert searcher.search("zzzzqqq") == []
+
+
+def test_preview_marks_the_matching_cells(linked) -> None:
+    _, index = linked
+    with Searcher(index) as searcher:
+        hit = searcher.search("Päijänne region", n=1)[0]
+    assert hit.title == "Lakes of Finland" and hit.table == 0
+    assert hit.preview[0] == ["Päijänne", "1,080", "Päijät-Häme"]
+    assert hit.marks[0] == [0]
+
+
+def test_results_are_deterministic(linked, tmp_path) -> None:
+    pages, index = linked
+    again = tmp_path / "again"
+    build(again, [pages / name for name in ("notables.html", "fells.html", "rivers.html", "lakes.html")])
+    for query in ("largest lakes", "Finland", "height", "Gulf of Bothnia river length"):
+        for ranking in ("integrative", "bm25", "pagerank"):
+            with Searcher(index) as first, Searcher(again) as second:
+                one = [(h.title, h.table, h.score, h.preview) for h in first.search(query, ranking=ranking)]
+                two = [(h.title, h.table, h.score, h.preview) for h in second.search(query, ranking=ranking)]
+                assert one == two and one == [(h.title, h.table, h.score, h.preview)
+                                              for h in first.search(query, ranking=ranking)]
+
+
+def test_adding_pages_does_not_rebuild_and_re_adding_is_a_no_op(tmp_path, monkeypatch) -> None:
+    conversions: list[str] = []
+    real = jobs.run_page
+
+    def counting(source, options):
+        conversions.append(Path(source.uri).name)
+        return real(source, options)
+
+    monkeypatch.setattr(jobs, "run_page", counting)
+    pages = copy_pages(tmp_path / "pages")
+    index = tmp_path / "index"
+    first = build(index, [pages / "lakes.html", pages / "rivers.html"])
+    assert (first.converted, conversions) == (2, ["lakes.html", "rivers.html"])
+    before = _db(index).execute("SELECT id, page, position FROM tables ORDER BY id").fetchall()
+
+    second = build(index, [pages])  # the folder: two new pages, two known
+    assert sorted(conversions[2:]) == ["fells.html", "notables.html"]
+    assert (second.converted, second.unchanged, second.pages, second.tables) == (2, 2, 4, 6)
+    after = _db(index).execute("SELECT id, page, position FROM tables ORDER BY id").fetchall()
+    assert after[:len(before)] == before  # the rows of the first pages are untouched: nothing was rebuilt
+    fts_rows = _db(index).execute("SELECT rowid FROM fts ORDER BY rowid").fetchall()
+    assert [row[0] for row in fts_rows] == [row[0] for row in after]
+
+    third = build(index, [pages])
+    assert (third.converted, third.unchanged, third.tables_added, len(conversions)) == (0, 4, 0, 4)
+
+    (pages / "rivers.html").write_text((DATA / "rivers.html").read_text(encoding="utf-8").replace(
+        "Kymijoki", "Vuoksi"), encoding="utf-8")
+    shutil.copyfile(pages / "lakes.html", pages / "lakes-copy.html")
+    fourth = build(index, [pages])
+    assert (fourth.converted, fourth.replaced, fourth.copied, fourth.unchanged) == (1, 1, 1, 3)
+    assert conversions[4:] == ["rivers.html"]  # the copy of lakes.html was not converted
+    with Searcher(index) as searcher:
+        assert searcher.counts() == (5, 8)
+        assert searcher.search("Vuoksi", n=1)[0].title == "Rivers of Finland"
+        assert all(hit.title != "Rivers of Finland" for hit in searcher.search("Kymijoki"))
+        assert {hit.path for hit in searcher.search("Saimaa", n=5)} == {
+            str((pages / "lakes.html").resolve()), str((pages / "lakes-copy.html").resolve())}
+
+
+def test_an_index_without_tables_and_an_empty_query_say_so(tmp_path) -> None:
+    build(tmp_path / "index", [DATA / "notables.html"])
+    with Searcher(tmp_path / "index") as searcher:
+        with pytest.raises(EmptyIndex, match="the index holds no table"):
+            searcher.search("lakes")
+    copy_pages(tmp_path / "pages", ("lakes.html",))
+    build(tmp_path / "index", [tmp_path / "pages"])
+    with Searcher(tmp_path / "index") as searcher:
+        for query in ("", "   ", "?!"):
+            with pytest.raises(EmptyQuery, match="no word to search for"):
+                searcher.search(query)
+
+
+def test_bad_inputs_are_recorded_and_the_rest_goes_on(tmp_path) -> None:
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    with pytest.raises(InputError, match="no pages to index"):
+        build(tmp_path / "none", [empty])
+    assert not (tmp_path / "none").exists()
+    (empty / "notes.txt").write_text("not a page")
+    with pytest.raises(InputError, match="1 other file"):
+        build(tmp_path / "none", [empty])
+
+    folder = copy_pages(tmp_path / "mixed", ("lakes.html",))
+    (folder / "broken.warc.gz").write_bytes(gzip.compress(b"WARC/1.0\r\nWARC-Type: response\r\n")[:-6])
+    (folder / "zero.html").write_bytes(b"")
+    binary = tmp_path / "image.png"
+    binary.write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 8)
+    report = build(tmp_path / "index", [folder, binary, tmp_path / "missing.html"])
+    codes = sorted((Path(failure.where).name, failure.code) for failure in report.failures)
+    assert codes == [("broken.warc.gz", "input"), ("image.png", "undecodable"), ("missing.html", "not-found"),
+                     ("zero.html", "empty")]
+    assert report.tables == 2
+    statuses = dict(_db(tmp_path / "index").execute("SELECT source, status FROM pages"))
+    assert statuses[str(binary.resolve())] == "failed"
+    again = build(tmp_path / "index", [binary])  # a recorded failure with the same bytes is not converted again
+    assert (again.converted, again.unchanged) == (0, 1)
+
+
+def _warc(path: Path, pages: list[tuple[str, bytes, str]]) -> None:
+    from warcio.statusandheaders import StatusAndHeaders
+    from warcio.warcwriter import WARCWriter
+
+    with path.open("wb") as stream:
+        writer = WARCWriter(stream, gzip=True)
+        for url, body, content_type in pages:
+            status = "404 Not Found" if url.endswith("/gone") else "200 OK"
+            headers = StatusAndHeaders(status, [("Content-Type", content_type)], protocol="HTTP/1.1")
+            writer.write_record(writer.create_warc_record(url, "response", payload=io.BytesIO(body),
+                                                          http_headers=headers))
+
+
+def test_warc_files_and_a_crawl_folder(tmp_path) -> None:
+    lakes = (DATA / "lakes.html").read_bytes().replace(b'<link rel="canonical" href="https://example.org/wiki/'
+                                                       b'Lakes_of_Finland">', b"")
+    rivers = (DATA / "rivers.html").read_bytes().replace(b"https://example.org/wiki/Lakes_of_Finland", b"#")
+    crawl = tmp_path / "crawl"
+    crawl.mkdir()
+    (crawl / "warc").mkdir()
+    _warc(crawl / "warc" / "crawl-00000.warc.gz", [
+        ("https://lakes.test/", lakes, "text/html; charset=utf-8"),
+        ("https://rivers.test/r", rivers, "text/html"),
+        ("https://lakes.test/logo.png", b"\x89PNG", "image/png"),
+        ("https://lakes.test/gone", b"<table><tr><td>x</td></tr></table>", "text/html")])
+    with sqlite3.connect(crawl / "crawl.sqlite") as db:  # as the crawler writes it: links.source is a page id
+        db.execute("CREATE TABLE pages (id INTEGER PRIMARY KEY, url TEXT NOT NULL UNIQUE)")
+        db.execute("CREATE TABLE links (source INTEGER NOT NULL, target TEXT NOT NULL, anchor TEXT, context TEXT)")
+        db.executemany("INSERT INTO pages VALUES (?, ?)", [(1, "https://lakes.test/"), (2, "https://rivers.test/r")])
+        db.executemany("INSERT INTO links VALUES (?, ?, '', '')", [(1, "https://rivers.test/r")])
+    report = build(tmp_path / "index", [crawl])
+    assert (report.converted, report.tables, report.failures) == (2, 3, [])
+    ranks = dict(_db(tmp_path / "index").execute("SELECT source, pagerank FROM pages"))
+    # the pages' own links name no page fetched (rivers.html is known by its canonical URL and the URL it was fetched
+    # from); the crawl's links table links lakes.test to rivers.test/r
+    assert ranks["https://rivers.test/r"] > ranks["https://lakes.test/"]
+    with Searcher(tmp_path / "index") as searcher:
+        hit = searcher.search("Kemijoki", n=1)[0]
+    assert (hit.source, hit.path) == ("https://example.org/wiki/Rivers_of_Finland",  # its canonical link
+                                      str(crawl / "warc" / "crawl-00000.warc.gz"))
+
+    (crawl / "xml").mkdir()  # the crawl's own XML outputs are not read again: its pages come from its WARC files
+    from pyxform import convert
+
+    (crawl / "xml" / "1-lakes.xml").write_text(convert(DATA / "lakes.html").xml, encoding="utf-8")
+    again = build(tmp_path / "index", [crawl])
+    assert (again.converted, again.read_xml, again.unchanged) == (0, 0, 2)
+    alone = build(tmp_path / "warc-index", [crawl / "warc" / "crawl-00000.warc.gz"])  # a WARC file alone
+    assert (alone.converted, alone.tables) == (2, 3)
+
+
+def test_pyxform_xml_outputs(tmp_path) -> None:
+    from pyxform import convert
+
+    outputs = tmp_path / "out"
+    outputs.mkdir()
+    (outputs / "lakes.xml").write_text(convert(DATA / "lakes.html").xml, encoding="utf-8")
+    (outputs / "unrelated.xml").write_text("<catalog><book>x</book></catalog>", encoding="utf-8")
+    report = build(tmp_path / "index", [outputs])
+    assert (report.read_xml, report.converted, report.skipped, report.tables) == (1, 0, 1, 2)
+    with Searcher(tmp_path / "index") as searcher:
+        hit = searcher.search("largest lakes by area Saimaa", n=1)[0]
+        xml = searcher.table_xml(hit.id)
+    assert (hit.title, hit.table, hit.caption, hit.path) == ("Lakes of Finland", 0, "Largest lakes by area",
+                                                             str(outputs / "lakes.xml"))
+    assert "Saimaa" in xml and 'px:table="0"' in xml

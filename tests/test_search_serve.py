@@ -1,0 +1,92 @@
+"""The search page (Starlette, in this process): results, the JSON endpoint equal to ``search --format json``, the
+table's XML, and hostile page text that must stay text."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from .search_helpers import build, copy_pages, pyxform
+
+pytestmark = pytest.mark.filterwarnings("ignore:Using .httpx. with .starlette.testclient.")
+
+
+@pytest.fixture(scope="module")
+def index(tmp_path_factory) -> Path:
+    base = tmp_path_factory.mktemp("serve")
+    pages = copy_pages(base / "pages", ("lakes.html", "rivers.html", "fells.html", "hostile.html"))
+    build(base / "index", [pages])
+    return base / "index"
+
+
+@pytest.fixture(scope="module")
+def client(index):
+    from starlette.testclient import TestClient
+
+    from pyxform.wings.search.serve import create_app
+
+    with TestClient(create_app(index)) as client:
+        yield client
+
+
+def test_the_page_lists_ranked_tables(client) -> None:
+    page = client.get("/", params={"q": "largest lakes by area"})
+    assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
+    assert "script-src" not in page.headers["content-security-policy"]  # no script may run on the page
+    first = re.search(r'<li class="hit" data-rank="1" data-table="(\d+)">(.*?)</li>', page.text, re.S)
+    assert first is not None and first.group(1) == "0"
+    assert "Lakes of Finland" in first.group(2) and "Largest lakes by area" in first.group(2)
+    assert '<a class="page" href="https://example.org/wiki/Lakes_of_Finland"' in first.group(2)
+    assert re.search(r'<a class="xml" href="/table/\d+\.xml">', first.group(2))
+    assert '<td class="match">Saimaa</td>' not in first.group(2)  # "Saimaa" is not in the query
+    marked = client.get("/", params={"q": "Saimaa"}).text
+    assert '<td class="match">Saimaa</td>' in marked
+    assert 'value="Saimaa"' in marked  # the query box keeps the query
+
+
+def test_the_json_endpoint_gives_what_search_gives(client, index) -> None:
+    api = client.get("/api/search", params={"q": "Gulf of Bothnia rivers", "n": 3}).json()
+    command = pyxform("search", str(index), "Gulf of Bothnia rivers", "--format", "json", "-n", "3")
+    assert command.returncode == 0, command.stderr
+    assert api == json.loads(command.stdout)
+    assert api["results"][0]["title"] == "Rivers of Finland"
+    bad = client.get("/api/search", params={"q": "  "})
+    assert bad.status_code == 400 and "no word" in bad.json()["error"]
+
+
+def test_the_table_xml_and_messages(client) -> None:
+    page = client.get("/", params={"q": "Kemijoki"}).text
+    table = re.search(r'href="(/table/\d+\.xml)"', page).group(1)
+    xml = client.get(table)
+    assert xml.status_code == 200 and xml.headers["content-type"].startswith("application/xml")
+    assert xml.headers["content-security-policy"].startswith("sandbox")
+    assert xml.text.startswith('<?xml version="1.0"') and "<river" in xml.text and "Kemijoki" in xml.text
+    assert client.get("/table/999999.xml").status_code == 404
+    assert "no word to search for" in client.get("/", params={"q": "?!"}).text
+    assert "No table matches the query." in client.get("/", params={"q": "zzqqxx"}).text
+
+
+def test_hostile_page_text_stays_text(client, index) -> None:
+    for query in ("Moriarty villain weapon", "Blofeld", "hostile", "caption onmouseover"):
+        page = client.get("/", params={"q": query})
+        body = page.text
+        assert "Hostile" in body, query
+        assert "<script>" not in body.lower() and "<img" not in body.lower()
+        assert "javascript:" not in body.lower()
+        # every quote from the page is escaped: no attribute can be opened or closed by page text
+        assert 'onmouseover="' not in body and 'onclick="' not in body
+        assert "&lt;script&gt;alert(&#39;cell&#39;)&lt;/script&gt;" in body or query != "Moriarty villain weapon"
+    # the hostile page has a javascript: canonical link: its result links to the indexed file instead
+    hit = client.get("/api/search", params={"q": "Moriarty"}).json()["results"][0]
+    assert hit["source"].endswith("hostile.html") and hit["caption"].startswith('"onmouseover="alert')
+    page = client.get("/", params={"q": "Moriarty"}).text
+    local = re.search(r'<a class="page" href="(/page/\d+)"', page).group(1)
+    served = client.get(local)
+    assert served.headers["content-security-policy"].startswith("sandbox")  # its scripts cannot run
+    assert served.headers["x-content-type-options"] == "nosniff"
+    # the query itself is page-like text too
+    echoed = client.get("/", params={"q": '"><script>alert(1)</script>'}).text
+    assert "<script>alert(1)" not in echoed and "&#34;&gt;&lt;script&gt;" in echoed
