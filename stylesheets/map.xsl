@@ -33,6 +33,7 @@
   <xsl:include href="map/document.xsl"/>
   <xsl:include href="map/table.xsl"/>
   <xsl:include href="map/value.xsl"/>
+  <xsl:include href="map/entity.xsl"/>
 
   <!-- paper: element names from the header text (lib/names.xsl); generic: <field name="Average">. -->
   <xsl:param name="names" as="xs:string" select="'paper'" px:values="paper generic"/>

@@ -60,6 +60,9 @@ class TableHeaders:
     :ivar method: how they were found: ``markup`` (th/thead), ``format`` (formatting and content scores) or ``none``
         (no header: k = p = 0).
     :ivar evidence: the table's ``px:header-evidence`` element (scores and thresholds), or ``None``.
+    :ivar kind: how its data is laid out (``stylesheets/headers/kind.xsl``): ``relational`` (records under column
+        labels, or headerless rows), ``entity`` (key-value pairs describing one thing), ``matrix`` (values under row
+        and column headers) or ``layout`` (no grid of values); ``""`` for a grid annotated without it.
     """
 
     index: int
@@ -67,11 +70,12 @@ class TableHeaders:
     header_cols: int
     method: str
     evidence: etree._Element | None = field(default=None, compare=False, repr=False)
+    kind: str = ""
 
     def to_dict(self) -> dict[str, Any]:
-        """``{"index": I, "header_rows": k, "header_cols": p, "method": "markup|format|none"}``."""
+        """``{"index": I, "header_rows": k, "header_cols": p, "method": "markup|format|none", "kind": ...}``."""
         return {"index": self.index, "header_rows": self.header_rows, "header_cols": self.header_cols,
-                "method": self.method}
+                "method": self.method, "kind": self.kind}
 
 
 @dataclass
@@ -225,7 +229,8 @@ def _table_headers(element: etree._Element) -> TableHeaders:
     evidence = element.find(_PX + "header-evidence")
     return TableHeaders(index=int(element.get("index", "0")), header_rows=int(element.get("header-rows", "0")),
                         header_cols=int(element.get("header-cols", "0")),
-                        method=element.get("header-method", "none"), evidence=evidence)
+                        method=element.get("header-method", "none"), evidence=evidence,
+                        kind=element.get("kind", ""))
 
 
 _default_detector = per_process(HeaderDetector)

@@ -47,7 +47,7 @@ PX_NS: Final = "urn:pyxform"
 DROPPED_ELEMENTS: Final = ("script", "style", "template")
 
 _XML_SERIALIZATION: Final = Html(xml=True)
-_NOT_XML_CHAR: Final = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+_NOT_XML_CHAR: Final = re.compile("[\x00-\x08\x0b\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 _XML_NAME: Final = re.compile(r"^[A-Za-z_][A-Za-z0-9._-]*$")
 # What turbohtml writes before the root element: doctype, comments, whitespace.
 _PROLOG: Final = re.compile(r"(?:<!DOCTYPE[^>]*>|<!--.*?-->|<\?.*?\?>|\s)*(?=<html\b)", re.S)
@@ -179,7 +179,8 @@ def parse_html(text: str, *, drop: tuple[str, ...] = DROPPED_ELEMENTS) -> Parsed
 
     HTML elements are in the XHTML namespace, SVG and MathML elements in theirs. Comments, processing instructions,
     the doctype and the ``drop`` elements (with their content) are not in the tree. Characters XML 1.0 does not allow
-    become U+FFFD; attributes whose names XML cannot hold are dropped. Never raises on bad markup (HTML5 tree
+    become U+FFFD, except form feed, HTML white space that browsers show as a space, which becomes a space;
+    attributes whose names XML cannot hold are dropped. Never raises on bad markup (HTML5 tree
     construction has no fatal errors).
 
     :param text: the decoded page.
@@ -187,8 +188,7 @@ def parse_html(text: str, *, drop: tuple[str, ...] = DROPPED_ELEMENTS) -> Parsed
     :returns: the tree (its root is always ``{http://www.w3.org/1999/xhtml}html``), the page's ``style`` sheets and
         whether the document is in quirks mode.
     """
-    if _NOT_XML_CHAR.search(text):
-        text = _NOT_XML_CHAR.sub("\ufffd", text)
+    text = _xml_characters(text)
     document = turbohtml.parse(text, scripting=False, positions=False)
     sheets, quirks = _style_sheets(document), _quirks(document)
     if drop:
@@ -211,10 +211,18 @@ def parse_html(text: str, *, drop: tuple[str, ...] = DROPPED_ELEMENTS) -> Parsed
     return Parsed(etree.ElementTree(root), sheets, quirks)
 
 
+def _xml_characters(text: str) -> str:
+    """``text`` with the characters XML 1.0 cannot hold replaced: form feed (U+000C, white space in HTML, shown as a
+    space) by a space, the others (C0 controls but tab, line feed and carriage return; lone surrogates; U+FFFE,
+    U+FFFF) by U+FFFD."""
+    if "\x0c" in text:
+        text = text.replace("\x0c", " ")
+    return _NOT_XML_CHAR.sub("\ufffd", text) if _NOT_XML_CHAR.search(text) else text
+
+
 def parse_html_slow(text: str, *, drop: tuple[str, ...] = DROPPED_ELEMENTS) -> Parsed:
     """The same tree as :func:`parse_html`, built by walking the turbohtml tree in Python (the fallback route)."""
-    if _NOT_XML_CHAR.search(text):
-        text = _NOT_XML_CHAR.sub("\ufffd", text)
+    text = _xml_characters(text)
     document = turbohtml.parse(text, scripting=False, positions=False)
     sheets, quirks = _style_sheets(document), _quirks(document)
     _prepare(document, drop)
