@@ -35,10 +35,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-from .errors import LimitExceeded
+from .errors import LimitExceeded, limit_keyword
 
 __all__ = ["Limits", "DEFAULT_LIMITS", "LIMIT_OPTIONS", "MIN_WORKER_MEMORY", "limit_exceeded", "limit_keyword",
-           "limit_value"]
+           "limit_value", "check_page_bytes"]
 
 #: The smallest ``max_memory`` (bytes) a worker process can start under: loading saxonche and compiling the stylesheets
 #: needs about 200 MiB of data segment (measured: 150 MiB fails, 200 MiB starts). ``--max-memory`` refuses less (but 0).
@@ -88,12 +88,6 @@ class Limits:
 DEFAULT_LIMITS = Limits()
 
 
-def limit_keyword(limit: str) -> str:
-    """How the Python API raises a limit: ``limits=Limits(max_slots=...)`` (the command line says
-    :data:`LIMIT_OPTIONS` instead)."""
-    return f"limits=Limits({limit}=...)"
-
-
 def limit_value(limit: str, limits: Limits) -> str:
     """A limit's value in the unit its option takes: ``300`` (seconds), ``16777216`` (bytes), ``210 MiB`` for
     ``max_memory`` (``--max-memory`` takes MiB)."""
@@ -101,6 +95,13 @@ def limit_value(limit: str, limits: Limits) -> str:
     if limit == "max_memory":
         return f"{value / 2**20:g} MiB"
     return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def check_page_bytes(size: int, limits: Limits, location: str | None) -> None:
+    """:raises LimitExceeded: a page of ``size`` bytes is over ``limits.max_page_bytes`` (reading a page, clean)."""
+    if size > limits.max_page_bytes:
+        raise limit_exceeded("max_page_bytes", f"the page has more than {limits.max_page_bytes} bytes",
+                             limits=limits, location=location)
 
 
 def limit_exceeded(limit: str, what: str, *, limits: Limits, location: str | None = None) -> LimitExceeded:

@@ -3,8 +3,9 @@
   f:cell: one td or th of a table, placed by f:place-rows, becomes a px:cell (docs/formats.md section 2): its anchor
   slot and effective spans, its tag and row group, the formatting features that clean put on it (px:font-size ...
   px:align, copied without prefix), its table-model attributes (scope, headers, id, abbr, class), and its content:
-  the visible text, the links, the images and references to the tables nested in it. Links, images and tables
-  inside a nested table belong to that table's cells, not to this one.
+  the visible text, its sort key (the text of an element of class sortkey, MediaWiki's sort keys, which the site's
+  style sheet hides: a label leaves it out), the links, the images and references to the tables nested in it. Links,
+  images and tables inside a nested table belong to that table's cells, not to this one.
 
   A function rather than a template with parameters: in saxonche a template's parameters cost about a microsecond
   each per cell.
@@ -50,10 +51,14 @@
         <px:text>{f:visible-text(.)}</px:text>
         <xsl:if test="exists(*)">
           <!-- links, images and tables of this cell: those inside a nested table belong to that table's cells -->
-          <xsl:variable name="found" as="element()*" select="descendant::*[self::a[@href] or self::img or self::table]"/>
+          <xsl:variable name="found" as="element()*" select="descendant::*[self::a[@href] or self::img or self::table
+                                                                 or contains-token(@class, 'sortkey')]"/>
           <xsl:variable name="content" as="element()*"
               select="if (exists($found[self::table])) then $found[ancestor::table[1] is $table] else $found"/>
-          <xsl:for-each select="$content[self::a]">
+          <xsl:for-each select="$content[contains-token(@class, 'sortkey')][1]">
+            <px:sort-key>{f:visible-text(.)}</px:sort-key>
+          </xsl:for-each>
+          <xsl:for-each select="$content[self::a[@href]]">
             <px:link href="{@href}">{f:visible-text(.)}</px:link>
           </xsl:for-each>
           <xsl:for-each select="$content[self::img]">

@@ -310,7 +310,7 @@
     <xsl:param name="max-slots" as="xs:integer"/>
     <xsl:sequence select="if ($rows * $cols le $max-slots) then $cols
         else error(xs:QName('px:limit'), 'the table has ' || $rows || ' rows and at least ' || $cols
-                   || ' columns: more than max_slots = ' || $max-slots || ' slots')"/>
+                   || ' columns: more than max_slots = ' || $max-slots || ' slots', 'max_slots')"/>
   </xsl:function>
 
 </xsl:stylesheet>

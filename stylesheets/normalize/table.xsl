@@ -33,9 +33,13 @@
         <xsl:catch>
           <xsl:variable name="code" as="xs:string"
               select="if ($err:code eq xs:QName('px:limit')) then 'limit' else 'table'"/>
-          <xsl:message>[pyxform:{$code}] table {$index} ({$locator}): {$err:description} ({$err:code})</xsl:message>
+          <!-- the failure is data (no message): px:limit comes with the limit's name as its error object -->
           <px:table-failure index="{$index}" locator="{$locator}" code="{$code}"
-              message="{$err:description}{if ($code eq 'limit') then '' else ' (' || $err:code || ')'}"/>
+              message="{$err:description}{if ($code eq 'limit') then '' else ' (' || $err:code || ')'}">
+            <xsl:if test="$code eq 'limit'">
+              <xsl:attribute name="limit" select="$err:value"/>
+            </xsl:if>
+          </px:table-failure>
         </xsl:catch>
       </xsl:try>
     </xsl:variable>
@@ -152,7 +156,7 @@
     <xsl:variable name="depth" as="xs:integer" select="count($table/ancestor::table)"/>
     <xsl:sequence select="if ($depth le $max-depth) then $table
                           else error(xs:QName('px:limit'), 'the table is nested ' || $depth
-                                     || ' tables deep: more than max_depth = ' || $max-depth)"/>
+                                     || ' tables deep: more than max_depth = ' || $max-depth, 'max_depth')"/>
   </xsl:function>
 
   <!--
@@ -167,7 +171,8 @@
                                 + sum(map:for-each(?spans, function ($i, $span) { $span(1) * $span(2) - 1 }))))"/>
     <xsl:sequence select="if ($area le $max-slots) then $records
                           else error(xs:QName('px:limit'), 'the cells of the table cover ' || $area
-                                     || ' slots in all (they overlap): more than max_slots = ' || $max-slots)"/>
+                                     || ' slots in all (they overlap): more than max_slots = ' || $max-slots,
+                                     'max_slots')"/>
   </xsl:function>
 
 </xsl:stylesheet>

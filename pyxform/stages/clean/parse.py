@@ -30,6 +30,8 @@ import turbohtml
 from lxml import etree
 from turbohtml import Html
 
+from ...base.safexml import xml_parser
+
 __all__ = ["XHTML_NS", "SVG_NS", "MATHML_NS", "Parsed", "parse_html", "parse_html_slow", "DROPPED_ELEMENTS"]
 
 XHTML_NS: Final = "http://www.w3.org/1999/xhtml"
@@ -45,7 +47,7 @@ PX_NS: Final = "urn:pyxform"
 DROPPED_ELEMENTS: Final = ("script", "style", "template")
 
 _XML_SERIALIZATION: Final = Html(xml=True)
-_NOT_XML_CHAR: Final = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+_NOT_XML_CHAR: Final = re.compile("[\x00-\x08\x0b\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 _XML_NAME: Final = re.compile(r"^[A-Za-z_][A-Za-z0-9._-]*$")
 # What turbohtml writes before the root element: doctype, comments, whitespace.
 _PROLOG: Final = re.compile(r"(?:<!DOCTYPE[^>]*>|<!--.*?-->|<\?.*?\?>|\s)*(?=<html\b)", re.S)
@@ -76,10 +78,6 @@ _NOT_NAME_CHARACTER: Final = re.compile(r"[^A-Za-z0-9._-]")
 _SERIALIZED_ATTRIBUTE: Final = re.compile(r' ([^ =<>"]+)="')
 _SERIALIZED_ELEMENT: Final = re.compile(r"<([^\s/>!?]+)")
 
-_XML_PARSER: Final = etree.XMLParser(
-    resolve_entities=False, no_network=True, huge_tree=True, remove_comments=True, remove_pis=True,
-    collect_ids=False, load_dtd=False,
-)
 
 
 # Public identifiers that put a document in quirks mode (HTML 13.2.6.4.1, the "initial" insertion mode; abridged to
@@ -181,7 +179,8 @@ def parse_html(text: str, *, drop: tuple[str, ...] = DROPPED_ELEMENTS) -> Parsed
 
     HTML elements are in the XHTML namespace, SVG and MathML elements in theirs. Comments, processing instructions,
     the doctype and the ``drop`` elements (with their content) are not in the tree. Characters XML 1.0 does not allow
-    become U+FFFD; attributes whose names XML cannot hold are dropped. Never raises on bad markup (HTML5 tree
+    become U+FFFD, except form feed, HTML white space that browsers show as a space, which becomes a space;
+    attributes whose names XML cannot hold are dropped. Never raises on bad markup (HTML5 tree
     construction has no fatal errors).
 
     :param text: the decoded page.
@@ -189,8 +188,7 @@ def parse_html(text: str, *, drop: tuple[str, ...] = DROPPED_ELEMENTS) -> Parsed
     :returns: the tree (its root is always ``{http://www.w3.org/1999/xhtml}html``), the page's ``style`` sheets and
         whether the document is in quirks mode.
     """
-    if _NOT_XML_CHAR.search(text):
-        text = _NOT_XML_CHAR.sub("\ufffd", text)
+    text = _xml_characters(text)
     document = turbohtml.parse(text, scripting=False, positions=False)
     sheets, quirks = _style_sheets(document), _quirks(document)
     if drop:
@@ -206,16 +204,25 @@ def parse_html(text: str, *, drop: tuple[str, ...] = DROPPED_ELEMENTS) -> Parsed
     if ' xmlns=""' in markup:
         markup = _EMPTY_DEFAULT_NS.sub(rf'\1 xmlns="{XHTML_NS}"', markup)
     try:
-        root = etree.fromstring(markup.encode("utf-8"), _XML_PARSER)
+        root = etree.fromstring(markup.encode("utf-8"),
+                                xml_parser(remove_comments=True, remove_pis=True, collect_ids=False))
     except etree.XMLSyntaxError:
         return Parsed(_build(document), sheets, quirks)
     return Parsed(etree.ElementTree(root), sheets, quirks)
 
 
+def _xml_characters(text: str) -> str:
+    """``text`` with the characters XML 1.0 cannot hold replaced: form feed (U+000C, white space in HTML, shown as a
+    space) by a space, the others (C0 controls but tab, line feed and carriage return; lone surrogates; U+FFFE,
+    U+FFFF) by U+FFFD."""
+    if "\x0c" in text:
+        text = text.replace("\x0c", " ")
+    return _NOT_XML_CHAR.sub("\ufffd", text) if _NOT_XML_CHAR.search(text) else text
+
+
 def parse_html_slow(text: str, *, drop: tuple[str, ...] = DROPPED_ELEMENTS) -> Parsed:
     """The same tree as :func:`parse_html`, built by walking the turbohtml tree in Python (the fallback route)."""
-    if _NOT_XML_CHAR.search(text):
-        text = _NOT_XML_CHAR.sub("\ufffd", text)
+    text = _xml_characters(text)
     document = turbohtml.parse(text, scripting=False, positions=False)
     sheets, quirks = _style_sheets(document), _quirks(document)
     _prepare(document, drop)
