@@ -343,8 +343,8 @@ def _chunk_of(tmp_path: Path, specs: list[tuple[str, bytes, str, str]]) -> list[
     return [item for item in inputs.pages([str(archive)]) if isinstance(item, inputs.PageRef)]
 
 
-def test_an_unexpected_error_on_the_write_thread_costs_its_page_with_its_reason(tmp_path: Path,
-                                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_unexpected_error_on_the_write_thread_costs_its_page_with_its_reason(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from pyxform.jobs import PageOptions
     from pyxform.wings.batch import work
 

@@ -19,16 +19,17 @@ import zlib
 from collections.abc import Generator, Iterator
 from dataclasses import dataclass
 from email.message import Message
-from typing import Any, BinaryIO, Final
+from typing import BinaryIO, Final
 
-from warcio.archiveiterator import ArchiveIterator
-from warcio.bufferedreaders import BufferedReader, ChunkedDataReader, DecompressingBufferedReader
 from warcio.exceptions import ArchiveLoadFailed
 from warcio.limitreader import LimitReader
 from warcio.statusandheaders import StatusAndHeadersParserException
 
 from pyxform.base.errors import ArchiveError
 from pyxform.base.limits import Limits, limit_exceeded
+
+from .records import Records as _Records
+from .records import content_stream as _content_stream
 
 __all__ = ["WarcPage", "WarcSkip", "WarcBroken", "scan", "read_page", "is_html", "sniffs_as_html", "looks_like_warc",
            "HTML_MEDIA_TYPES"]
@@ -121,82 +122,7 @@ def is_html(content_type: str | None, identified: str | None = None, head: bytes
     return sniffs_as_html(head)
 
 
-# -- strict decoding ----------------------------------------------------------------------------------------------
-class DecodingError(ValueError):
-    """Compressed data (a gzip member of the file, or a body's ``Content-Encoding``) that does not inflate."""
-
-
-class _Strict:
-    """A warcio reader that raises :class:`DecodingError` where data stops inflating part way. warcio writes the
-    error on standard error and reads on as if the data ended there: a record's gzip member was read to the end of
-    the file (a line on standard error per 16 KiB) and reported as truncated, and a body whose content coding is
-    corrupt became a shorter page. Data that does not inflate from its first bytes on is left to warcio (it reads
-    it as not compressed)."""
-
-    decompressor: Any
-    num_block_read: int
-
-    def _decompress(self, data: bytes) -> bytes:
-        if self.decompressor is not None and data and self.num_block_read > 0:
-            try:
-                return self.decompressor.decompress(data)  # type: ignore[no-any-return]
-            except Exception as error:  # zlib.error, brotli.error
-                raise DecodingError(str(error)) from None
-        return super()._decompress(data)  # type: ignore[misc, no-any-return]
-
-
-class _StrictGzip(_Strict, DecompressingBufferedReader):  # type: ignore[misc]
-    pass
-
-
-class _StrictChunked(_Strict, ChunkedDataReader):  # type: ignore[misc]
-    pass
-
-
-class _StrictBuffered(_Strict, BufferedReader):  # type: ignore[misc]
-    pass
-
-
-def _content_stream(record: Any) -> Any:
-    """A record's body after transfer and content decoding, as warcio's ``record.content_stream()`` reads it, with
-    strict decoding (:class:`_Strict`)."""
-    if not record.http_headers:
-        return record.raw_stream
-    encoding = (record.http_headers.get_header("content-encoding") or "").lower() or None
-    if encoding not in BufferedReader.get_supported_decompressors():
-        encoding = None
-    if record.http_headers.get_header("transfer-encoding") == "chunked":
-        return _StrictChunked(record.raw_stream, decomp_type=encoding)
-    if encoding:
-        return _StrictBuffered(record.raw_stream, decomp_type=encoding)
-    return record.raw_stream
-
-
 # -- walking a file -----------------------------------------------------------------------------------------------
-class _Records(ArchiveIterator):  # type: ignore[misc]
-    """warcio's iterator with strict decoding of its gzip members (:class:`_Strict`), and without its warning on
-    standard error for a record not followed by blank lines (counted in ``err_count``, which :func:`scan` reads as
-    a broken record)."""
-
-    def __init__(self, stream: BinaryIO) -> None:
-        super().__init__(stream)
-        self.reader = _StrictGzip(self.fh)
-
-    def _consume_blanklines(self) -> tuple[bytes | None, int]:
-        empty_size, first_line = 0, True
-        while True:
-            line = self.reader.readline()
-            if len(line) == 0:
-                return None, empty_size
-            if len(line.rstrip()) == 0 or first_line:
-                empty_size += len(line)
-                if len(line.rstrip()) != 0:
-                    self.err_count += 1
-                first_line = False
-                continue
-            return line, empty_size
-
-
 def looks_like_warc(head: bytes) -> bool:
     """Whether a file that starts with ``head`` (64 bytes or more) is a WARC: ``WARC/1.0``, ``WARC/1.1`` (or a
     draft's ``WARC/0.17``, ``WARC/0.18``) as its first line, uncompressed or in a first gzip member."""

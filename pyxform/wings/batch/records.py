@@ -1,0 +1,86 @@
+"""warcio's record iterator and body readers, made strict for :mod:`~pyxform.wings.batch.warc`: compressed data that
+stops inflating part way raises :class:`DecodingError` (warcio writes the error on standard error and reads on as if
+the data ended there), and a record not followed by its blank lines is counted, not printed."""
+
+from __future__ import annotations
+
+from typing import Any, BinaryIO
+
+from warcio.archiveiterator import ArchiveIterator
+from warcio.bufferedreaders import BufferedReader, ChunkedDataReader, DecompressingBufferedReader
+
+__all__ = ["DecodingError", "Records", "content_stream"]
+
+
+class DecodingError(ValueError):
+    """Compressed data (a gzip member of the file, or a body's ``Content-Encoding``) that does not inflate."""
+
+
+class _Strict:
+    """A warcio reader that raises :class:`DecodingError` where data stops inflating part way. warcio writes the
+    error on standard error and reads on as if the data ended there: a record's gzip member was read to the end of
+    the file (a line on standard error per 16 KiB) and reported as truncated, and a body whose content coding is
+    corrupt became a shorter page. Data that does not inflate from its first bytes on is left to warcio (it reads
+    it as not compressed)."""
+
+    decompressor: Any
+    num_block_read: int
+
+    def _decompress(self, data: bytes) -> bytes:
+        if self.decompressor is not None and data and self.num_block_read > 0:
+            try:
+                return self.decompressor.decompress(data)  # type: ignore[no-any-return]
+            except Exception as error:  # zlib.error, brotli.error
+                raise DecodingError(str(error)) from None
+        return super()._decompress(data)  # type: ignore[misc, no-any-return]
+
+
+class _StrictGzip(_Strict, DecompressingBufferedReader):  # type: ignore[misc]
+    pass
+
+
+class _StrictChunked(_Strict, ChunkedDataReader):  # type: ignore[misc]
+    pass
+
+
+class _StrictBuffered(_Strict, BufferedReader):  # type: ignore[misc]
+    pass
+
+
+def content_stream(record: Any) -> Any:
+    """A record's body after transfer and content decoding, as warcio's ``record.content_stream()`` reads it, with
+    strict decoding (:class:`_Strict`)."""
+    if not record.http_headers:
+        return record.raw_stream
+    encoding = (record.http_headers.get_header("content-encoding") or "").lower() or None
+    if encoding not in BufferedReader.get_supported_decompressors():
+        encoding = None
+    if record.http_headers.get_header("transfer-encoding") == "chunked":
+        return _StrictChunked(record.raw_stream, decomp_type=encoding)
+    if encoding:
+        return _StrictBuffered(record.raw_stream, decomp_type=encoding)
+    return record.raw_stream
+
+
+class Records(ArchiveIterator):  # type: ignore[misc]
+    """warcio's iterator with strict decoding of its gzip members (:class:`_Strict`), and without its warning on
+    standard error for a record not followed by blank lines (counted in ``err_count``, which :func:`scan` reads as
+    a broken record)."""
+
+    def __init__(self, stream: BinaryIO) -> None:
+        super().__init__(stream)
+        self.reader = _StrictGzip(self.fh)
+
+    def _consume_blanklines(self) -> tuple[bytes | None, int]:
+        empty_size, first_line = 0, True
+        while True:
+            line = self.reader.readline()
+            if len(line) == 0:
+                return None, empty_size
+            if len(line.rstrip()) == 0 or first_line:
+                empty_size += len(line)
+                if len(line.rstrip()) != 0:
+                    self.err_count += 1
+                first_line = False
+                continue
+            return line, empty_size
