@@ -1,15 +1,22 @@
 """warcio's record iterator and body readers, made strict for :mod:`~pyxform.wings.batch.warc`: compressed data that
 stops inflating part way raises :class:`DecodingError` (warcio writes the error on standard error and reads on as if
-the data ended there), and a record not followed by its blank lines is counted, not printed."""
+the data ended there), a record not followed by its blank lines is counted, not printed, and warcio's logged
+warnings are not printed unless the program configures logging."""
 
 from __future__ import annotations
 
+import logging
 from typing import Any, BinaryIO
 
 from warcio.archiveiterator import ArchiveIterator
 from warcio.bufferedreaders import BufferedReader, ChunkedDataReader, DecompressingBufferedReader
 
 __all__ = ["DecodingError", "Records", "content_stream"]
+
+# warcio logs a warning for each target URI it mends (spaces made %20): without a handler of the program's, Python's
+# last-resort handler printed each on standard error (the batch's terminal, a line per record). A program that
+# configures logging still gets them.
+logging.getLogger("warcio").addHandler(logging.NullHandler())
 
 
 class DecodingError(ValueError):

@@ -42,8 +42,10 @@ _WARC_LINE: Final = re.compile(rb"WARC/(?:1\.[01]|0\.1[78])\r?\n")
 _TARGET_URI: Final = re.compile(rb"\r?\nWARC-Target-URI:[ \t]*<?([^\r\n>]*)>?", re.IGNORECASE)
 _BLOCK: Final = 1 << 20
 _SNIFF_BYTES: Final = 1445  # WHATWG MIME sniffing reads at most 1445 bytes of the resource header
+#: What reading a broken record raises: warcio's errors, and its own failures on headers it does not expect (a response
+#: record without a WARC-Target-URI: AttributeError), which must cost that record only.
 _READ_ERRORS = (ArchiveLoadFailed, StatusAndHeadersParserException, zlib.error, EOFError, ValueError, IndexError,
-                KeyError, UnicodeError)
+                KeyError, UnicodeError, AttributeError, TypeError)
 
 
 @dataclass(frozen=True)
@@ -383,7 +385,9 @@ def _scan_from(stream: BinaryIO, position: int, compressed: bool) -> Generator[W
         if current is not None:
             uri = current.rec_headers.get_header("WARC-Target-URI")  # type: ignore[attr-defined]
         uri = uri or _target_uri_at(stream, offset, compressed)
-        what = "its gzip member is cut short or corrupt" if compressed else "it is no WARC record"
+        what = ("warcio fails on its headers (a mandatory one, such as WARC-Target-URI, may be missing)"
+                if isinstance(error, (AttributeError, TypeError)) else
+                "its gzip member is cut short or corrupt" if compressed else "it is no WARC record")
         yield WarcBroken(offset, uri, f"the record cannot be read: {what} ({_describe(error)})")
         return _next_record_start(stream, offset, compressed)
     # warcio stops without an error where a broken gzip member inflates to nothing it can read: bytes left after
