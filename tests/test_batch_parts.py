@@ -545,3 +545,25 @@ def test_a_target_uri_with_spaces_is_read_without_a_line_on_standard_error(tmp_p
     script = "import sys\nfrom pyxform.wings.batch import warc\nprint(len(list(warc.scan(sys.argv[1]))))\n"
     run = subprocess.run([sys.executable, "-c", script, str(path)], capture_output=True, text=True, timeout=600)
     assert (run.stdout, run.stderr) == ("1\n", "")  # warcio's logged warning was a line per record on the terminal
+
+
+@pytest.mark.parametrize("error", [OSError(5, "Input/output error"), RuntimeError("a bug in the WARC reader")])
+def test_an_archive_that_fails_part_way_is_recorded_once_and_the_next_input_is_read(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, error: Exception) -> None:
+    def failing_scan(path: str) -> object:
+        yield warc.WarcPage(0, "http://a.test/1", 100)
+        raise error
+
+    monkeypatch.setattr(inputs.warc, "scan", failing_scan)
+    archive = tmp_path / "a.warc"
+    archive.write_bytes(b"WARC/1.0\r\n")
+    page = tmp_path / "b.html"
+    page.write_bytes(PAGE)
+    items = list(inputs.pages([str(archive), str(page)]))
+    assert [type(item).__name__ for item in items] == ["PageRef", "Failure", "PageRef"]  # none "given twice"
+    first, failure, last = items
+    assert first.key.endswith("a.warc#offset=0") and failure.key.endswith("a.warc#after=0")
+    expected = ("archive", "cannot read the file: Input/output error") if isinstance(error, OSError) else \
+        ("internal", "RuntimeError: a bug in the WARC reader (please report this)")
+    assert (failure.error.code, failure.error.message) == expected
+    assert last.source == str(page)

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final, Literal
 
-from pyxform.base.errors import ArchiveError, InputError, InputNotFound, PyxformError
+from pyxform.base.errors import ArchiveError, InputError, InputNotFound, InternalError, PyxformError
 from pyxform.base.source import looks_like_url
 
 from . import warc
@@ -225,10 +225,15 @@ def _archive(path: Path, file_key: str) -> Iterator[Item]:
             else:
                 where = f"{path}#offset={record.offset}"
                 yield Failure(key, record.uri or where, ArchiveError(record.message, location=where))
-    except OSError as error:
-        where = f"{path}#offset={offset}"
-        yield Failure(f"{file_key}#offset={offset}", where,
-                      ArchiveError(f"cannot read the file: {error.strerror or error}", location=where))
+    except Exception as error:  # noqa: BLE001 - an I/O error, or a bug of the reader: the rest of this file only
+        # the records after the last one found cannot be read: recorded once, under a key of their own (the last
+        # record's is taken), and the next input is read
+        key, where = (f"{file_key}#offset=0", f"{path}#offset=0") if empty else \
+            (f"{file_key}#after={offset}", f"{path}#after={offset}")
+        why: PyxformError = ArchiveError(f"cannot read the file: {error.strerror or error}", location=where) \
+            if isinstance(error, OSError) else \
+            InternalError(f"{type(error).__name__}: {error} (please report this)", location=where)
+        yield Failure(key, where, why)
         return
     if empty:
         yield Skip("empty WARC file")
