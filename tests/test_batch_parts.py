@@ -567,3 +567,24 @@ def test_an_archive_that_fails_part_way_is_recorded_once_and_the_next_input_is_r
         ("internal", "RuntimeError: a bug in the WARC reader (please report this)")
     assert (failure.error.code, failure.error.message) == expected
     assert last.source == str(page)
+
+
+@pytest.mark.parametrize("headers", [
+    ["X-Long: " + "A" * (2 << 20)],  # one line of 2 MiB
+    [f"X-Many-{number}: " + "B" * 1000 for number in range(17_000)],  # 17 MB of lines of 1 KB
+], ids=["a long line", "many lines"])
+def test_a_record_whose_headers_inflate_beyond_reason_is_broken_and_its_neighbours_read(
+        tmp_path: Path, headers: list[str]) -> None:
+    """A gzip member of a few kilobytes may inflate to gigabytes of header lines (a gzip bomb): warcio would hold
+    them all in the driver's memory. Past a 1 MiB line or 16 MiB of one record's header lines the record is broken."""
+    bomb = _raw_record(["WARC-Type: response", "WARC-Target-URI: http://a.test/1", *headers,
+                        "Content-Type: application/http; msgtype=response"], HTTP_PAGE)
+    good = _raw_record(["WARC-Type: response", "WARC-Target-URI: http://a.test/2",
+                        "Content-Type: application/http; msgtype=response"], HTTP_PAGE)
+    path = tmp_path / "bomb.warc.gz"
+    path.write_bytes(gzip.compress(good) + gzip.compress(bomb) + gzip.compress(good.replace(b"/2", b"/3")))
+    found = list(warc.scan(str(path)))
+    assert [type(item).__name__ for item in found] == ["WarcPage", "WarcBroken", "WarcPage"]
+    assert found[1].message.startswith("the record cannot be read: its headers go on beyond reason")
+    assert "HeadersTooLarge" in found[1].message and found[1].uri == "http://a.test/1"
+    assert found[2].uri == "http://a.test/3"

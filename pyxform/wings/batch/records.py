@@ -6,12 +6,17 @@ warnings are not printed unless the program configures logging."""
 from __future__ import annotations
 
 import logging
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, Final
 
 from warcio.archiveiterator import ArchiveIterator
 from warcio.bufferedreaders import BufferedReader, ChunkedDataReader, DecompressingBufferedReader
 
-__all__ = ["DecodingError", "Records", "content_stream"]
+__all__ = ["DecodingError", "HeadersTooLarge", "Records", "content_stream", "LINE_BYTES", "HEADER_BYTES"]
+
+#: Most bytes of one line where headers are read, and of the lines read for one record (its WARC and HTTP headers):
+#: a gzip member of a few kilobytes may inflate to gigabytes of header lines, which warcio would hold in memory.
+LINE_BYTES: Final = 1 << 20
+HEADER_BYTES: Final = 16 << 20
 
 # warcio logs a warning for each target URI it mends (spaces made %20): without a handler of the program's, Python's
 # last-resort handler printed each on standard error (the batch's terminal, a line per record). A program that
@@ -21,6 +26,11 @@ logging.getLogger("warcio").addHandler(logging.NullHandler())
 
 class DecodingError(ValueError):
     """Compressed data (a gzip member of the file, or a body's ``Content-Encoding``) that does not inflate."""
+
+
+class HeadersTooLarge(ValueError):
+    """A record whose header lines are longer than :data:`LINE_BYTES` or :data:`HEADER_BYTES` (a gzip bomb, or a
+    record whose ``Content-Length`` is wrong, so that its body is read as lines)."""
 
 
 class _Strict:
@@ -43,7 +53,20 @@ class _Strict:
 
 
 class _StrictGzip(_Strict, DecompressingBufferedReader):  # type: ignore[misc]
-    pass
+    """The reader of a WARC file: strict decoding, and lines (headers) no longer than :data:`LINE_BYTES`, nor than
+    :data:`HEADER_BYTES` for one record (:attr:`line_bytes` is set to 0 as each record starts)."""
+
+    line_bytes = 0
+
+    def readline(self, length: int | None = None) -> bytes:
+        cap = LINE_BYTES if length is None or length < 0 else min(length, LINE_BYTES)
+        line: bytes = super().readline(cap)
+        self.line_bytes += len(line)
+        if len(line) >= LINE_BYTES and not line.endswith(b"\n"):
+            raise HeadersTooLarge(f"a line of more than {LINE_BYTES} bytes where headers are read")
+        if self.line_bytes > HEADER_BYTES:
+            raise HeadersTooLarge(f"more than {HEADER_BYTES} bytes of header lines")
+        return line
 
 
 class _StrictChunked(_Strict, ChunkedDataReader):  # type: ignore[misc]
@@ -79,6 +102,7 @@ class Records(ArchiveIterator):  # type: ignore[misc]
         self.reader = _StrictGzip(self.fh)
 
     def _consume_blanklines(self) -> tuple[bytes | None, int]:
+        self.reader.line_bytes = 0  # the lines of the next record
         empty_size, first_line = 0, True
         while True:
             line = self.reader.readline()

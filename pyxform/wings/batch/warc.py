@@ -28,6 +28,7 @@ from warcio.statusandheaders import StatusAndHeadersParserException
 from pyxform.base.errors import ArchiveError
 from pyxform.base.limits import Limits, limit_exceeded
 
+from .records import HeadersTooLarge
 from .records import Records as _Records
 from .records import content_stream as _content_stream
 
@@ -41,6 +42,7 @@ _GZIP_MAGIC: Final = b"\x1f\x8b\x08"
 _WARC_LINE: Final = re.compile(rb"WARC/(?:1\.[01]|0\.1[78])\r?\n")
 _TARGET_URI: Final = re.compile(rb"\r?\nWARC-Target-URI:[ \t]*<?([^\r\n>]*)>?", re.IGNORECASE)
 _BLOCK: Final = 1 << 20
+_HEADER_LOOK: Final = 65536  # bytes of a broken record's headers looked at for its target URI
 _SNIFF_BYTES: Final = 1445  # WHATWG MIME sniffing reads at most 1445 bytes of the resource header
 #: What reading a broken record raises: warcio's errors, and its own failures on headers it does not expect (a response
 #: record without a WARC-Target-URI: AttributeError), which must cost that record only.
@@ -200,16 +202,17 @@ def _target_uri_at(stream: BinaryIO, offset: int, compressed: bool) -> str | Non
     """The ``WARC-Target-URI`` of the record at ``offset``, read from as much of its headers as can be read."""
     stream.seek(offset)
     data = stream.read(65536)
-    if compressed:
-        inflater, inflated = zlib.decompressobj(31), b""
-        for start in range(0, len(data), 16):  # piece by piece: keep what inflates before a broken part
+    if compressed:  # piece by piece: keep what inflates before a broken part; the first 64 KiB of headers at most
+        inflater, pieces, size = zlib.decompressobj(31), bytearray(), 0
+        for start in range(0, len(data), 16):
             try:
-                inflated += inflater.decompress(data[start:start + 16])
+                pieces += inflater.decompress(data[start:start + 16], _HEADER_LOOK - len(pieces))
             except zlib.error:
                 break
-            if inflater.eof or b"\r\n\r\n" in inflated:
+            if inflater.eof or len(pieces) >= _HEADER_LOOK or pieces.find(b"\r\n\r\n", max(0, size - 3)) != -1:
                 break
-        data = inflated
+            size = len(pieces)
+        data = bytes(pieces)
     found = _TARGET_URI.search(data.split(b"\r\n\r\n", 1)[0])
     if found is None:
         return None
@@ -387,6 +390,8 @@ def _scan_from(stream: BinaryIO, position: int, compressed: bool) -> Generator[W
         uri = uri or _target_uri_at(stream, offset, compressed)
         what = ("warcio fails on its headers (a mandatory one, such as WARC-Target-URI, may be missing)"
                 if isinstance(error, (AttributeError, TypeError)) else
+                "its headers go on beyond reason (a gzip bomb, or a wrong Content-Length before them)"
+                if isinstance(error, HeadersTooLarge) else
                 "its gzip member is cut short or corrupt" if compressed else "it is no WARC record")
         yield WarcBroken(offset, uri, f"the record cannot be read: {what} ({_describe(error)})")
         return _next_record_start(stream, offset, compressed)
