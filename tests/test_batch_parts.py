@@ -588,3 +588,30 @@ def test_a_record_whose_headers_inflate_beyond_reason_is_broken_and_its_neighbou
     assert found[1].message.startswith("the record cannot be read: its headers go on beyond reason")
     assert "HeadersTooLarge" in found[1].message and found[1].uri == "http://a.test/1"
     assert found[2].uri == "http://a.test/3"
+
+
+def test_a_folder_that_cannot_be_listed_is_a_failure_not_pages_silently_missing(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A subfolder without read permission (root reads every folder, so the refusal is made here: ``os.walk``
+    lists folders with ``os.scandir``)."""
+    import os
+
+    (tmp_path / "in" / "a").mkdir(parents=True)
+    (tmp_path / "in" / "locked").mkdir()
+    (tmp_path / "in" / "a" / "p.html").write_bytes(PAGE)
+    (tmp_path / "in" / "locked" / "q.html").write_bytes(PAGE)
+    (tmp_path / "in" / "z.html").write_bytes(PAGE)
+    real_scandir = os.scandir
+
+    def scandir(path: object = ".") -> object:
+        if str(path).endswith("locked"):
+            raise PermissionError(13, "Permission denied", str(path))
+        return real_scandir(path)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    items = list(inputs.pages([str(tmp_path / "in")]))
+    assert [(type(item).__name__, Path(item.source).name) for item in items] == [
+        ("PageRef", "z.html"), ("PageRef", "p.html"), ("Failure", "locked")]  # a folder's files, then its folders
+    failure = items[2]
+    assert failure.key == (tmp_path / "in" / "locked").as_uri()
+    assert (failure.error.code, failure.error.message) == ("not-found", "cannot read the folder: Permission denied")

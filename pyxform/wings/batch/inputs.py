@@ -168,7 +168,9 @@ def _url_page(url: str) -> PageRef:
 
 
 def _folder(folder: Path, exclude: Path | None) -> Iterator[Item]:
-    for root, folders, files in os.walk(folder, onerror=None):
+    unreadable: list[OSError] = []  # folders os.walk cannot list: each is a failure, not pages silently missing
+    for root, folders, files in os.walk(folder, onerror=unreadable.append):
+        yield from _unreadable_folders(unreadable)
         here = Path(root)
         folders[:] = sorted(name for name in folders if not name.startswith(".")
                             and (exclude is None or Path(os.path.realpath(here / name)) != exclude))
@@ -180,6 +182,15 @@ def _folder(folder: Path, exclude: Path | None) -> Iterator[Item]:
                 yield from _file(here / name, explicit=False)
             else:
                 yield Skip("file neither HTML nor WARC by its name")
+    yield from _unreadable_folders(unreadable)
+
+
+def _unreadable_folders(errors: list[OSError]) -> Iterator[Item]:
+    while errors:
+        error = errors.pop(0)
+        where = str(error.filename)
+        yield Failure(_file_key(Path(where)), where,
+                      InputNotFound(f"cannot read the folder: {error.strerror or error}", location=where))
 
 
 def _file(path: Path, *, explicit: bool) -> Iterator[Item]:
