@@ -615,3 +615,42 @@ def test_a_folder_that_cannot_be_listed_is_a_failure_not_pages_silently_missing(
     failure = items[2]
     assert failure.key == (tmp_path / "in" / "locked").as_uri()
     assert (failure.error.code, failure.error.message) == ("not-found", "cannot read the folder: Permission denied")
+
+
+def test_a_scheduler_address_where_another_server_answers_ends_the_run_instead_of_waiting_for_ever(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The likeliest mistake: the dashboard's port (an HTTP server) for the scheduler's. distributed's own connect
+    ignores its time limit there (dask/distributed#8071): the run waited for ever. The wait is shortened here; no
+    clock is raced, since an HTTP server never answers Dask's handshake however long it is given."""
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    from pyxform.base.errors import ClusterError
+    from pyxform.wings.batch import run as run_module
+
+    class Quiet(BaseHTTPRequestHandler):
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Quiet)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    monkeypatch.setattr(run_module, "CONNECT_WAIT", 2.0)
+    page = tmp_path / "p.html"
+    page.write_bytes(PAGE)
+    address = f"tcp://127.0.0.1:{server.server_address[1]}"
+    outcome: list[BaseException | None] = []
+
+    def batch() -> None:
+        try:
+            run_module.run_batch([str(page)], tmp_path / "out", scheduler=address)
+            outcome.append(None)
+        except BaseException as error:  # noqa: BLE001
+            outcome.append(error)
+
+    runner = threading.Thread(target=batch, daemon=True)
+    runner.start()
+    runner.join(timeout=300)  # a guard against the old hang only: the run ends after CONNECT_WAIT
+    server.shutdown()
+    assert outcome, "the batch still waits for the scheduler"
+    assert isinstance(outcome[0], ClusterError) and outcome[0].location == address
+    assert "no Dask scheduler answered" in outcome[0].message

@@ -57,6 +57,8 @@ LOCAL_CLUSTER_CONFIG: Final = {"distributed.worker.profile.enabled": False,
 #: free port of the loopback interface, not on Dask's 8787, which another cluster may hold (Dask warns then).
 _LOCAL_SCHEDULER: Final = {"dashboard": False, "dashboard_address": "127.0.0.1:0"}
 _WORKER_WAIT: Final = 60.0
+#: Seconds to reach the scheduler at ``scheduler`` (a connection and Dask's handshake).
+CONNECT_WAIT: Final = 30.0
 #: Seconds a run waits with tasks in flight and no worker in the cluster before it gives up (ClusterError).
 NO_WORKER_WAIT: Final = 180.0
 _POLL: Final = 2.0
@@ -179,8 +181,9 @@ def _connected(client: Any, scheduler: str | None, workers: int | None, worker_m
     from distributed import Client, LocalCluster
 
     if scheduler:
+        _probe_scheduler(scheduler, CONNECT_WAIT)
         try:
-            own = Client(scheduler, timeout="30s", set_as_default=False)
+            own = Client(scheduler, timeout=f"{CONNECT_WAIT:g}s", set_as_default=False)
         except (OSError, TimeoutError, ValueError) as error:
             raise ClusterError(f"cannot reach the Dask scheduler: {error}", location=scheduler) from None
         try:
@@ -209,6 +212,31 @@ def _connected(client: Any, scheduler: str | None, workers: int | None, worker_m
             own.close()
     finally:
         cluster.close()
+
+
+def _probe_scheduler(address: str, wait: float) -> None:
+    """Check that a Dask scheduler answers at ``address`` (connection and handshake) within ``wait`` seconds: where
+    another server answers (the dashboard's port, 8787, for the scheduler's, 8786) distributed ignores its time limit
+    (dask/distributed#8071) and ``Client`` waited for ever. In a thread: the caller's may run an event loop.
+
+    :raises ClusterError: nothing answered as a Dask scheduler in time, or the address cannot be reached."""
+    import asyncio
+    from concurrent.futures import ThreadPoolExecutor
+
+    from distributed.comm import connect
+
+    async def probe() -> None:
+        comm = await asyncio.wait_for(connect(address, timeout=wait), wait)
+        await comm.close()
+
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="pyxform-batch-probe") as pool:
+        try:
+            pool.submit(asyncio.run, probe()).result()
+        except TimeoutError:
+            raise ClusterError(f"no Dask scheduler answered at this address within {wait:g} s (a scheduler listens "
+                               "on 8786 unless told otherwise; 8787 is its dashboard)", location=address) from None
+        except (OSError, ValueError) as error:
+            raise ClusterError(f"cannot reach the Dask scheduler: {error}", location=address) from None
 
 
 def _prepare_workers(client: Any, settings: TaskSettings) -> int:
