@@ -654,3 +654,42 @@ def test_a_scheduler_address_where_another_server_answers_ends_the_run_instead_o
     assert outcome, "the batch still waits for the scheduler"
     assert isinstance(outcome[0], ClusterError) and outcome[0].location == address
     assert "no Dask scheduler answered" in outcome[0].message
+
+
+def test_a_full_disk_stops_the_batch_without_recording_pages_that_resume_then_converts(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A disk that fills up is not the pages' fault: they are not recorded as failed (--resume would never do them
+    again); the run ends with an OutputError and --resume, once there is room, converts them. On an in-process Dask
+    cluster (threads), so that the write can be made to fail."""
+    import errno
+
+    from distributed import Client
+
+    from pyxform.jobs import PageOptions
+    from pyxform.wings.batch import run_batch, work
+
+    refs_specs = [(f"http://full.test/{number}", PAGE, "text/html", "200 OK") for number in range(1, 6)]
+    data, _ = records_bytes(refs_specs, compressed=True)
+    archive = tmp_path / "a.warc.gz"
+    archive.write_bytes(data)
+    real = work.atomic_write
+
+    def full_disk(path: Path, payload: bytes) -> None:
+        if "full.test/3" in str(path) or "/3-" in str(path):
+            raise OSError(errno.ENOSPC, "No space left on device", str(path))
+        real(path, payload)
+
+    options = PageOptions(limits=Limits(timeout=0, max_memory=0))
+    out = tmp_path / "out"
+    with Client(processes=False, n_workers=1, threads_per_worker=1, dashboard_address="127.0.0.1:0") as client:
+        monkeypatch.setattr(work, "atomic_write", full_disk)
+        with pytest.raises(OutputError, match="No space left on device") as caught:
+            run_batch([str(archive)], out, options=options, client=client)
+        assert "--resume" in caught.value.message
+        records = [json.loads(line) for line in (out / "manifest.jsonl").read_text().splitlines()]
+        assert [record["status"] for record in records] == ["ok", "ok"]  # the pages before; none recorded failed
+        monkeypatch.setattr(work, "atomic_write", real)
+        stats = run_batch([str(archive)], out, options=options, client=client, resume=True)
+    records = [json.loads(line) for line in (out / "manifest.jsonl").read_text().splitlines()]
+    assert sorted(record["source"] for record in records) == [source for source, *_ in refs_specs]
+    assert {record["status"] for record in records} == {"ok"} and stats.done == 3

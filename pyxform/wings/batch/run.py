@@ -217,17 +217,15 @@ def _connected(client: Any, scheduler: str | None, workers: int | None, worker_m
 def _probe_scheduler(address: str, wait: float) -> None:
     """Check that a Dask scheduler answers at ``address`` (connection and handshake) within ``wait`` seconds: where
     another server answers (the dashboard's port, 8787, for the scheduler's, 8786) distributed ignores its time limit
-    (dask/distributed#8071) and ``Client`` waited for ever. In a thread: the caller's may run an event loop.
-
-    :raises ClusterError: nothing answered as a Dask scheduler in time, or the address cannot be reached."""
+    (dask/distributed#8071) and ``Client`` waited for ever. In a thread: the caller's may run an event loop. Raises
+    :class:`ClusterError` when nothing answered as a Dask scheduler in time, or the address cannot be reached."""
     import asyncio
     from concurrent.futures import ThreadPoolExecutor
 
     from distributed.comm import connect
 
     async def probe() -> None:
-        comm = await asyncio.wait_for(connect(address, timeout=wait), wait)
-        await comm.close()
+        await (await asyncio.wait_for(connect(address, timeout=wait), wait)).close()
 
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="pyxform-batch-probe") as pool:
         try:
@@ -368,6 +366,8 @@ class _Driver:
             self.stats.task_seconds += result.seconds
             self.stats.convert_seconds += result.convert_seconds
             self.record(list(result.records))
+            if result.stop is not None:  # the batch folder is full: its pages are done by --resume
+                raise result.stop
         elif status == "error":
             error = future.exception()
             if len(chunk) > 1:  # one page of it may be the cause: each page alone, first

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import errno
 import os
 import threading
 import time
@@ -24,7 +25,7 @@ from collections.abc import Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from pyxform.base.errors import InputNotFound, InternalError, OutputError, PyxformError, WorkerCrash
 from pyxform.base.files import atomic_write
@@ -37,6 +38,9 @@ from .inputs import PageRef
 
 __all__ = ["TaskSettings", "TaskResult", "convert_chunk", "prepare", "read_page", "failure_record", "SUFFIXES"]
 
+#: Errors of a write that say the batch folder can take nothing more (not the page's fault): a full disk, a quota,
+#: a file system mounted read-only.
+FOLDER_ERRORS: Final = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EROFS})
 #: The suffix of each output format's files (as ``pyxform convert`` names them in a folder).
 SUFFIXES = {"xml": ".xml", "pairs": ".jsonl", "json": ".json", "csv": ".csv", "xhtml": ".xhtml"}
 
@@ -61,12 +65,16 @@ class TaskResult:
 
     :ivar seconds: the task's wall time in the worker (reading, converting, writing every page).
     :ivar convert_seconds: the pages' conversion time (in the child processes), summed.
+    :ivar stop: the batch folder cannot take more (:data:`FOLDER_ERRORS`): the task stopped there, and the pages
+        without a record (the one whose write failed, those after it) are no page's failure: the batch ends and
+        ``--resume`` does them.
     """
 
     records: tuple[dict[str, Any], ...]
     worker: str
     seconds: float
     convert_seconds: float
+    stop: OutputError | None = None
 
 
 # -- the worker process's children ------------------------------------------------------------------------------
@@ -221,13 +229,20 @@ def _converted(page: PageRef, result: PageResult, written: list[str], seconds: f
     return record
 
 
-def _write_page(page: PageRef, result: PageResult, settings: TaskSettings, seconds: float) -> dict[str, Any]:
+def _write_page(page: PageRef, result: PageResult, settings: TaskSettings,
+                seconds: float) -> dict[str, Any] | OutputError:
     """Write a converted page's outputs and return its record: ``ok``, or ``failed`` with the reason the write
-    failed (an :class:`OutputError`, or an :class:`InternalError` naming what else went wrong). Runs on the
+    failed (an :class:`OutputError`, or an :class:`InternalError` naming what else went wrong); or, when the batch
+    folder can take nothing more (:data:`FOLDER_ERRORS`), the error (see :attr:`TaskResult.stop`). Runs on the
     task's write thread; never raises but for ``KeyboardInterrupt``/``SystemExit``."""
     started = time.monotonic()
     try:
         written = _write_outputs(page, result, settings)
+    except OutputError as error:
+        if isinstance(error.__context__, OSError) and error.__context__.errno in FOLDER_ERRORS:
+            return OutputError(f"{error.message}: the batch stops; make room (or make the folder writable) and go "
+                               "on with --resume", location=settings.folder)
+        return failure_record(page.key, page.source, error, seconds + time.monotonic() - started)
     except Exception as error:  # noqa: BLE001 - whatever it is, it costs this page only, with its reason
         return failure_record(page.key, page.source, error, seconds + time.monotonic() - started)
     return _converted(page, result, written, seconds + time.monotonic() - started)
@@ -273,24 +288,28 @@ def convert_chunk(pages: Sequence[PageRef], settings: TaskSettings) -> TaskResul
     except (ImportError, ValueError):
         where = f"pid {os.getpid()}"
     worker = _take_worker(settings.options.limits) if _isolated(settings.options) else None
-    slots: list[dict[str, Any] | Future[dict[str, Any]]] = []
+    slots: list[dict[str, Any] | Future[dict[str, Any] | OutputError]] = []
     convert_seconds = 0.0
     try:
         with ThreadPoolExecutor(max_workers=1, thread_name_prefix="pyxform-batch-writer") as writer:
-            writing: Future[dict[str, Any]] | None = None
+            writing: Future[dict[str, Any] | OutputError] | None = None
             for page in pages:
+                if writing is not None and writing.done() and isinstance(writing.result(), OutputError):
+                    break  # the folder is full: no page more
                 outcome, seconds, converting = _read_and_convert(page, settings, worker)
                 convert_seconds += converting
                 if isinstance(outcome, PageResult):
-                    if writing is not None:
-                        writing.result()
+                    if writing is not None and isinstance(writing.result(), OutputError):
+                        break
                     writing = writer.submit(_write_page, page, outcome, settings, seconds)
                     slots.append(writing)
                 else:
                     slots.append(outcome)
                 del outcome  # the outputs are the write thread's now: freed once written
-            records = tuple(slot.result() if isinstance(slot, Future) else slot for slot in slots)
+            done = [slot.result() if isinstance(slot, Future) else slot for slot in slots]
     finally:
         if worker is not None:
             _give_back(worker)
-    return TaskResult(records, where, time.monotonic() - started, convert_seconds)
+    stop = next((value for value in done if isinstance(value, OutputError)), None)
+    records = tuple(value for value in done if not isinstance(value, OutputError))
+    return TaskResult(records, where, time.monotonic() - started, convert_seconds, stop)
