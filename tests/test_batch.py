@@ -65,7 +65,7 @@ def client() -> Iterator[Any]:
 
     with dask.config.set({"distributed.scheduler.allowed-failures": 1}):
         cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, memory_limit="2GiB",
-                               dashboard_address=None, silence_logs=logging.CRITICAL)
+                               dashboard_address="127.0.0.1:0", silence_logs=logging.CRITICAL)
     connected = Client(cluster, set_as_default=False)
     try:
         yield connected
