@@ -693,3 +693,19 @@ def test_a_full_disk_stops_the_batch_without_recording_pages_that_resume_then_co
     records = [json.loads(line) for line in (out / "manifest.jsonl").read_text().splitlines()]
     assert sorted(record["source"] for record in records) == [source for source, *_ in refs_specs]
     assert {record["status"] for record in records} == {"ok"} and stats.done == 3
+
+
+@pytest.mark.parametrize(("option", "value", "said"), [
+    ("--workers", "abc", "takes a number of worker processes, 1 or more, not 'abc'"),
+    ("--workers", "0", "takes a number of worker processes, 1 or more, not '0'"),
+    ("--chunk-pages", "x", "takes a number of pages, 1 or more, not 'x'"),
+    ("--worker-memory", "abc", "takes a memory size in MiB, 1 or more (e.g. 4096), not 'abc'"),
+])
+def test_a_bad_number_for_a_batch_option_is_said_in_the_readers_words(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], option: str, value: str, said: str) -> None:
+    from pyxform.cli import main
+
+    with pytest.raises(SystemExit) as caught:
+        main(["batch", str(tmp_path), "--out", str(tmp_path / "out"), option, value])
+    assert caught.value.code == 2
+    assert f"argument {option}: {said}" in capsys.readouterr().err  # not "invalid _mebibytes value"
