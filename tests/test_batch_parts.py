@@ -709,3 +709,16 @@ def test_a_bad_number_for_a_batch_option_is_said_in_the_readers_words(
         main(["batch", str(tmp_path), "--out", str(tmp_path / "out"), option, value])
     assert caught.value.code == 2
     assert f"argument {option}: {said}" in capsys.readouterr().err  # not "invalid _mebibytes value"
+
+
+def test_another_batchs_folder_inside_an_input_folder_is_left_out(tmp_path: Path) -> None:
+    """A batch of --format xhtml writes .xhtml files, which a later batch over the folder around it would take for
+    pages: a folder that holds a batch (batch.json and manifest.jsonl) is left out, as the batch's own folder is."""
+    (tmp_path / "in" / "old" / "pages" / "_files").mkdir(parents=True)
+    (tmp_path / "in" / "old" / "batch.json").write_text("{}")
+    (tmp_path / "in" / "old" / "manifest.jsonl").write_text("")
+    (tmp_path / "in" / "old" / "pages" / "_files" / "p-0123456789abcdef.xhtml").write_bytes(PAGE)
+    (tmp_path / "in" / "p.html").write_bytes(PAGE)
+    items = list(inputs.pages([str(tmp_path / "in")]))
+    assert [(type(item).__name__, getattr(item, "reason", Path(getattr(item, "source", "")).name))
+            for item in items] == [("Skip", "another batch's folder"), ("PageRef", "p.html")]

@@ -9,9 +9,9 @@ listed twice).
 What an input is:
 
 - an ``http(s)://`` URL: one page, fetched by the worker (pyxform's safe fetch);
-- a folder: its files, recursively in name order (hidden files and folders and the batch's own output folder left
-  out): ``.html``, ``.htm``, ``.xhtml``, ``.xht``, ``.shtml`` are pages, ``.warc``, ``.warc.gz`` archives; other
-  files are skipped;
+- a folder: its files, recursively in name order (hidden files and folders, the batch's own output folder and any
+  other batch's folder left out): ``.html``, ``.htm``, ``.xhtml``, ``.xht``, ``.shtml`` are pages, ``.warc``,
+  ``.warc.gz`` archives; other files are skipped;
 - a file: a WARC if it starts with a WARC record (uncompressed or gzip) or its name ends with ``.warc`` or
   ``.warc.gz``; else an HTML page if its name ends as a folder's pages do; else a URL list if its name ends with
   ``.txt``, ``.urls`` or ``.lst``, or its first line that is neither blank nor a ``#`` comment starts with
@@ -174,6 +174,9 @@ def _folder(folder: Path, exclude: Path | None) -> Iterator[Item]:
         here = Path(root)
         folders[:] = sorted(name for name in folders if not name.startswith(".")
                             and (exclude is None or Path(os.path.realpath(here / name)) != exclude))
+        for name in [name for name in folders if _holds_a_batch(here / name)]:
+            folders.remove(name)  # its outputs (.xhtml) are no input
+            yield Skip("another batch's folder")
         for name in sorted(files):
             if name.startswith("."):
                 continue
@@ -183,6 +186,11 @@ def _folder(folder: Path, exclude: Path | None) -> Iterator[Item]:
             else:
                 yield Skip("file neither HTML nor WARC by its name")
     yield from _unreadable_folders(unreadable)
+
+
+def _holds_a_batch(folder: Path) -> bool:
+    """Whether ``folder`` is a batch folder (its ``batch.json`` and ``manifest.jsonl``)."""
+    return (folder / "batch.json").is_file() and (folder / "manifest.jsonl").is_file()
 
 
 def _unreadable_folders(errors: list[OSError]) -> Iterator[Item]:
