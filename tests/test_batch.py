@@ -481,6 +481,42 @@ def test_a_run_killed_part_way_resumes_without_losing_or_repeating_a_page(tmp_pa
     assert f"done by earlier runs: {len(before)} pages" in resumed.stderr
 
 
+def test_ctrl_c_ends_the_run_quietly_and_resume_goes_on(tmp_path: Path, web: _Web) -> None:
+    """Ctrl-C at the terminal reaches the whole process group: the driver ends the run (exit 130), and the local
+    cluster's worker processes, which the driver closes, print no KeyboardInterrupt tracebacks of their own."""
+    import psutil
+
+    listing = tmp_path / "urls.txt"
+    listing.write_text(f"{web.base}/ok\n{web.base}/gbk\n{web.base}/block\n")
+    folder = tmp_path / "out"
+    command = [sys.executable, "-m", "pyxform", "batch", str(listing), "--out", str(folder), "--workers", "2",
+               "--chunk-pages", "1", "--allow-private"]
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    interrupted = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
+                                   start_new_session=True)  # its own process group, as a terminal's job
+    manifest = folder / "manifest.jsonl"
+    try:
+        _wait_for(lambda: "/block" in web.requested and manifest.exists()
+                  and manifest.read_text(encoding="utf-8").count("\n") >= 2, "the batch did not get going",
+                  interrupted)
+        family = psutil.Process(interrupted.pid).children(recursive=True)
+        os.killpg(interrupted.pid, signal.SIGINT)
+        _, err = interrupted.communicate(timeout=300)  # a guard against a hung run, not a speed check
+    finally:
+        if interrupted.poll() is None:
+            interrupted.kill()
+        web.release.set()
+    assert interrupted.returncode == 130, err
+    assert "Traceback" not in err.decode()
+    _, alive = psutil.wait_procs(family, timeout=120)
+    assert alive == []
+    before = manifest_of(folder)
+    assert {record["source"] for record in before} == {f"{web.base}/ok", f"{web.base}/gbk"}
+    resumed = subprocess.run(command + ["--resume"], capture_output=True, text=True, env=env, timeout=600)
+    assert resumed.returncode == 0, resumed.stderr
+    assert [record["source"] for record in manifest_of(folder)][2:] == [f"{web.base}/block"]
+
+
 def _offsets(archive: Path, entries: list[dict[str, Any]]) -> dict[int, dict[str, Any]]:
     """The offsets of the response records of ``archive``, by walking it with warcio."""
     from warcio.archiveiterator import ArchiveIterator

@@ -33,7 +33,7 @@ from pyxform.jobs import PageOptions
 from .inputs import Failure, PageRef, Skip, check_inputs, pages
 from .manifest import Manifest
 from .progress import BatchStats
-from .work import TaskSettings, convert_chunk, failure_record, prepare
+from .work import TaskSettings, convert_chunk, failure_record, interrupts_ignored, prepare
 
 __all__ = ["run_batch", "output_options", "check_scheduler_address", "RETRIES", "CHUNK_PAGES"]
 
@@ -207,6 +207,7 @@ def _connected(client: Any, scheduler: str | None, workers: int | None, worker_m
     try:
         own = Client(cluster, set_as_default=False)
         try:
+            own.register_plugin(interrupts_ignored())  # Ctrl-C is the driver's: no traceback from each worker
             yield own
         finally:
             own.close()

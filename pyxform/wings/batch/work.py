@@ -36,7 +36,8 @@ from pyxform.jobs import PageOptions, PageResult, Worker, run_page
 from . import warc
 from .inputs import PageRef
 
-__all__ = ["TaskSettings", "TaskResult", "convert_chunk", "prepare", "read_page", "failure_record", "SUFFIXES"]
+__all__ = ["TaskSettings", "TaskResult", "convert_chunk", "prepare", "read_page", "failure_record", "SUFFIXES",
+           "interrupts_ignored"]
 
 #: Errors of a write that say the batch folder can take nothing more (not the page's fault): a full disk, a quota,
 #: a file system mounted read-only.
@@ -149,6 +150,25 @@ def prepare(settings: TaskSettings, threads: int) -> dict[str, Any]:
             for worker in started:
                 _give_back(worker)
     return {"pyxform": found, "ok": problem is None, "problem": problem}
+
+
+def interrupts_ignored() -> Any:
+    """A Dask worker plugin for the local cluster's worker processes: they ignore SIGINT. Ctrl-C at the terminal
+    reaches the whole process group; it is the driver's to handle (it closes the cluster, which ends the workers),
+    and a worker process that took it printed a KeyboardInterrupt traceback of its own. Dask sets it up again on the
+    workers its nannies restart."""
+    from distributed import WorkerPlugin
+
+    class IgnoreInterrupts(WorkerPlugin):  # type: ignore[misc]
+        name = "pyxform-batch-ignore-interrupts"
+
+        def setup(self, worker: Any) -> None:
+            import signal
+
+            if threading.current_thread() is threading.main_thread():  # the worker's event loop runs there
+                signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+    return IgnoreInterrupts()
 
 
 # -- one page ---------------------------------------------------------------------------------------------------
