@@ -247,3 +247,73 @@ def test_pyxform_xml_outputs(tmp_path) -> None:
     assert (hit.title, hit.table, hit.caption, hit.path) == ("Lakes of Finland", 0, "Largest lakes by area",
                                                              str(outputs / "lakes.xml"))
     assert "Saimaa" in xml and 'px:table="0"' in xml
+
+
+def test_a_folder_that_holds_something_else_is_refused_untouched(tmp_path) -> None:
+    from pyxform.base.errors import SearchIndexError
+
+    foreign = tmp_path / "foreign"
+    foreign.mkdir()
+    with sqlite3.connect(foreign / "index.sqlite") as db:  # another program's database under the same name
+        db.execute("CREATE TABLE notes (text TEXT)")
+    with pytest.raises(SearchIndexError, match="a database with other tables: notes"):
+        build(foreign, [DATA / "rivers.html"])
+    with sqlite3.connect(foreign / "index.sqlite") as db:
+        assert [row[0] for row in db.execute("SELECT name FROM sqlite_master")] == ["notes"]  # nothing added
+
+    old = tmp_path / "old"
+    build(old, [DATA / "rivers.html"])
+    with sqlite3.connect(old / "index.sqlite") as db:
+        db.execute("UPDATE meta SET value = '0' WHERE key = 'schema'")
+        db.execute("DROP TABLE links")  # an older schema, say
+    with pytest.raises(SearchIndexError, match="another version"):
+        build(old, [DATA / "lakes.html"])
+    with sqlite3.connect(old / "index.sqlite") as db:
+        assert "links" not in {row[0] for row in db.execute("SELECT name FROM sqlite_master")}  # not upgraded half-way
+    with pytest.raises(SearchIndexError, match="another version"):
+        Searcher(old)
+
+
+def test_a_damaged_index_is_an_index_error_not_a_crash(tmp_path) -> None:
+    from pyxform.base.errors import SearchIndexError
+
+    build(tmp_path / "index", [DATA / "rivers.html", DATA / "lakes.html"])
+    with sqlite3.connect(tmp_path / "index" / "index.sqlite") as db:
+        db.execute("DELETE FROM fts_data WHERE id > 10")  # the full-text index's pages lost
+    with Searcher(tmp_path / "index") as searcher, pytest.raises(SearchIndexError, match="damaged"):
+        searcher.search("Kemijoki")
+    (tmp_path / "garbage").mkdir()
+    (tmp_path / "garbage" / "index.sqlite").write_bytes(b"not a database" * 400)
+    with pytest.raises(SearchIndexError, match="not a pyxform search index"):
+        Searcher(tmp_path / "garbage")
+    with pytest.raises(SearchIndexError, match="not a pyxform search index"):
+        build(tmp_path / "garbage", [DATA / "rivers.html"])
+
+
+def test_one_writer_at_a_time(tmp_path) -> None:
+    from pyxform.base.errors import SearchIndexError
+    from pyxform.wings.search.store import Store
+
+    build(tmp_path / "index", [DATA / "rivers.html"])
+    with Store(tmp_path / "index", create=True):  # another `pyxform index` is running
+        with pytest.raises(SearchIndexError, match="another pyxform index is updating this index"):
+            build(tmp_path / "index", [DATA / "lakes.html"])
+        with Searcher(tmp_path / "index") as searcher:  # readers go on
+            assert searcher.search("Kemijoki", n=1)[0].title == "Rivers of Finland"
+    assert build(tmp_path / "index", [DATA / "lakes.html"]).tables == 3  # the lock went with the writer
+
+
+def test_paths_are_absolute_whatever_the_input_was(tmp_path, monkeypatch) -> None:
+    copy_pages(tmp_path / "pages", ("rivers.html",))
+    monkeypatch.chdir(tmp_path)
+    build(Path("index"), [Path("pages")])
+    with Searcher(tmp_path / "index") as searcher:
+        assert searcher.search("Kemijoki", n=1)[0].path == str((tmp_path / "pages" / "rivers.html").resolve())
+
+
+def test_inputs_that_are_all_missing_create_no_index(tmp_path) -> None:
+    from pyxform.base.errors import InputNotFound
+
+    with pytest.raises(InputNotFound, match="no such file or folder"):
+        build(tmp_path / "index", [tmp_path / "missing.html", tmp_path / "gone"])
+    assert not (tmp_path / "index").exists()

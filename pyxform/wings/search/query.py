@@ -16,7 +16,7 @@ from typing import Any, Final
 from ...base.errors import EmptyQuery
 from .fields import FIELD_NAMES
 from .rank import DEFAULT, PAIR_MIN_IDF, Candidate, Parameters, Query, idf, rank
-from .store import Store, unpack
+from .store import Store, damaged_as_index_error, unpack
 from .text import analyze, fold
 
 __all__ = ["Searcher", "Hit", "EmptyQuery", "EmptyIndex", "PREVIEW_ROWS", "mark_cells"]
@@ -132,14 +132,17 @@ class Searcher:
         :param ranking: ``integrative``, ``bm25`` or ``pagerank`` (:func:`~pyxform.wings.search.rank.rank`).
         :raises EmptyQuery: the query has no word (only spaces or punctuation).
         :raises EmptyIndex: the index holds no table.
+        :raises SearchIndexError: the index is damaged.
         :raises ValueError: ``n`` < 1, or an unknown ranking.
         """
         if n < 1:
             raise ValueError(f"the number of results must be >= 1, not {n}")
-        terms, weighted, candidates = self.candidates(query, parameters=parameters, depth=max(n, parameters.depth))
-        ranked = rank(candidates, weighted, parameters, ranking)[:n]
-        return [self._hit(position + 1, value, candidate.id, weighted.terms)
-                for position, (value, candidate) in enumerate(ranked)]
+        with damaged_as_index_error(self.store.path):
+            terms, weighted, candidates = self.candidates(query, parameters=parameters,
+                                                          depth=max(n, parameters.depth))
+            ranked = rank(candidates, weighted, parameters, ranking)[:n]
+            return [self._hit(position + 1, value, candidate.id, weighted.terms)
+                    for position, (value, candidate) in enumerate(ranked)]
 
     def candidates(self, query: str, *, parameters: Parameters = DEFAULT, depth: int | None = None,
                    phrases: bool | None = None) -> tuple[list[str], Query, list[Candidate]]:

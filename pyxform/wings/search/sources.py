@@ -34,7 +34,7 @@ class PageInput:
 
     :ivar kind: ``html`` (a page to convert) or ``xml`` (pyxform's output XML, read as it is).
     :ivar key: the page's identity in the index: the absolute file path, or for a WARC record its target URI.
-    :ivar path: the file it came from (the HTML file, the WARC file, the XML file).
+    :ivar path: the file it came from (the HTML file, the WARC file, the XML file), absolute.
     :ivar url: the URL it was fetched from (WARC-Target-URI), or ``None`` for a file.
     :ivar charset: the transport charset (the HTTP ``Content-Type`` of a WARC record), or ``None``.
     :ivar data: the page's bytes (HTTP body after content and transfer decoding).
@@ -146,7 +146,7 @@ def _warc_records(path: Path, max_bytes: int) -> Iterator[Item]:
                         charset = value.strip().strip("\"'")
                 data = record.content_stream().read(max_bytes + 1)
                 read += 1
-                yield PageInput("html", uri.strip("<>"), str(path), uri.strip("<>"), charset, data)
+                yield PageInput("html", uri.strip("<>"), str(path.resolve()), uri.strip("<>"), charset, data)
     except (ArchiveLoadFailed, OSError, EOFError, ValueError, gzip.BadGzipFile, UnicodeDecodeError,
             AttributeError, TypeError, KeyError, IndexError) as error:  # warcio on a broken archive
         yield InputProblem(str(path), "input", f"the WARC file cannot be read further after {read} page(s): "
@@ -194,7 +194,8 @@ def _file(path: Path, max_bytes: int, *, named: bool) -> Iterator[Item]:
     except OSError as error:
         yield InputProblem(str(path), "not-found", f"cannot read the file: {error.strerror or error}")
         return
-    yield PageInput(kind if kind == "xml" else "html", str(path.resolve()), str(path), None, None, data)
+    absolute = str(path.resolve())
+    yield PageInput(kind if kind == "xml" else "html", absolute, absolute, None, None, data)
 
 
 def read_inputs(inputs: list[str], *, max_bytes: int) -> Iterator[Item]:
