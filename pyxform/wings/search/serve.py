@@ -12,15 +12,18 @@ XML is sandboxed (``Content-Security-Policy: sandbox``: no script, an opaque ori
 
 from __future__ import annotations
 
-import sys
+import socket
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Final
+
+from ...base.errors import UsageError
 
 from .query import EmptyIndex, Hit, Searcher
 from .rank import RANKINGS
 
-__all__ = ["create_app", "serve"]
+__all__ = ["create_app", "serve", "listen"]
 
 _PAGE_POLICY: Final = ("default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; "
                        "frame-ancestors 'none'")
@@ -128,14 +131,47 @@ def create_app(index: str | Path) -> Any:
     return app
 
 
-def serve(index: str | Path, *, host: str = "127.0.0.1", port: int = 8000) -> None:
+def listen(host: str, port: int) -> socket.socket:
+    """A TCP socket bound to ``host``:``port`` (``port`` 0: a free one), not yet listening; IPv4 or IPv6 as the host
+    resolves.
+
+    :raises UsageError: the address cannot be used (in use, not this machine's, a name that does not resolve).
+    """
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM,
+                                                             flags=socket.AI_PASSIVE)[0]
+        sock = socket.socket(family, kind, proto)
+    except (OSError, OverflowError) as error:
+        raise UsageError(f"cannot listen on {host} port {port}: {getattr(error, 'strerror', None) or error}"
+                         ) from None
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+    except (OSError, OverflowError) as error:
+        sock.close()
+        raise UsageError(f"cannot listen on {host} port {port}: {getattr(error, 'strerror', None) or error} "
+                         "(choose another --port or --host)") from None
+    return sock
+
+
+def serve(index: str | Path, *, host: str = "127.0.0.1", port: int = 8000,
+          on_listening: Callable[[str], None] | None = None) -> None:
     """Serve the search page until interrupted (uvicorn).
 
+    :param port: 0 for any free port.
+    :param on_listening: called with the page's URL once the address is bound (the CLI prints it).
     :raises SearchIndexError: no index there, or not one of this version.
+    :raises UsageError: the address cannot be used (:func:`listen`).
     """
     import uvicorn
 
     app = create_app(index)
-    print(f"pyxform serve: searching {index} at http://{host}:{port}/ (Ctrl-C to stop)", file=sys.stderr,
-          flush=True)
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    sock = listen(host, port)
+    bound = sock.getsockname()
+    shown = f"[{bound[0]}]" if sock.family == socket.AF_INET6 else bound[0]
+    if on_listening is not None:
+        on_listening(f"http://{shown}:{bound[1]}/")
+    try:
+        uvicorn.Server(uvicorn.Config(app, log_level="warning")).run(sockets=[sock])
+    finally:
+        sock.close()
