@@ -153,6 +153,8 @@ def test_an_index_without_tables_and_an_empty_query_say_so(tmp_path) -> None:
         for query in ("", "   ", "?!"):
             with pytest.raises(EmptyQuery, match="no word to search for"):
                 searcher.search(query)
+        with pytest.raises(EmptyQuery, match=r"'x{59}…' has no word .*longer than 40 characters are not indexed"):
+            searcher.search("x" * 5000)  # one word too long to be a term, quoted short
 
 
 def test_bad_inputs_are_recorded_and_the_rest_goes_on(tmp_path) -> None:
@@ -246,6 +248,7 @@ def test_pyxform_xml_outputs(tmp_path) -> None:
         xml = searcher.table_xml(hit.id)
     assert (hit.title, hit.table, hit.caption, hit.path) == ("Lakes of Finland", 0, "Largest lakes by area",
                                                              str(outputs / "lakes.xml"))
+    assert hit.source == str(DATA / "lakes.html")  # the page it was converted from (px:source), not the XML file
     assert "Saimaa" in xml and 'px:table="0"' in xml
 
 

@@ -139,3 +139,28 @@ def test_serve_refuses_an_address_in_use(index) -> None:
     assert "searching" not in done.stderr  # nothing announced that does not listen
     bad = pyxform("serve", str(index), "--port", "70000")
     assert bad.returncode == 2 and "a port is 0 to 65535" in bad.stderr
+
+
+def test_a_local_page_is_served_only_when_it_was_indexed_itself(tmp_path) -> None:
+    """An XML output names its page (``px:source``): any path could be named there, so it is shown, never served."""
+    from starlette.testclient import TestClient
+
+    from pyxform.wings.search.serve import create_app
+
+    secret = tmp_path / "secret.html"
+    secret.write_text("<p>private</p>", encoding="utf-8")
+    outputs = tmp_path / "out"
+    outputs.mkdir()
+    (outputs / "named.xml").write_text(
+        f'<pyxform xmlns:px="urn:pyxform" px:source="{secret}" px:title="Named">'
+        '<t px:table="0" px:label="Quokka census" px:name-from="caption"><row px:row="1">'
+        '<island px:label="Island">Rottnest</island></row></t></pyxform>', encoding="utf-8")
+    copy_pages(tmp_path / "pages", ("rivers.html",))
+    build(tmp_path / "index", [outputs, tmp_path / "pages"])
+    with TestClient(create_app(tmp_path / "index")) as client:
+        page = client.get("/", params={"q": "Quokka Rottnest"}).text
+        hit = client.get("/api/search", params={"q": "Quokka Rottnest"}).json()["results"][0]
+        assert (hit["source"], hit["path"]) == (str(secret), str(outputs / "named.xml"))
+        assert f'<span class="page">{secret}</span>' in page and 'href="/page/' not in page
+        table = re.search(r'href="/table/(\d+)\.xml"', page).group(1)
+        assert client.get(f"/page/{table}").status_code == 404

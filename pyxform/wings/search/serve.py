@@ -87,7 +87,8 @@ def create_app(index: str | Path) -> Any:
                 message = "No table matches the query."
         with lock:
             pages, tables = searcher.counts()
-        shown = [{**hit.__dict__, "source_href": _link(hit.source)} for hit in hits]
+        shown = [{**hit.__dict__, "source_href": _link(hit.source),
+                  "local_href": f"/page/{hit.id}" if hit.path and hit.source == hit.path else None} for hit in hits]
         body = template.render(query=query, ranking=ranking, rankings=RANKINGS, hits=shown, message=message,
                                pages=pages, tables=tables)
         return HTMLResponse(body, headers={**_HEADERS, "Content-Security-Policy": _PAGE_POLICY})
@@ -113,10 +114,11 @@ def create_app(index: str | Path) -> Any:
 
     def local_page(request: Request) -> Response:
         with lock:
-            row = searcher.db.execute("SELECT p.path FROM tables t JOIN pages p ON p.id = t.page WHERE t.id = ? "
-                                      "AND p.url LIKE 'file:%'", (int(request.path_params["id"]),)).fetchone()
-        path = Path(row[0]) if row and row[0] else None
-        if path is None or not path.is_file() or path.name.lower().endswith((".warc", ".warc.gz")):
+            row = searcher.db.execute("SELECT p.path, p.url FROM tables t JOIN pages p ON p.id = t.page "
+                                      "WHERE t.id = ?", (int(request.path_params["id"]),)).fetchone()
+        # only a page that was indexed from its own file (not the page an XML output names: any path could be named)
+        path = Path(row[0]) if row and row[0] and row[1] == Path(row[0]).as_uri() else None
+        if path is None or not path.is_file():
             return Response("no such page", status_code=404, media_type="text/plain", headers=_HEADERS)
         return Response(path.read_bytes(), media_type="text/html",
                         headers={**_HEADERS, "Content-Security-Policy": _SANDBOX})
