@@ -11,6 +11,8 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pyxform.base.errors import EmptyQuery, InputError
 from pyxform import jobs
@@ -320,3 +322,51 @@ def test_inputs_that_are_all_missing_create_no_index(tmp_path) -> None:
     with pytest.raises(InputNotFound, match="no such file or folder"):
         build(tmp_path / "index", [tmp_path / "missing.html", tmp_path / "gone"])
     assert not (tmp_path / "index").exists()
+
+
+def _raw_record(url: str, body: bytes, length: str | None = None) -> bytes:
+    payload = b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n" + body
+    return (f"WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: {url}\r\nWARC-Record-ID: <urn:uuid:{url[-1] * 8}-0000"
+            f"-0000-0000-000000000000>\r\nContent-Type: application/http; msgtype=response\r\nContent-Length: "
+            f"{length or len(payload)}\r\n\r\n").encode() + payload + b"\r\n\r\n"
+
+
+@pytest.mark.parametrize("gzipped", [False, True])
+def test_a_broken_warc_record_costs_only_itself(tmp_path, gzipped) -> None:
+    lakes, rivers, fells = ((DATA / name).read_bytes() for name in ("lakes.html", "rivers.html", "fells.html"))
+    records = [_raw_record("https://x.test/1", lakes), _raw_record("https://x.test/2", rivers, length="abc"),
+               b"WARC/1.0\r\nWARC-Type: response\r\n\r\n",  # no headers at all
+               _raw_record("https://x.test/3", fells)]
+    warc = tmp_path / ("pages.warc.gz" if gzipped else "pages.warc")
+    warc.write_bytes(b"".join(gzip.compress(record) if gzipped else record for record in records))
+    report = build(tmp_path / "index", [warc])
+    assert report.converted == 2 and report.tables == 5  # lakes (2 tables) and fells (3), after the broken ones
+    assert [(failure.code, "skipped" in failure.message) for failure in report.failures] == [("input", True)]
+    with Searcher(tmp_path / "index") as searcher:
+        assert searcher.search("Halti", n=1)[0].source == "https://example.org/wiki/Fells_of_Lapland"
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.booleans(), st.integers(0, 10_000), st.binary(min_size=1, max_size=40))
+def test_any_damage_to_a_warc_file_is_reported_never_raised(tmp_path_factory, gzipped, where, garbage) -> None:
+    """Bytes overwritten anywhere: reading ends, yields only the file's own pages and problems, and every record
+    the damage did not touch is read (in a gzipped WARC, whose records are separate gzip members)."""
+    from pyxform.wings.search.sources import InputProblem, PageInput, _warc_records
+
+    bodies = [(DATA / name).read_bytes() for name in ("lakes.html", "rivers.html", "fells.html")]
+    members = [_raw_record(f"https://x.test/{i}", body) for i, body in enumerate(bodies)]
+    members = [gzip.compress(member) for member in members] if gzipped else members
+    data = b"".join(members)
+    where %= len(data)
+    damaged = data[:where] + garbage + data[where + len(garbage):]
+    path = tmp_path_factory.mktemp("warc") / ("damaged.warc.gz" if gzipped else "damaged.warc")
+    path.write_bytes(damaged)
+    items = list(_warc_records(path, 10**7))
+    assert all(isinstance(item, (PageInput, InputProblem)) for item in items)
+    pages = {item.key for item in items if isinstance(item, PageInput)}
+    assert len(pages) <= 3  # a damaged WARC-Target-URI is still the record's
+    if gzipped:
+        starts = [sum(len(member) for member in members[:i]) for i in range(3)]
+        untouched = {f"https://x.test/{i}" for i, start in enumerate(starts)
+                     if start + len(members[i]) <= where or start >= where + len(garbage)}
+        assert untouched <= pages
