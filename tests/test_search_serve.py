@@ -164,3 +164,23 @@ def test_a_local_page_is_served_only_when_it_was_indexed_itself(tmp_path) -> Non
         assert f'<span class="page">{secret}</span>' in page and 'href="/page/' not in page
         table = re.search(r'href="/table/(\d+)\.xml"', page).group(1)
         assert client.get(f"/page/{table}").status_code == 404
+
+
+def test_a_damaged_index_is_said_to_be_one_on_the_page_and_in_json(tmp_path) -> None:
+    """The page and the JSON endpoint both answer with the index error (JSON: status 500, ``{"error": ...}``), not
+    the server's bare "Internal Server Error"."""
+    import sqlite3
+
+    from starlette.testclient import TestClient
+
+    from pyxform.wings.search.serve import create_app
+
+    build(tmp_path / "index", [copy_pages(tmp_path / "pages", ("rivers.html", "lakes.html"))])
+    with sqlite3.connect(tmp_path / "index" / "index.sqlite") as db:
+        db.execute("DELETE FROM fts_data WHERE id > 10")  # the full-text index's pages lost
+    with TestClient(create_app(tmp_path / "index")) as client:
+        answer = client.get("/api/search", params={"q": "Kemijoki"})
+        assert answer.status_code == 500 and answer.headers["content-type"] == "application/json"
+        assert answer.json()["error"].startswith("the index is damaged (")
+        page = client.get("/", params={"q": "Kemijoki"})
+        assert page.status_code == 200 and "the index is damaged (" in page.text

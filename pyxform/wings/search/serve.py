@@ -102,6 +102,8 @@ def create_app(index: str | Path) -> Any:
                 hits = []
             except EmptyQuery as error:
                 return JSONResponse({"error": error.message}, status_code=400, headers=_HEADERS)
+            except PyxformError as error:  # a damaged index
+                return JSONResponse({"error": error.message}, status_code=500, headers=_HEADERS)
         return JSONResponse({"results": [hit.as_json() for hit in hits]}, headers=_HEADERS)
 
     def table_xml(request: Request) -> Response:
