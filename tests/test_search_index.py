@@ -370,3 +370,44 @@ def test_any_damage_to_a_warc_file_is_reported_never_raised(tmp_path_factory, gz
         untouched = {f"https://x.test/{i}" for i, start in enumerate(starts)
                      if start + len(members[i]) <= where or start >= where + len(garbage)}
         assert untouched <= pages
+
+
+def test_a_search_sees_one_state_of_the_index_while_pages_are_replaced(tmp_path) -> None:
+    """A search reads the index in several statements; ``pyxform index`` may commit between them (the search page
+    stays up while the index grows). Every statement of one search sees the state it started with."""
+    pages = copy_pages(tmp_path / "pages", ("lakes.html", "rivers.html"))
+    build(tmp_path / "index", [pages])
+    lakes = pages / "lakes.html"
+
+    class CommitsBetweenStatements:
+        """The searcher's connection; right after the text query, the page of lakes changes and is indexed again."""
+
+        def __init__(self, db: sqlite3.Connection) -> None:
+            self.db, self.replaced = db, False
+
+        def execute(self, sql: str, parameters=()):
+            rows = self.db.execute(sql, parameters).fetchall()
+            if "MATCH" in sql and not self.replaced:
+                self.replaced = True
+                lakes.write_text(lakes.read_text(encoding="utf-8").replace("Saimaa", "Saimaa basin"), encoding="utf-8")
+                assert build(tmp_path / "index", [pages]).tables_added == 2  # its two tables replaced: new ids
+            return _Rows(rows)
+
+    with Searcher(tmp_path / "index") as searcher:
+        before = [(hit.source, hit.table) for hit in searcher.search("largest lakes area Saimaa")]
+        searcher.db = CommitsBetweenStatements(searcher.db)  # type: ignore[assignment]
+        during = searcher.search("largest lakes area Saimaa")
+        assert searcher.db.replaced
+        assert [(hit.source, hit.table) for hit in during] == before
+        assert "Saimaa basin" not in json.dumps([hit.preview for hit in during])  # the page as it was
+        searcher.db = searcher.db.db
+        after = searcher.search("largest lakes area Saimaa basin")
+        assert "Saimaa basin" in json.dumps(after[0].preview)
+
+
+class _Rows(list):
+    def fetchall(self) -> list:
+        return list(self)
+
+    def fetchone(self):
+        return self[0] if self else None

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import json
 import zlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
@@ -138,6 +139,16 @@ class Searcher:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
+    @contextmanager
+    def _snapshot(self) -> Iterator[None]:
+        """One read transaction: every statement inside sees the same state of the index, even while ``pyxform
+        index`` commits pages (SQLite's WAL keeps the snapshot)."""
+        self.db.execute("BEGIN")
+        try:
+            yield
+        finally:
+            self.db.execute("COMMIT")
+
     def counts(self) -> tuple[int, int]:
         """(pages, tables) in the index."""
         pages = int(self.db.execute("SELECT count(*) FROM pages").fetchone()[0])
@@ -156,7 +167,7 @@ class Searcher:
         """
         if n < 1:
             raise ValueError(f"the number of results must be >= 1, not {n}")
-        with damaged_as_index_error(self.store.path):
+        with damaged_as_index_error(self.store.path), self._snapshot():
             terms, weighted, candidates = self.candidates(query, parameters=parameters,
                                                           depth=max(n, parameters.depth))
             ranked = rank(candidates, weighted, parameters, ranking)[:n]
