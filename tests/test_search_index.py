@@ -411,3 +411,22 @@ class _Rows(list):
 
     def fetchone(self):
         return self[0] if self else None
+
+
+def test_a_tables_note_rows_are_searched_not_shown_as_records(tmp_path) -> None:
+    """A source line under a table is the table's text (found by its words) but no record (not in the preview),
+    from the page and from its pyxform XML output alike."""
+    from pyxform import convert
+
+    from .test_tables_format import NOTED
+
+    (tmp_path / "pages").mkdir()
+    (tmp_path / "pages" / "rain.html").write_text(NOTED, encoding="utf-8")
+    (tmp_path / "outputs").mkdir()
+    (tmp_path / "outputs" / "rain.xml").write_bytes(convert(NOTED.encode("utf-8"), source="rain.html").to_bytes())
+    for inputs in ("pages", "outputs"):
+        build(tmp_path / f"index-{inputs}", [tmp_path / inputs])
+        with Searcher(tmp_path / f"index-{inputs}") as searcher:
+            hits = searcher.search("Meteorological Institute normals")
+        assert [(hit.caption, hit.table) for hit in hits] == [("Monthly rainfall", 0)], inputs
+        assert hits[0].preview == [["January", "41"], ["February", "30"], ["March", "28"]], inputs
