@@ -187,9 +187,9 @@ class Conversion:
 
         ``tables`` are in index order (nested tables included, ``parent`` the index of the table they sit in);
         ``columns``/``records``/``rows``/``notes`` are :meth:`tables`' (:class:`~pyxform.tabular.TabularTable`:
-        ``notes`` the texts of the note rows, a source line or a footnote after the data, which are not records); ``xml`` is
-        the table's element in the output XML (:attr:`xml`; a nested table's element as it sits in its cell), with
-        its namespace declarations; ``links`` are :attr:`links`' ``hrefs``, unresolved.
+        ``notes`` the texts of the note rows, a source line or a footnote after the data, which are not records);
+        ``xml`` is the table's element in the output XML (:attr:`xml`; a nested table's element as it sits in its
+        cell), with its namespace declarations; ``links`` are :attr:`links`' ``hrefs``, unresolved.
 
         :param indent: spaces per level (``None``: one line).
         """

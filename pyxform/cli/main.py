@@ -2,7 +2,8 @@
 
 Each command is one :class:`~pyxform.cli.common.Command` of a verb module (:mod:`pyxform.cli.pages`,
 :mod:`pyxform.cli.toolkit`, :mod:`pyxform.cli.search`): a function that adds its arguments to an ``argparse``
-sub-parser and a function that runs it and returns the exit code. Adding a command is adding one line to :data:`_COMMANDS`.
+sub-parser and a function that runs it and returns the exit code. Adding a command is adding one line to
+:data:`_COMMANDS`.
 
 Errors are printed as ``pyxform: error [CODE]: LOCATION: MESSAGE`` on standard error, and the exit code is the
 error's ``exit_code``; every exit status (also usage 2, some inputs failed 13, Ctrl-C 130, SIGTERM 143) comes from the

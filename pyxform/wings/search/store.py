@@ -179,7 +179,8 @@ class Store:
         if "meta" not in names:
             if names:
                 raise SearchIndexError(f"not a pyxform search index (a database with other tables: "
-                                       f"{', '.join(sorted(names)[:5])}): choose another folder", location=str(self.path))
+                                       f"{', '.join(sorted(names)[:5])}): choose another folder",
+                                       location=str(self.path))
             if not create:
                 raise SearchIndexError("not a pyxform search index (an empty database): build one with pyxform index",
                                        location=str(self.path))
