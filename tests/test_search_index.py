@@ -430,3 +430,28 @@ def test_a_tables_note_rows_are_searched_not_shown_as_records(tmp_path) -> None:
             hits = searcher.search("Meteorological Institute normals")
         assert [(hit.caption, hit.table) for hit in hits] == [("Monthly rainfall", 0)], inputs
         assert hits[0].preview == [["January", "41"], ["February", "30"], ["March", "28"]], inputs
+
+
+def test_the_counts_are_of_one_state_of_the_index(tmp_path) -> None:
+    """The page's header line (pages, tables) while ``pyxform index`` adds a page between the two counts."""
+    pages = copy_pages(tmp_path / "pages", ("lakes.html",))
+    build(tmp_path / "index", [pages])
+    rivers = copy_pages(tmp_path / "more", ("rivers.html",))
+
+    class CommitsBetweenStatements:
+        def __init__(self, db: sqlite3.Connection) -> None:
+            self.db, self.added = db, False
+
+        def execute(self, sql: str, parameters=()):
+            rows = self.db.execute(sql, parameters).fetchall()
+            if "FROM pages" in sql and not self.added:
+                self.added = True
+                assert build(tmp_path / "index", [rivers]).tables_added >= 1
+            return _Rows(rows)
+
+    with Searcher(tmp_path / "index") as searcher:
+        before = searcher.counts()
+        searcher.db = CommitsBetweenStatements(searcher.db)  # type: ignore[assignment]
+        assert searcher.counts() == before == (1, 2) and searcher.db.added
+        searcher.db = searcher.db.db
+        assert searcher.counts()[0] == 2

@@ -150,9 +150,10 @@ class Searcher:
             self.db.execute("COMMIT")
 
     def counts(self) -> tuple[int, int]:
-        """(pages, tables) in the index."""
-        pages = int(self.db.execute("SELECT count(*) FROM pages").fetchone()[0])
-        tables = int(self.db.execute("SELECT count(*) FROM tables").fetchone()[0])
+        """(pages, tables) in the index, of one state of it."""
+        with damaged_as_index_error(self.store.path), self._snapshot():
+            pages = int(self.db.execute("SELECT count(*) FROM pages").fetchone()[0])
+            tables = int(self.db.execute("SELECT count(*) FROM tables").fetchone()[0])
         return pages, tables
 
     def search(self, query: str, *, n: int = 10, ranking: str = "integrative",
