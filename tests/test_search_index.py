@@ -455,3 +455,32 @@ def test_the_counts_are_of_one_state_of_the_index(tmp_path) -> None:
         assert searcher.counts() == before == (1, 2) and searcher.db.added
         searcher.db = searcher.db.db
         assert searcher.counts()[0] == 2
+
+
+ENTITY = """<!DOCTYPE html><html><head><title>Saimaa</title></head><body>
+<table class="infobox"><tr><th colspan="2">Saimaa</th></tr><tr><th>Location</th><td>South Karelia</td></tr>
+<tr><th>Type</th><td>Glacial lake</td></tr><tr><th>Surface area</th><td>4,400 km2</td></tr>
+<tr><th>Max depth</th><td>85 m</td></tr><tr><td colspan="2">Source: Finnish Environment Institute</td></tr>
+</table></body></html>"""
+
+
+def test_an_entity_tables_xml_output_is_one_record(tmp_path) -> None:
+    """An entity table (key-value pairs, ``px:table-kind="entity"``) is written by map as one record: its keys are
+    its columns, its values one record, its note row a note."""
+    from pyxform import convert
+
+    from pyxform.wings.search.extract import page_from_output
+
+    xml = convert(ENTITY.encode("utf-8"), source="saimaa.html").to_bytes()
+    assert b'px:table-kind="entity"' in xml
+    table = page_from_output(xml, location="saimaa.xml")["tables"][0]
+    assert [column["levels"] for column in table["columns"]] == [["Location"], ["Type"], ["Surface area"],
+                                                                  ["Max depth"]]
+    assert table["records"] == [["South Karelia", "Glacial lake", "4,400 km2", "85 m"]]
+    assert table["notes"] == ["Source: Finnish Environment Institute"]
+    (tmp_path / "outputs").mkdir()
+    (tmp_path / "outputs" / "saimaa.xml").write_bytes(xml)
+    build(tmp_path / "index", [tmp_path / "outputs"])
+    with Searcher(tmp_path / "index") as searcher:
+        hit = searcher.search("glacial lake South Karelia")[0]
+    assert hit.preview == [["South Karelia", "Glacial lake", "4,400 km2", "85 m"]]

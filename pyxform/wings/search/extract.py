@@ -181,8 +181,9 @@ def page_from_output(data: bytes, *, location: str) -> dict[str, Any]:
     (``px:table``, nested ones inside their cell) with its caption or heading (``px:label`` by ``px:name-from``),
     locator and header counts. The output does not say which labels are column and which row headers: every
     ``px:label`` under a table goes to ``headers`` (one column each, in order, each once) and every value to
-    ``cells``; a record is an element with ``px:row``, or else each child of the table's element; a ``<note
-    px:row>`` (a note row) is no record, its text goes to ``notes``.
+    ``cells``; a record is an element with ``px:row``, or else each child of the table's element; an entity table
+    (``px:table-kind="entity"``, key-value pairs) is one record; a ``<note px:row>`` (a note row) is no record, its
+    text goes to ``notes``.
 
     :raises BadXmlInput: not well-formed, or uses entities.
     :raises InputError: well-formed, but its document element is not ``pyxform``.
@@ -205,17 +206,22 @@ def page_from_output(data: bytes, *, location: str) -> dict[str, Any]:
         own = [node for node in _own_elements(element)]
         labels = list(dict.fromkeys(node.get(_PX_NS + "label") for node in own[1:]
                                     if node.get(_PX_NS + "label")))
+        # a note row (docs/formats.md: <note px:row>, a source line or footnote): the table's text, no record
+        note_nodes = [node for node in own[1:] if node.tag == "note" and node.get(_PX_NS + "row") is not None
+                      and len(node) == 0]
+        notes = [" ".join((node.text or "").split()) for node in note_nodes if (node.text or "").strip()]
+        if element.get(_PX_NS + "table-kind") == "entity":  # map writes an entity table as one record
+            record_roots = [element]
+        else:
+            record_roots = [node for node in own[1:] if node.get(_PX_NS + "row") is not None
+                            and node not in note_nodes] or \
+                [child for child in element if isinstance(child.tag, str) and child.get(_PX_NS + "table") is None
+                 and child not in note_nodes]
         records: list[list[str]] = []
-        record_roots = [node for node in own[1:] if node.get(_PX_NS + "row") is not None] or \
-            [child for child in element if isinstance(child.tag, str) and child.get(_PX_NS + "table") is None]
-        notes: list[str] = []
         for record in record_roots:
             values = [" ".join((node.text or "").split()) for node in _own_elements(record)
-                      if len(node) == 0 and (node.text or "").strip()]
-            if record.tag == "note" and record.get(_PX_NS + "row") is not None and len(record) == 0:
-                # a note row (docs/formats.md: <note px:row>, a source line or footnote): the table's text, no record
-                notes.extend(values)
-            elif values:
+                      if len(node) == 0 and (node.text or "").strip() and node not in note_nodes]
+            if values:
                 records.append(values)
         for node in own:
             href = node.get("href")
