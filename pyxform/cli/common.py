@@ -64,6 +64,7 @@ def write_output(text: str, stream: BinaryIO | None = None) -> None:
 OPTION_FOR_KEYWORD: dict[str, str] = {
     **{limit_keyword(limit): option for limit, option in LIMIT_OPTIONS.items() if option.startswith("--")},
     "allow_private=True": "--allow-private",
+    "allow_io=True": "--allow-io",
     "option table=...": "option --table",
     "option names=...": "option --names",
     "option method=...": "option --method",
