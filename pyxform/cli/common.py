@@ -239,6 +239,6 @@ def input_file(name: str, command: str, what: str = "the document") -> Path:
     path = Path(local_file(name, command, what))
     if path.is_dir():
         raise InputNotFound("is a directory, not a file", location=name)
-    if not path.is_file():
+    if not path.exists():  # a pipe (``<(command)``'s /dev/fd/63) or a device reads like a file
         raise InputNotFound("no such file", location=name)
     return path
