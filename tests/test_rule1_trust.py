@@ -61,7 +61,28 @@ def test_a_th_row_with_empty_cells_is_a_data_row_not_a_section() -> None:
     assert rows == [["Name", "Details", "Score"], ["Ann", "x", "3"], ["Bob", "", ""], ["Cy", "plain", "4"],
                     ["Dan", "p", "5"], ["Eve", "q", "6"]]
     assert [p["row_headers"] for p in conversion.pairs()][-2:] == [["Eve"], ["Eve"]]
-    assert [etree.QName(e).localname for e in xml(html).find("table")] == ["ann", "cy", "dan", "eve"]
+    table = xml(html).find("table")
+    # Bob's row has no value, so no pair, but it is a row of the table: kept in the XML as in the CSV, in its place
+    assert [etree.QName(e).localname for e in table] == ["ann", "bob", "cy", "dan", "eve"]
+    bob = table.find("bob")
+    assert len(bob) == 0 and not (bob.text or "").strip() and bob.get(PX + "label") == "Bob"
+
+
+def test_rows_without_values_keep_their_row_header_paths_and_their_place() -> None:
+    # two levels of row headers (a region spanning its rows); an empty row first, in the middle and last of a group
+    html = ("<table><tr><th>Region<th>Town<th>Pop<th>Area"
+            "<tr><th rowspan=3>North<th>Ash<td><td>"
+            "<tr><th>Birch<td>10<td>2"
+            "<tr><th>Cedar<td><td>"
+            "<tr><th rowspan=2>South<th>Dale<td>7<td>1"
+            "<tr><th>Elm<td><td></table>")
+    table = xml(html).find("table")
+    assert [etree.QName(e).localname for e in table] == ["north", "south"]
+    assert [etree.QName(e).localname for e in table.find("north")] == ["ash", "birch", "cedar"]
+    assert [etree.QName(e).localname for e in table.find("south")] == ["dale", "elm"]
+    assert [len(table.find(path)) for path in ("north/ash", "north/cedar", "south/elm")] == [0, 0, 0]
+    assert children(table.find("north/birch")) == [("pop", "10"), ("area", "2")]
+    assert convert(html).pairs()[0]["row_headers"] == ["North", "Birch"]  # still no pair for an empty cell
 
 
 def test_a_row_spanning_the_table_is_still_a_section() -> None:

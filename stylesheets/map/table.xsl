@@ -51,10 +51,18 @@
     <xsl:variable name="all-data-slots" as="element(px:slot)*" select="f:data-slots($table)"/>
     <xsl:variable name="note-rows" as="xs:string*" select="f:note-rows($table) ! string()"/>
     <xsl:variable name="data-slots" as="element(px:slot)*" select="$all-data-slots[not(../@index = $note-rows)]"/>
+    <!-- A data row whose every value is missing (its row header cells, then empty cells) is no pair, but it is a
+         row of the table: its row header path is kept, ending in an empty element, in its place among the rows (as
+         CSV keeps it). A section row (whose one header is a section) is not such a row. -->
+    <xsl:variable name="empty-rows" as="element(px:slot)*" select="if (@kind eq 'entity') then () else
+        (px:row[not(@index = $note-rows) and not(px:slot[@cell][f:cell(.)/@role = 'data'])]
+           /px:slot[@row-headers][f:cell(.)/@role = 'empty'][1])
+        [exists(fp:header-cells($table, string(@row-headers))[not(@role = 'section')])]"/>
     <!-- Slots of one row share their row header cells, and slots of one column their column header cells: the cells
          and the element each makes are found once per distinct px:slot/@row-headers (@column-headers) value. -->
     <xsl:variable name="row-headers" as="map(xs:string, element(px:cell)*)" select="
-        map:merge(distinct-values($data-slots/@row-headers ! string()) ! map:entry(., fp:header-cells($table, .)))"/>
+        map:merge(distinct-values(($data-slots, $empty-rows)/@row-headers ! string())
+                  ! map:entry(., fp:header-cells($table, .)))"/>
     <xsl:variable name="column-headers" as="map(xs:string, element(px:cell)*)" select="
         map:merge(distinct-values($data-slots/@column-headers ! string()) ! map:entry(., fp:header-cells($table, .)))"/>
     <xsl:variable name="row-header-ids" as="xs:string*"
@@ -108,7 +116,13 @@
       </xsl:if>
       <xsl:variable name="chains" as="array(*)*" select="if (@kind eq 'entity') then () else fp:chains(
           $data-slots, $row-headers, $column-headers, $paths, $rows-per-path, $steps)"/>
-      <xsl:sequence select="fp:nest($chains, 1)"/>
+      <xsl:variable name="empty-row-chains" as="array(*)*" select="
+          for $slot in $empty-rows return
+          let $ids := fp:header-cells($table, string($slot/@row-headers))/@id ! string()
+          return [$ids, $ids ! $steps('r' || .), string($slot/../@index), (), ()]"/>
+      <xsl:sequence select="fp:nest(if (empty($empty-row-chains)) then $chains
+                                    else sort(($chains, $empty-row-chains), (), function($chain) {xs:integer($chain(3))}),
+                                    1)"/>
       <xsl:for-each-group select="$all-data-slots[../@index = $note-rows][not($table/@kind = 'entity')]"
                           group-by="../@index">
         <note px:row="{current-grouping-key()}" px:key="n{current-grouping-key()}">
@@ -312,7 +326,7 @@
           <xsl:attribute name="px:col" select="$chain(5)"/>
         </xsl:if>
         <xsl:sequence select="if (count($chain(1)) gt $depth) then fp:nest(current-group(), $depth + 1)
-                              else f:value(f:cell($chain(4)))"/>
+                              else $chain(4) ! f:value(f:cell(.))"/>
       </xsl:copy>
     </xsl:for-each-group>
   </xsl:function>
