@@ -361,6 +361,40 @@ def test_resume_after_kill_loses_nothing_and_fetches_nothing_twice(tmp_path: Pat
     assert fetched - interrupted <= warc_pages
 
 
+def test_an_answer_stored_before_a_kill_is_recovered_from_the_warc_file(tmp_path: Path) -> None:
+    """A kill after a page's answer reached the WARC file but before its transaction: the resume takes the page from
+    the WARC file (its text, relevance, links and tables), without a request."""
+    table = "<table><tr><th>Year</th><th>Medals</th></tr><tr><td>2008</td><td>3</td></tr></table>"
+    pages = {"/robots.txt": ROBOTS,
+             "/": html_page("Home", "index", {f"/p{i}": f"olympic medal page {i}" for i in range(4)})}
+    for i in range(4):
+        pages[f"/p{i}"] = Reply(body=html_page(f"Olympic medals {i}", "olympic medal table", {"/": "home"}).body
+                                .replace(b"</body>", table.encode() + b"</body>"))
+    with TestWeb(static_site(pages)) as web:
+        run(web, tmp_path, convert=True, ordering="bfs")
+        (page_id, url, relevance, xml), = rows(tmp_path, "SELECT id, url, relevance, xml FROM pages "
+                                                          "ORDER BY id DESC LIMIT 1")
+        links = rows(tmp_path, "SELECT target, anchor FROM links WHERE source = ?", page_id)
+        assert url == web.url + "/p3" and relevance > 0.3 and links
+        db = sqlite3.connect(tmp_path / "crawl.sqlite")  # the state a kill leaves: the answer in the WARC file only
+        with db:
+            db.execute("DELETE FROM links WHERE source = ?", (page_id,))
+            db.execute("DELETE FROM pages WHERE id = ?", (page_id,))
+            db.execute("UPDATE frontier SET state = 'queued' WHERE url = ?", (url,))
+            db.execute("UPDATE fetches SET ended = NULL, status = NULL WHERE url = ?", (url,))
+        db.close()
+        (tmp_path / xml).unlink()
+        before = len(web.log)
+        summary = run(web, tmp_path, convert=True, ordering="bfs")
+        assert len(web.log) == before  # nothing fetched again
+    assert summary.resumed and summary.stats.pages == 5  # type: ignore[attr-defined]
+    (again,) = rows(tmp_path, "SELECT relevance, failure, conversion, tables, xml FROM pages WHERE url = ?", url)
+    assert again[0] == pytest.approx(relevance) and again[1] is None and again[2:4] == ("ok", 1)
+    assert "2008" in (tmp_path / again[4]).read_text(encoding="utf-8")
+    assert rows(tmp_path, "SELECT target, anchor FROM links JOIN pages ON pages.id = links.source "
+                          "WHERE pages.url = ?", url) == links
+
+
 def test_ctrl_c_with_conversions_in_flight(tmp_path: Path) -> None:
     """Ctrl-C in a terminal reaches the whole process group, the conversion worker too: its page is not recorded as
     a failed conversion; the pages left waiting are converted on resume."""
@@ -421,5 +455,6 @@ def test_command_line(tmp_path: Path) -> None:
     assert refused.returncode == 0 and "--allow-private" in refused.stdout
     assert done.returncode == 0 and "fetch budget (--max-pages) is spent" in done.stdout
     assert "fetches       4" in done.stdout
+    assert "failed        0; set aside 0" in done.stdout  # the seed refused at first counts no more
     assert other.returncode == 16 and "[crawl-state]" in other.stderr and "--restart" in other.stderr
     assert os.path.exists(tmp_path / "crawl.sqlite")

@@ -10,6 +10,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 from hypothesis import given, settings
+from warcio.archiveiterator import ArchiveIterator
 from hypothesis import strategies as st
 
 from pyxform.wings.crawl.config import CrawlConfig, Weights
@@ -361,3 +362,93 @@ def test_config_checks() -> None:
     with pytest.raises(ValueError, match="ordering"):
         replace(base, ordering="best")  # type: ignore[arg-type]
     assert replace(base, ordering="bfs", topic="").ordering == "bfs"
+
+
+# -- store: the WARC file read back after a kill ---------------------------------------------------------------------
+def _store_with_exchanges(tmp_path, n: int):  # type: ignore[no-untyped-def]
+    from pyxform.wings.crawl.store import Store
+
+    store = Store(tmp_path)
+    store.open_warc(1, {"software": "test"})
+    bodies = [(f"<html><body>page {i} " + "word " * (300 + 40 * i) + "</body></html>").encode() for i in range(n)]
+    places = [store.write_exchange(i + 1, f"http://a.test/{i}", f"GET /{i} HTTP/1.1", [("Host", "a.test")],
+                                   "200 OK", [("Content-Type", "text/html")], body) for i, body in enumerate(bodies)]
+    return store, bodies, places
+
+
+def test_scan_responses_gives_each_response_at_its_place(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    store, bodies, places = _store_with_exchanges(tmp_path, 4)
+    found = store.scan_responses(store.warc_name, places[1][0])
+    assert [(r.fetch_id, r.offset, r.body) for r in found] == [(i + 1, places[i][0], bodies[i]) for i in (1, 2, 3)]
+    for response in found:  # what the converter reads back from the same place
+        assert store.read_response(store.warc_name, response.offset).body == response.body  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("keep", [0.02, 0.5, 0.98])
+def test_scan_responses_cuts_a_partial_record_off(tmp_path, keep: float) -> None:  # type: ignore[no-untyped-def]
+    store, bodies, places = _store_with_exchanges(tmp_path, 4)
+    store.close()
+    path = tmp_path / store.warc_name
+    data = path.read_bytes()
+    offset, length = places[3]
+    path.write_bytes(data[:offset + int(keep * length)])  # a kill while the last response was written
+    found = store.scan_responses(store.warc_name, places[2][0])
+    assert [r.fetch_id for r in found] == [3]  # the cut response is not taken for a whole one
+    assert path.stat().st_size == offset  # the partial record is gone, the exchange before it is whole
+    with open(path, "rb") as stream:
+        kinds = [record.rec_type for record in ArchiveIterator(stream)]
+    assert kinds == ["warcinfo"] + ["response", "request"] * 3
+
+
+def test_scan_responses_keeps_a_whole_response_whose_request_was_cut(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    store, bodies, places = _store_with_exchanges(tmp_path, 2)
+    store.close()
+    path = tmp_path / store.warc_name
+    offset, length = places[1]
+    path.write_bytes(path.read_bytes()[:offset + length + 40])
+    found = store.scan_responses(store.warc_name, places[1][0])
+    assert [(r.fetch_id, r.body, r.offset, r.length) for r in found] == [(2, bodies[1], offset, length)]
+    assert path.stat().st_size == offset + length
+
+
+# -- the crawl folder -------------------------------------------------------------------------------------------------
+def _config(out, **options):  # type: ignore[no-untyped-def]
+    return CrawlConfig(**{"seeds": ("http://a.test/",), "topic": "olympic medals", "out": str(out), "max_pages": 5,
+                          **options})
+
+
+def test_a_folder_of_another_format_or_another_program_is_refused(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from pyxform.base.errors import CrawlStateError
+    from pyxform.wings.crawl import crawl
+
+    old = tmp_path / "old"
+    old.mkdir()
+    db = sqlite3.connect(old / "crawl.sqlite")
+    db.executescript(SCHEMA)
+    db.executemany("INSERT INTO meta VALUES (?, ?)", [("format", "0"), ("seeds", '["http://a.test/"]'),
+                                                      ("topic", '"olympic medals"')])
+    db.commit()
+    db.close()
+    with pytest.raises(CrawlStateError, match="format 0.*--restart"):
+        crawl(_config(old), handle_signals=False)
+    foreign = tmp_path / "foreign"
+    foreign.mkdir()
+    db = sqlite3.connect(foreign / "crawl.sqlite")
+    db.execute("CREATE TABLE accounts (id INTEGER)")
+    db.commit()
+    db.close()
+    with pytest.raises(CrawlStateError, match="not a crawl database"):
+        crawl(_config(foreign), handle_signals=False)
+    db = sqlite3.connect(foreign / "crawl.sqlite")
+    assert db.execute("SELECT name FROM sqlite_master").fetchall() == [("accounts",)]  # left as it was
+    db.close()
+
+
+def test_a_folder_that_is_a_file_is_an_output_error(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from pyxform.base.errors import OutputError
+    from pyxform.wings.crawl import crawl
+
+    (tmp_path / "file").write_text("x")
+    for out in (tmp_path / "file", tmp_path / "file" / "sub"):
+        with pytest.raises(OutputError, match="cannot use the crawl folder"):
+            crawl(_config(out), handle_signals=False)

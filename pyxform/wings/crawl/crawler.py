@@ -143,6 +143,10 @@ class _Crawler(Resuming, Recording):
         self.tasks: set[asyncio.Task[None]] = set()
         self._conversion_args: dict[int, tuple[int, str, str | None, str, int]] = {}
         self._retried: set[int] = set()
+        # resume: fetches a kill interrupted, their answers found in the WARC file, and those to record now
+        self._interrupted: list[tuple[int, str, str, str | None]] = []
+        self._recovered: dict[int, tuple[str, Any]] = {}
+        self._pending_recovered: list[tuple[Candidate, int, Answer, tuple[int, int], str]] = []
 
         self.since_rescore = 0
         self.started = time.monotonic()
@@ -150,8 +154,6 @@ class _Crawler(Resuming, Recording):
     # -- the loop ------------------------------------------------------------------------------------------------
     async def run(self, handle_signals: bool) -> CrawlSummary:
         self._open()
-        self._interrupted: list[Any] = []
-        self._recovered = {}
         self.frontier = Frontier(self.store.db, self.ordering)
         installed = []
         loop = asyncio.get_running_loop()

@@ -56,6 +56,13 @@ class Resuming:
                 store.put("run", 0)
         else:
             self.resumed = True
+            made = store.get("format")
+            if made != FORMAT_VERSION:
+                store.close()
+                raise CrawlStateError(
+                    f"this folder holds a crawl of format {made} (this pyxform reads format {FORMAT_VERSION}): "
+                    "resume it with the pyxform that made it, or add --restart to start a new crawl here (its pages "
+                    "are removed)", location=str(folder))
             if sorted(seeds) != sorted(self.seeds) or topic != self.config.topic:
                 what = "seeds" if sorted(seeds) != sorted(self.seeds) else "topic"
                 shown = ", ".join(seeds) if what == "seeds" else repr(topic)
@@ -79,6 +86,9 @@ class Resuming:
             origin_ = key[len("robots:"):]
             self.slots.set_robots(origin_, host_of(origin_), Robots(**json.loads(value)))
         self._recover()
+        # URLs of refused hosts had no request: they are tried again (with --allow-private, a DNS answer ...)
+        db.execute("DELETE FROM pages WHERE url IN (SELECT url FROM frontier WHERE state = 'refused')")
+        db.execute("UPDATE frontier SET state = 'queued', reason = NULL WHERE state = 'refused'")
         pages: dict[int, tuple[str, float]] = {}
         rows = db.execute("SELECT id, url, relevance, stats, duplicate_of, priority FROM pages ORDER BY id").fetchall()
         for page_id, url, relevance, stats, duplicate_of, _priority in rows:
@@ -119,8 +129,6 @@ class Resuming:
                     candidate = Candidate(url, host_of(url), 0, 0, url_terms=terms(url_words(url)), inlinks=inlinks)
                     self.classifier.learn(self.ordering.features(candidate),
                                           relevance >= self.config.relevant_threshold)
-        # URLs of refused hosts had no request: they are tried again (with --allow-private, a DNS answer ...)
-        db.execute("UPDATE frontier SET state = 'queued', reason = NULL WHERE state = 'refused'")
         queued = []
         interrupted = {row[1] for row in self._interrupted if row[2] == "page"}
         for url, depth, seq, hops, attempts in db.execute(
@@ -141,7 +149,6 @@ class Resuming:
         rows = db.execute("SELECT id, url, kind, warc_file FROM fetches WHERE ended IS NULL").fetchall()
         if not rows:
             return
-        self._recovered: dict[int, Any] = {}
         by_file: dict[str, list[int]] = {}
         for fetch_id, _url, _kind, warc_file in rows:
             if warc_file:
@@ -172,8 +179,8 @@ class Resuming:
                 answer = Answer(url, response.status, "", response.headers, response.body, sent=True,
                                 ended=time.time())
                 answer.html = 200 <= response.status < 300 and is_html(answer.content_type, response.body[:1024])
-                self._pending_recovered = getattr(self, "_pending_recovered", [])
-                self._pending_recovered.append((candidate, fetch_id, answer, (response.offset, 0), warc_name))
+                self._pending_recovered.append((candidate, fetch_id, answer, (response.offset, response.length),
+                                                warc_name))
             else:
                 self.store.db.execute("UPDATE fetches SET ended = ?, error = ? WHERE id = ?",
                                       (time.time(), "interrupted: the crawl stopped before the answer was stored",
@@ -186,7 +193,7 @@ class Resuming:
                                       ("the crawl stopped while fetching it", url))
 
     def _queue_pending_conversions(self) -> None:
-        for candidate, fetch_id, answer, place, warc_name in getattr(self, "_pending_recovered", []):
+        for candidate, fetch_id, answer, place, warc_name in self._pending_recovered:
             self._process(candidate, fetch_id, answer, place, warc_name)
         self._pending_recovered = []
         if self.converter is None:

@@ -22,11 +22,13 @@ import os
 import sqlite3
 import time
 import uuid
+import zlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
 from warcio.archiveiterator import ArchiveIterator
+from warcio.exceptions import ArchiveLoadFailed
 from warcio.statusandheaders import StatusAndHeaders
 from warcio.warcwriter import WARCWriter
 
@@ -111,7 +113,7 @@ class Store:
     """The crawl's database and WARC files (the module docstring).
 
     :param folder: ``DIR``; created if missing.
-    :raises sqlite3.DatabaseError: ``crawl.sqlite`` is not a database.
+    :raises sqlite3.DatabaseError: ``crawl.sqlite`` is not a database, or holds tables of another program.
     """
 
     def __init__(self, folder: str | os.PathLike[str]) -> None:
@@ -119,6 +121,10 @@ class Store:
         (self.folder / "warc").mkdir(parents=True, exist_ok=True)
         (self.folder / "xml").mkdir(exist_ok=True)
         self.db = sqlite3.connect(self.folder / "crawl.sqlite", isolation_level=None, check_same_thread=False)
+        tables = {name for (name,) in self.db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if tables and "meta" not in tables:
+            self.db.close()
+            raise sqlite3.DatabaseError(f"it holds other tables ({', '.join(sorted(tables)[:5])})")
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=NORMAL")
         self.db.executescript(SCHEMA)
@@ -179,35 +185,50 @@ class Store:
         """The response record at ``offset`` of WARC file ``name`` (relative to the folder), or ``None``."""
         with open(self.folder / name, "rb") as stream:
             stream.seek(offset)
-            for record in ArchiveIterator(stream):
-                return _response(record, offset, 0)
+            iterator = ArchiveIterator(stream)
+            for record in iterator:
+                if record.rec_type != "response" or record.http_headers is None:
+                    return None
+                body = record.content_stream().read()
+                return _response(record, body, offset, iterator.get_record_length())
         return None
 
     def scan_responses(self, name: str, start: int) -> list[WarcResponse]:
-        """The response records of WARC file ``name`` from offset ``start`` on; a partial record at the end (a
-        kill while it was written) is cut off the file."""
+        """The response records of WARC file ``name`` from offset ``start`` on (``start``: a record's offset).
+
+        A record that a kill cut short (its gzip member or its block shorter than its ``Content-Length`` says) and
+        everything after it are cut off the file, so that the file ends with whole records.
+
+        :returns: the whole response records, in file order, with their offsets and lengths in the file.
+        """
         path = self.folder / name
         if not path.exists():
             return []
         responses = []
-        current, complete = start, True
+        end, size = start, path.stat().st_size
         with open(path, "rb") as stream:
             stream.seek(start)
             iterator = ArchiveIterator(stream)
             try:
                 for record in iterator:
-                    current = start + iterator.get_record_offset()
-                    response = _response(record, current, 0)
-                    if response is not None:
-                        responses.append(response)
-                    else:
-                        record.content_stream().read()
-            except Exception:  # a record cut short: everything before it stands
-                complete = False
-        if not complete:
-            responses = [r for r in responses if r.offset < current]
+                    response = record.rec_type == "response" and record.http_headers is not None
+                    body = record.content_stream().read() if response else None
+                    if not response:
+                        record.raw_stream.read()
+                    if record.raw_stream.limit:  # the block ended before its Content-Length: cut short
+                        break
+                    offset, length = iterator.get_record_offset(), iterator.get_record_length()
+                    if not _whole_member(stream, offset, length):  # its gzip member's end is missing
+                        break
+                    end = offset + length
+                    if response:
+                        assert body is not None
+                        responses.append(_response(record, body, offset, length))
+            except (ArchiveLoadFailed, EOFError, OSError, ValueError, zlib.error):
+                pass  # a record cut short: everything before it stands
+        if size > end:
             with open(path, "r+b") as stream:
-                stream.truncate(current)
+                stream.truncate(end)
         return responses
 
     def close(self) -> None:
@@ -217,11 +238,23 @@ class Store:
         self.db.close()
 
 
-def _response(record: Any, offset: int, length: int) -> WarcResponse | None:
-    if record.rec_type != "response" or record.http_headers is None:
-        return None
+def _whole_member(stream: Any, offset: int, length: int) -> bool:
+    """Whether the bytes ``offset .. offset + length`` of ``stream`` are one whole gzip member (its trailer
+    included); the stream's position is kept."""
+    here = stream.tell()
+    try:
+        stream.seek(offset)
+        member = zlib.decompressobj(16 + zlib.MAX_WBITS)
+        member.decompress(stream.read(length))
+        return member.eof
+    except zlib.error:
+        return False
+    finally:
+        stream.seek(here)
+
+
+def _response(record: Any, body: bytes, offset: int, length: int) -> WarcResponse:
     fetch = record.rec_headers.get_header(FETCH_ID_HEADER)
-    body = record.content_stream().read()
     status = int(record.http_headers.get_statuscode() or 0)
     return WarcResponse(int(fetch) if fetch and fetch.isdigit() else None, record.rec_headers.get_header(
         "WARC-Target-URI"), status, list(record.http_headers.headers), body, offset, length)
