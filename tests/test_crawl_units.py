@@ -113,6 +113,8 @@ def test_best_inlink_counts() -> None:
 
 def test_backlinks_term() -> None:
     o = ordering({"backlinks": 1.0})
+    for _ in range(10):  # pages of a.test seen: three links to one URL are no template
+        o.observe_page("a.test")
     for source in ("p1", "p2", "p3"):
         o.graph.add_edge(source, "http://a.test/popular")
     o.graph.add_edge("p1", "http://a.test/rare")
@@ -124,6 +126,8 @@ def test_backlinks_term() -> None:
 
 def test_pagerank_term() -> None:
     o = ordering({"pagerank": 1.0})
+    for _ in range(20):
+        o.observe_page("a.test")
     for i in range(5):
         o.graph.add_edge(f"http://a.test/{i}", "http://a.test/hub")
         o.graph.add_edge("http://a.test/hub", f"http://a.test/{i}")
@@ -131,6 +135,23 @@ def test_pagerank_term() -> None:
     o.refresh_rank()
     assert o.priority(candidate("http://a.test/hub")) == pytest.approx(1.0)
     assert o.priority(candidate("http://a.test/leaf")) == 0.0
+
+
+def test_template_links_get_neither_parent_nor_structure() -> None:
+    o = ordering({"anchor": 1.0, "parent": 1.0, "backlinks": 1.0})
+    menu, article = candidate("http://a.test/help", anchor="Help", parent=0.9), \
+        candidate("http://a.test/story", anchor="Help", parent=0.9)
+    for i in range(8):  # 8 pages of a.test, each with the menu link; two of them link the story
+        o.observe_page("a.test")
+        o.graph.add_edge(f"http://a.test/{i}", menu.url)
+        if i < 2:
+            o.graph.add_edge(f"http://a.test/{i}", article.url)
+    assert o.is_template(menu) and not o.is_template(article)
+    assert o.priority(menu) == 0.0  # its anchor is not about the topic; the page's relevance and links do not count
+    assert o.priority(article) == pytest.approx((0.9 + math.log(3) / math.log(9)) / 3)
+    for _ in range(10):  # more pages without the link: it is no template any more
+        o.observe_page("a.test")
+    assert not o.is_template(menu) and o.priority(menu) == pytest.approx((0.9 + 1.0) / 3)
 
 
 def test_learned_term_gains_weight_with_evidence() -> None:
@@ -452,3 +473,64 @@ def test_a_folder_that_is_a_file_is_an_output_error(tmp_path) -> None:  # type: 
     for out in (tmp_path / "file", tmp_path / "file" / "sub"):
         with pytest.raises(OutputError, match="cannot use the crawl folder"):
             crawl(_config(out), handle_signals=False)
+
+
+def _site_pages(detector: TrapDetector) -> None:
+    """Pages of three sections and the home page, with the site's menu and footer: its boilerplate."""
+    for url in ("http://a.test/", "http://a.test/news/a", "http://a.test/help/b", "http://a.test/shop/c"):
+        detector.observe(url, f"Menu Home News Shop Help. {url} " + " ".join(f"{url[-1]}w{j}" for j in range(30))
+                         + " Footer contact us privacy terms all rights reserved.")
+
+
+def test_pages_under_a_stopped_pattern_are_stopped() -> None:
+    detector = TrapDetector()
+    days = " ".join(str(d) for d in range(1, 29))
+    for month in (1, 2, 3):
+        detector.observe(f"http://a.test/events/2024/{month:02d}/", f"What's on in month {month}: {days} no events")
+    assert detector.stopped("http://a.test/events/2024/04/") is not None
+    assert detector.stopped("http://a.test/events/2024/04/15/") is not None  # a day view of the stopped months
+    assert detector.stopped("http://a.test/events/highlights") is None  # the section's other pages go on
+
+
+def test_a_few_similar_stubs_do_not_stop_a_pattern_of_articles() -> None:
+    detector = TrapDetector()
+    for i in range(30):
+        detector.observe(f"http://a.test/article?id={i}", " ".join(f"a{i}w{j}" for j in range(60)))
+        if i in (10, 20):  # two stubs of one template among them
+            for k in (0, 1):
+                detector.observe(f"http://a.test/article?id={i}{k}", f"Village {i}{k}: this article is a stub "
+                                 "about a village; you can help by expanding it with sources and more text")
+    assert detector.groups["a.test:/article?"].similar == 3
+    assert detector.stopped("http://a.test/article?id=99") is None
+
+
+def test_a_page_with_no_text_of_its_own_repeats_even_in_a_young_section() -> None:
+    detector = TrapDetector()
+    _site_pages(detector)
+    outcomes = []
+    for path in ("/gone/x", "/lost/y", "/missing/z", "/gone/x/about/", "/gone/x/contact/"):  # a soft 404
+        detector.observe(f"http://a.test{path}", f"Menu Home News Shop Help. Sorry, the page {path} was not "
+                         "found. Footer contact us privacy terms all rights reserved.")
+        outcomes.append(detector.last_near_duplicate)
+    assert outcomes[3:] == ["similar", "similar"]  # once its own words are known as the site's (three groups)
+    assert detector.stopped("http://a.test/gone/x/about/contact/") is not None
+
+
+def test_replay_restores_the_same_state() -> None:
+    from pyxform.wings.crawl.traps import fingerprint, pack_print, text_digest, unpack_print
+
+    pages = [(f"http://a.test/cal?m={m}", f"Calendar month {m} " + " ".join(str(d) for d in range(1, 29)))
+             for m in range(1, 3)] + [(f"http://a.test/wiki/{i}", " ".join(f"w{i}x{j}" for j in range(40)))
+                                     for i in range(12)] + [("http://a.test/p?id=1&visit=9", "the same text"),
+                                                           ("http://a.test/p?id=1&visit=7", "the same text")]
+    live, replayed = TrapDetector(), TrapDetector()
+    for url, text in pages:
+        live.observe(url, text)
+        mark = unpack_print(pack_print(fingerprint(text)))
+        assert mark == fingerprint(text)
+        replayed.replay(url, text_digest(text), mark)
+    assert replayed.groups == live.groups and replayed.ignored == live.ignored == {"a.test": {"visit"}}
+    text = "Calendar month 3 " + " ".join(str(d) for d in range(1, 29))
+    live.observe("http://a.test/cal?m=3", text)
+    replayed.observe("http://a.test/cal?m=3", text)
+    assert live.stopped("http://a.test/cal?m=4") is not None and replayed.stopped("http://a.test/cal?m=4") is not None

@@ -13,7 +13,7 @@ from .fetcher import REDIRECTS, Answer
 from .ordering import Candidate, Evidence
 from .store import utc_now
 from .text import charset_of, parse_page, terms
-from .traps import url_trap
+from .traps import pack_print, url_trap
 from .urls import canonical, host_in_scope, host_of, in_scope, url_words
 
 __all__ = ["Recording", "MAX_REDIRECTS"]
@@ -129,7 +129,11 @@ class Recording:
             relevance = self.topic.page_score(title_terms, body_terms)
             self.topic.add_page({"title": title_terms, "body": body_terms})
         relevant = relevance >= self.config.relevant_threshold
+        host = host_of(candidate.url)
+        ignored = self.traps.ignored_parameters(host)
         duplicate_of = self.traps.observe(candidate.url, parsed.text)
+        if duplicate_of is not None and self.traps.ignored_parameters(host) != ignored:
+            self._alias(candidate, duplicate_of)
         present = sorted(set(title_terms + body_terms) & set(self.topic.query)) if self.topic is not None else []
         stats = {"title": len(title_terms), "body": len(body_terms), "present": present,
                  "text": self.traps.last_digest, "near_duplicate": self.traps.last_near_duplicate}
@@ -140,12 +144,15 @@ class Recording:
             (*row, relevance, parsed.title[:500], duplicate_of,
              "pending" if self.converter is not None and duplicate_of is None else None, json.dumps(stats)))
         page_id = int(cursor.lastrowid or 0)
+        db.execute("INSERT OR REPLACE INTO prints(page, print) VALUES (?, ?)",
+                   (page_id, pack_print(self.traps.last_print)))
         self.frontier.set_state(candidate.url, "fetched", None, candidate.priority)
         self.stats.pages += 1
         self.stats.relevant += relevant
         if self.config.ordering == "focused" and candidate.inlinks:
             self.classifier.learn(self.ordering.features(candidate), relevant)
-        if duplicate_of is None and parsed.follow:
+        if duplicate_of is None and not self.traps.last_near_duplicate and parsed.follow:
+            self.ordering.observe_page(host)
             links = []
             for link in parsed.links:
                 try:
@@ -163,6 +170,16 @@ class Recording:
                                candidate.url)
             db.executemany("INSERT INTO links(source, target, anchor, context) VALUES (?,?,?,?)", links)
         return page_id, relevant
+
+    def _alias(self, candidate: Candidate, earlier: str) -> None:
+        """A session-id parameter was just learned from two URLs of one page: the URL without it names that page
+        too (known, so that a link to it is not fetched again)."""
+        ignored = self.traps.ignored_parameters(host_of(earlier))
+        key = canonical(earlier, ignored)
+        if key not in self.frontier.seen:
+            alias = self._candidate(key, candidate.depth, self.frontier.next_order(), 0)
+            self.frontier.add(alias, state="duplicate", reason=f"the same page as {earlier} (a session-id parameter)")
+            self.stats.skipped += 1
 
     def _keep(self, url: str) -> bool:
         """Whether a link's URL is in scope (before canonicalization: most links of a page are not)."""

@@ -19,6 +19,7 @@ from .ordering import Candidate, Evidence
 from .politeness import Robots
 from .store import Store, utc_now
 from .text import charset_of, terms
+from .traps import unpack_print
 from .urls import host_of, url_words
 
 __all__ = ["Resuming", "FORMAT_VERSION"]
@@ -90,16 +91,23 @@ class Resuming:
         db.execute("DELETE FROM pages WHERE url IN (SELECT url FROM frontier WHERE state = 'refused')")
         db.execute("UPDATE frontier SET state = 'queued', reason = NULL WHERE state = 'refused'")
         pages: dict[int, tuple[str, float]] = {}
-        rows = db.execute("SELECT id, url, relevance, stats, duplicate_of, priority FROM pages ORDER BY id").fetchall()
-        for page_id, url, relevance, stats, duplicate_of, _priority in rows:
+        rows = db.execute("SELECT id, url, relevance, stats, duplicate_of, print FROM pages LEFT JOIN prints "
+                          "ON prints.page = pages.id ORDER BY id").fetchall()
+        for page_id, url, relevance, stats, duplicate_of, mark in rows:
             pages[page_id] = (url, relevance or 0.0)
             if stats:
                 data = json.loads(stats)
                 if self.topic is not None:
                     self.topic.restore_page(data.get("present", []),
                                             {"title": data.get("title", 0), "body": data.get("body", 0)})
-                self.traps.restore(url, data.get("text"), data.get("near_duplicate", False), duplicate_of)
+                if mark is not None and data.get("text"):  # the trap detector sees the page again, as it was
+                    self.traps.replay(url, data["text"], unpack_print(mark))
+                else:
+                    self.traps.restore(url, data.get("text"), data.get("near_duplicate", False), duplicate_of)
         evidence: dict[str, list[Evidence]] = {}
+        for (source,) in db.execute("SELECT DISTINCT source FROM links"):
+            if source in pages:
+                self.ordering.observe_page(host_of(pages[source][0]))
         for source, target, anchor, context in db.execute("SELECT source, target, anchor, context FROM links"):
             source_url, relevance = pages.get(source, ("", 0.0))
             if source_url:

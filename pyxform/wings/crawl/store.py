@@ -2,7 +2,7 @@
 
 Layout of ``DIR``::
 
-    crawl.sqlite        meta, frontier, pages, links, fetches (the tables below)
+    crawl.sqlite        meta, frontier, pages, links, prints, fetches (the tables below)
     warc/crawl-NNNNN.warc.gz   one file per run (a resume starts the next): warcinfo, then a request and a
                         response record per HTTP answer, robots.txt included (ISO 28500, written with warcio)
     xml/                the tables of each HTML page as pyxform XML (``PAGEID-NAME.xml``)
@@ -79,6 +79,10 @@ CREATE TABLE IF NOT EXISTS links (
     context TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS links_target ON links(target);
+CREATE TABLE IF NOT EXISTS prints (
+    page INTEGER PRIMARY KEY,       -- pages.id
+    print BLOB NOT NULL             -- the page's text fingerprint (traps.pack_print), for the trap detector on resume
+);
 CREATE TABLE IF NOT EXISTS fetches (
     id INTEGER PRIMARY KEY,
     url TEXT NOT NULL,              -- the URL requested
