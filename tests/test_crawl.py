@@ -89,7 +89,7 @@ def test_crawl_delay_of_robots_txt_wins(tmp_path: Path) -> None:
 def test_robots_txt_that_never_answers_disallows(tmp_path: Path) -> None:
     limits = replace(DEFAULT_LIMITS, fetch_timeout=0.5)
     with TestWeb(static_site(chain_site(3, {"/robots.txt": Reply(body=b"", delay=2.0)}))) as web:
-        run(web, tmp_path, limits=limits)
+        run(web, tmp_path, limits=limits, retries=0)
     assert web.paths() == ["/robots.txt"]
     (reason,) = rows(tmp_path, "SELECT reason FROM frontier")
     assert "robots.txt" in reason[0] and "within 0.5 s" in reason[0]
@@ -97,8 +97,8 @@ def test_robots_txt_that_never_answers_disallows(tmp_path: Path) -> None:
 
 def test_robots_txt_unavailable_disallows_and_missing_allows(tmp_path: Path) -> None:
     with TestWeb(static_site(chain_site(3, {"/robots.txt": Reply(503, b"busy")}))) as web:
-        run(web, tmp_path / "a")
-    assert web.paths() == ["/robots.txt"]
+        run(web, tmp_path / "a", backoff=0.05)
+    assert web.paths() == ["/robots.txt"] * 3  # tried again twice (--retries), then everything is disallowed
     assert rows(tmp_path / "a", "SELECT state FROM frontier") == [("robots",)]
     with TestWeb(static_site(chain_site(3, {"/robots.txt": Reply(404, b"none")}))) as web:
         run(web, tmp_path / "b")
@@ -130,6 +130,53 @@ def test_private_addresses_refused_without_the_option(tmp_path: Path) -> None:
         (failure,) = rows(folder, "SELECT failure FROM pages")
         assert "forbidden-address" in failure[0] and "private" in failure[0]
         assert result.stats.fetches == 0  # type: ignore[attr-defined]
+
+
+def test_retry_after_pauses_the_host(tmp_path: Path) -> None:
+    """429 and 503 ask the crawler to slow down: the host gets no request before Retry-After (seconds or an HTTP
+    date), then the URL is tried again; a Retry-After beyond what a crawl waits fails the URL at once."""
+    calls = Counter[str]()
+
+    def site(path: str, headers: Mapping[str, str]) -> Reply:
+        calls[path] += 1
+        if path == "/busy" and calls[path] == 1:
+            return Reply(429, b"slow down", (("Retry-After", "1"),))
+        if path == "/later" and calls[path] == 1:
+            date = time.strftime("%a, %d %b %Y %H:%M:%S GMT", time.gmtime(time.time() + 2))
+            return Reply(503, b"maintenance", (("Retry-After", date),))
+        if path == "/never":
+            return Reply(503, b"closed", (("Retry-After", "86400"),))
+        return static_site(chain_site(3, {"/": html_page("Home", "", {"/busy": "a", "/later": "b", "/never": "c",
+                                                                       "/p0": "d", "/p1": "e"})}))(path, headers)
+
+    with TestWeb(site) as web:
+        run(web, tmp_path, ordering="bfs", backoff=0.0)
+    log = [(hit.path, hit.time) for hit in web.log]
+    gap_after: dict[str, float] = {}  # from a path's first request to the host's next request
+    for (path, a), (_, b) in zip(log, log[1:]):
+        gap_after.setdefault(path, b - a)
+    assert gap_after["/busy"] >= 1.0  # the whole host waited the second it asked for
+    assert gap_after["/later"] >= 1.0  # the date said 2 s from then (whole seconds: at least 1 s)
+    assert calls["/busy"] == 2 and calls["/later"] == 2 and calls["/never"] == 1
+    failures = dict(rows(tmp_path, "SELECT url, failure FROM pages WHERE failure IS NOT NULL"))
+    assert "Retry-After" in failures[web.url + "/never"] and "503" in failures[web.url + "/never"]
+
+
+def test_robots_txt_unavailable_for_a_moment_is_tried_again(tmp_path: Path) -> None:
+    calls = Counter[str]()
+
+    def site(path: str, headers: Mapping[str, str]) -> Reply:
+        calls[path] += 1
+        if path == "/robots.txt" and calls[path] == 1:
+            return Reply(503, b"busy")
+        if path == "/robots.txt" and calls[path] == 2:
+            return Reply(429, b"slow down")
+        return static_site(chain_site(3))(path, headers)
+
+    with TestWeb(site) as web:
+        run(web, tmp_path, backoff=0.05)
+    assert web.paths()[:3] == ["/robots.txt"] * 3
+    assert "/private" not in " ".join(web.paths()) and len(page_requests(web)) == 4
 
 
 # -- budgets, redirects, errors --------------------------------------------------------------------------------------

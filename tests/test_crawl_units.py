@@ -534,3 +534,14 @@ def test_replay_restores_the_same_state() -> None:
     live.observe("http://a.test/cal?m=3", text)
     replayed.observe("http://a.test/cal?m=3", text)
     assert live.stopped("http://a.test/cal?m=4") is not None and replayed.stopped("http://a.test/cal?m=4") is not None
+
+
+def test_retry_after_values() -> None:
+    from pyxform.wings.crawl.fetcher import retry_after
+
+    now = 1_700_000_000.0  # 2023-11-14T22:13:20Z
+    assert retry_after("120", now) == 120.0
+    assert retry_after("Tue, 14 Nov 2023 22:14:20 GMT", now) == pytest.approx(60.0)
+    assert retry_after("Tue, 14 Nov 2023 22:00:00 GMT", now) == 0.0  # in the past: no wait
+    assert retry_after("soon", now) is None and retry_after("", now) is None and retry_after(None, now) is None
+    assert retry_after("-5", now) is None

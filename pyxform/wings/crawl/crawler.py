@@ -21,7 +21,7 @@ from .frontier import Frontier
 from .learning import LinkClassifier
 from .ordering import Candidate, Ordering
 from .politeness import ROBOTS_MAX_BYTES, HostSlots, Robots
-from .recording import MAX_REDIRECTS, Recording
+from .recording import MAX_REDIRECTS, MAX_RETRY_AFTER, Recording
 from .relevance import Topic
 from .resume import Resuming
 from .structure import LinkGraph
@@ -298,9 +298,13 @@ class _Crawler(Resuming, Recording):
 
     # -- robots.txt ----------------------------------------------------------------------------------------------
     async def _robots(self, origin_: str, host: str) -> None:
-        url, robots, sent = robots_url(origin_), None, False
+        """Fetch the robots.txt of ``origin_`` (its host's slot is taken): redirects followed (at most
+        :data:`ROBOTS_REDIRECTS`), an unavailable one (5xx, 429, no answer) tried again ``--retries`` times with
+        backoff (and its Retry-After); rules from an answer are kept for resumes, an unavailable one is not."""
+        url, robots, sent, attempts = robots_url(origin_), None, False, 0
         try:
-            for _hop in range(ROBOTS_REDIRECTS + 1):
+            hops = 0
+            while robots is None:
                 try:
                     aimed = await self.fetcher.check(url)
                 except PyxformError as error:
@@ -313,18 +317,25 @@ class _Crawler(Resuming, Recording):
                 self.stats.robots_fetches += 1
                 target = answer.location
                 if target is not None and target.startswith(("http://", "https://")):
+                    hops += 1
+                    if hops > ROBOTS_REDIRECTS:
+                        robots = Robots("disallow-all", reason=f"robots.txt: more than {ROBOTS_REDIRECTS} redirects")
+                        break
                     url = target
                     if host_of(target) == host:
                         await asyncio.sleep(self.slots.gap(host))
                     continue
+                unavailable = answer.retryable or answer.status == 429
+                asked = answer.retry_after or 0.0
+                if unavailable and attempts < self.config.retries and not self.stopping and asked <= MAX_RETRY_AFTER:
+                    attempts += 1
+                    await asyncio.sleep(max(self.config.backoff * 2 ** (attempts - 1), asked, self.slots.gap(host)))
+                    continue
                 robots = Robots.from_answer(answer.status, answer.body, answer.error)
-                break
-            else:
-                robots = Robots("disallow-all", reason=f"robots.txt: more than {ROBOTS_REDIRECTS} redirects")
         finally:
             if robots is not None:
                 self.slots.set_robots(origin_, host, robots)
-                if robots.status != "refused":  # a refused host is checked again on resume
+                if robots.status in ("rules", "allow-all"):  # refused or unavailable: checked again on resume
                     with self.store.transaction():
                         self.store.put("robots:" + origin_, robots.__dict__)
             if sent:

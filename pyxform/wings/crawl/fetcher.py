@@ -13,6 +13,8 @@ from __future__ import annotations
 import asyncio
 import re
 import time
+from datetime import timezone
+from email.utils import parsedate_to_datetime
 from dataclasses import dataclass, field
 from importlib.metadata import PackageNotFoundError, version
 from typing import Final
@@ -22,7 +24,7 @@ import httpx
 from ...base.errors import FetchError
 from ...base.fetch import pinned, resolve_checked
 
-__all__ = ["Answer", "Fetcher", "USER_AGENT", "ROBOTS_TOKEN", "is_html", "REDIRECTS"]
+__all__ = ["Answer", "Fetcher", "USER_AGENT", "ROBOTS_TOKEN", "is_html", "retry_after", "REDIRECTS", "OVERLOADED"]
 
 try:
     _VERSION = version("pyxform")
@@ -32,9 +34,31 @@ except PackageNotFoundError:  # pragma: no cover - a checkout that was not insta
 ROBOTS_TOKEN: Final = "pyxform"
 USER_AGENT: Final = f"{ROBOTS_TOKEN}/{_VERSION} (focused crawler; +https://pypi.org/project/pyxform/)"
 REDIRECTS: Final = frozenset({301, 302, 303, 307, 308})
+#: Answers that say the server is overloaded: its host is paused (Retry-After, else the backoff).
+OVERLOADED: Final = frozenset({429, 503})
 _HTML_TYPES: Final = ("text/html", "application/xhtml+xml")
 _LOOKS_HTML: Final = re.compile(rb"^\s*(?:<!--.*?-->\s*)*<(?:!doctype\s+html|html|head|body)",
                                 re.IGNORECASE | re.DOTALL)
+
+
+def retry_after(value: str | None, now: float | None = None) -> float | None:
+    """The seconds a ``Retry-After`` header asks to wait (RFC 9110, section 10.2.3: a number of seconds or an HTTP
+    date), ``None`` if absent or unreadable; never negative.
+
+    :param now: the current Unix time (for a date; default the clock's).
+    """
+    if not value or not value.strip():
+        return None
+    value = value.strip()
+    if value.isdigit():
+        return float(value)
+    try:
+        when = parsedate_to_datetime(value)
+    except (TypeError, ValueError, IndexError):
+        return None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=timezone.utc)
+    return max(0.0, when.timestamp() - (time.time() if now is None else now))
 
 
 def is_html(content_type: str | None, body_start: bytes = b"") -> bool:
@@ -77,6 +101,11 @@ class Answer:
     def header(self, name: str) -> str | None:
         name = name.lower()
         return next((v for k, v in self.headers if k.lower() == name), None)
+
+    @property
+    def retry_after(self) -> float | None:
+        """Seconds the server asks to wait before the next request (``Retry-After`` of a 429 or 503), or ``None``."""
+        return retry_after(self.header("retry-after"), self.ended or None) if self.status in OVERLOADED else None
 
     @property
     def content_type(self) -> str | None:

@@ -3,8 +3,10 @@ host, the least gap between two of its requests, a per-host fetch budget.
 
 robots.txt is fetched before any other request to its origin (``scheme://host:port``) and counts in its host's gap
 (not in ``max_pages``). Its answer decides (RFC 9309, section 2.3.1): 2xx -> its rules (the first 500 KiB, the
-least a crawler must read); 4xx (404 ...) -> no rules, everything allowed; 5xx, no answer, or a redirect chain that
-ends nowhere -> everything disallowed for that origin (the crawl records why). A body that is not robots.txt at all
+least a crawler must read); 4xx (404 ...) -> no rules, everything allowed; 5xx, 429 (too many requests: the server is
+overloaded, as Google's crawler reads it), no answer, or a redirect chain that ends nowhere -> everything disallowed
+for that origin (the crawl records why). An unavailable robots.txt is tried again (``--retries``, with backoff)
+before that, and again by a resumed crawl. A body that is not robots.txt at all
 (an HTML page) has no rules protego recognizes, so it allows everything, as browsers' and Google's parsers do.
 
 The gap between two requests to a host is counted from the end of one answer to the start of the next, so the
@@ -49,7 +51,7 @@ class Robots:
         """The rules an answer to ``/robots.txt`` gives (the module docstring)."""
         if status is not None and 200 <= status < 300 and error is None:
             return Robots("rules", body[:ROBOTS_MAX_BYTES].decode("utf-8", "replace"), f"HTTP {status}")
-        if status is not None and 400 <= status < 500:
+        if status is not None and 400 <= status < 500 and status != 429:
             return Robots("allow-all", reason=f"HTTP {status}: no robots.txt")
         return Robots("disallow-all", reason=error or f"HTTP {status}: robots.txt unavailable")
 
@@ -117,6 +119,10 @@ class HostSlots:
     def take(self, host: str) -> None:
         """Mark ``host`` busy (one request in flight)."""
         self.busy.add(host)
+
+    def pause(self, host: str, seconds: float) -> None:
+        """No request to ``host`` for ``seconds`` from now (the server said it is overloaded: 429, 503)."""
+        self.ready_at[host] = max(self.ready_at.get(host, 0.0), time.monotonic() + seconds)
 
     def release(self, host: str, counted: bool) -> None:
         """The request to ``host`` is over: the next may start ``gap`` seconds from now."""

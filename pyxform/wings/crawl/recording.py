@@ -9,17 +9,19 @@ import json
 import time
 from typing import Any
 
-from .fetcher import REDIRECTS, Answer
+from .fetcher import OVERLOADED, REDIRECTS, Answer
 from .ordering import Candidate, Evidence
 from .store import utc_now
 from .text import charset_of, parse_page, terms
 from .traps import pack_print, url_trap
 from .urls import canonical, host_in_scope, host_of, in_scope, url_words
 
-__all__ = ["Recording", "MAX_REDIRECTS"]
+__all__ = ["Recording", "MAX_REDIRECTS", "MAX_RETRY_AFTER"]
 
 #: Redirect hops followed from one URL (each a fetch of its own).
 MAX_REDIRECTS = 10
+#: The longest ``Retry-After`` (seconds) a crawl waits for; a URL whose server asks for more fails at once.
+MAX_RETRY_AFTER = 120.0
 
 
 class Recording:
@@ -46,14 +48,23 @@ class Recording:
         with self.store.transaction() as db:
             db.execute("UPDATE fetches SET ended = ?, status = ?, error = ? WHERE id = ?",
                        (answer.ended or time.time(), answer.status, answer.error, fetch_id))
-            if answer.error is not None and answer.retryable and candidate.attempts < self.config.retries \
-                    and not self.stopping:
-                candidate.attempts += 1
-                db.execute("UPDATE frontier SET attempts = ? WHERE url = ?", (candidate.attempts, candidate.url))
-                delay = self.config.backoff * 2 ** (candidate.attempts - 1)
-                self.waiting.append((time.monotonic() + max(delay, self.slots.gap(candidate.host)), candidate))
-                return
             content_type = answer.content_type
+            if answer.error is not None and answer.retryable:
+                delay = self.config.backoff * 2 ** candidate.attempts
+                asked = answer.retry_after
+                if asked is not None and asked > MAX_RETRY_AFTER:
+                    self._record_failure(candidate, f"{answer.error}; the server asks to wait {asked:.0f} s "
+                                         f"(Retry-After), longer than a crawl waits ({MAX_RETRY_AFTER} s)",
+                                         answer.status, content_type)
+                    return
+                if answer.status in OVERLOADED:  # the server is overloaded: its whole host waits
+                    self.slots.pause(candidate.host, max(delay, asked or 0.0))
+                if candidate.attempts < self.config.retries and not self.stopping:
+                    candidate.attempts += 1
+                    db.execute("UPDATE frontier SET attempts = ? WHERE url = ?", (candidate.attempts, candidate.url))
+                    wait = max(delay, asked or 0.0, self.slots.gap(candidate.host))
+                    self.waiting.append((time.monotonic() + wait, candidate))
+                    return
             if answer.error is not None:
                 self._record_failure(candidate, answer.error, answer.status, content_type)
                 return
