@@ -22,7 +22,7 @@ from pyxform.wings.crawl.store import SCHEMA
 from pyxform.wings.crawl.structure import DAMPING, LinkGraph
 from pyxform.wings.crawl.text import parse_page, terms
 from pyxform.wings.crawl.traps import NEAR_DUPLICATES, TrapDetector, group_of, pattern_of, url_trap
-from pyxform.wings.crawl.urls import canonical, in_scope, url_words
+from pyxform.wings.crawl.urls import canonical, host_of, in_scope, url_words
 
 ONLY = {name: 0.0 for name in Weights.__dataclass_fields__}
 
@@ -545,3 +545,29 @@ def test_retry_after_values() -> None:
     assert retry_after("Tue, 14 Nov 2023 22:00:00 GMT", now) == 0.0  # in the past: no wait
     assert retry_after("soon", now) is None and retry_after("", now) is None and retry_after(None, now) is None
     assert retry_after("-5", now) is None
+
+
+@pytest.mark.parametrize("url", ["http://Bücher.test/a", "HTTP://BÜCHER.test:80/b", "http://xn--bcher-kva.test./c",
+                                 "http://[::1]:8080/e"])
+def test_link_host_is_the_canonical_host(url: str) -> None:
+    from pyxform.wings.crawl.urls import link_host
+
+    expected = "::1" if "[" in url else "xn--bcher-kva.test"
+    assert link_host(url) == host_of(canonical(url)) == expected
+
+
+@pytest.mark.parametrize(("args", "code", "message"), [
+    (["notaurl", "--topic", "olympic"], 2, "seed 'notaurl': not an absolute http(s) URL"),
+    (["ftp://a.test/", "--topic", "olympic"], 2, "not an absolute http(s) URL"),
+    (["http://a.test/", "--topic", "the of and"], 2, "has no word to look for"),
+    (["http://a.test/"], 2, "the focused ordering needs a topic"),
+    (["http://a.test/", "--topic", "olympic", "--delay", "-1"], 2, "--delay: must be 0 or more"),
+])
+def test_command_line_usage_errors(tmp_path, capsys, args: list[str], code: int, message: str) -> None:  # type: ignore[no-untyped-def]
+    from pyxform.cli.main import main
+
+    with pytest.raises(SystemExit) as stop:  # argparse's way: usage and message on standard error
+        main(["crawl", *args, "--max-pages", "3", "--out", str(tmp_path / "c")])
+    assert stop.value.code == code
+    assert message in capsys.readouterr().err
+    assert not (tmp_path / "c").exists()  # nothing was made

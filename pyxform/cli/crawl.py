@@ -204,8 +204,6 @@ def run(args: argparse.Namespace) -> int:
     display = _Display(config.max_pages)
     try:
         result = crawl(config, progress=display)
-    except ValueError as error:  # a seed or a topic the crawl cannot take
-        raise UsageError(str(error)) from None
     finally:
         display.close()
     print(summary(result), flush=True)

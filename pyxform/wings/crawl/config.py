@@ -105,6 +105,8 @@ class CrawlConfig:
     limits: Limits = DEFAULT_LIMITS
 
     def __post_init__(self) -> None:
+        """:raises ValueError: a setting out of range, a seed that is not an absolute http(s) URL, a topic without a
+            word to look for."""
         if not self.seeds:
             raise ValueError("at least one seed URL is needed")
         if self.max_pages < 1:
@@ -123,3 +125,13 @@ class CrawlConfig:
             raise ValueError(f"concurrency must be >= 1 (got {self.concurrency})")
         if self.max_url_length < 16:
             raise ValueError(f"max_url_length must be >= 16 (got {self.max_url_length})")
+        from .relevance import Topic  # the crawler's modules load when a crawl is set up, not with the CLI
+        from .urls import canonical
+
+        for seed in self.seeds:
+            try:
+                canonical(seed)
+            except ValueError as error:
+                raise ValueError(f"seed {seed!r}: {error}") from None
+        if self.topic.strip():
+            Topic(self.topic)  # a topic of stop words only is refused

@@ -14,7 +14,7 @@ from .ordering import Candidate, Evidence
 from .store import utc_now
 from .text import charset_of, parse_page, terms
 from .traps import pack_print, url_trap
-from .urls import canonical, host_in_scope, host_of, in_scope, url_words
+from .urls import canonical, host_in_scope, host_of, in_scope, link_host, url_words
 
 __all__ = ["Recording", "MAX_REDIRECTS", "MAX_RETRY_AFTER"]
 
@@ -194,9 +194,7 @@ class Recording:
 
     def _keep(self, url: str) -> bool:
         """Whether a link's URL is in scope (before canonicalization: most links of a page are not)."""
-        netloc = url.split("/", 3)[2].rsplit("@", 1)[-1] if url.count("/") >= 2 else ""
-        host = netloc[1:netloc.find("]")] if netloc.startswith("[") else netloc.split(":", 1)[0]
-        return host_in_scope(host.lower(), self.seed_hosts, self.domains)
+        return host_in_scope(link_host(url), self.seed_hosts, self.domains)
 
     def _scope_reason(self, url: str) -> tuple[str, str] | None:
         if not in_scope(url, self.seed_hosts, self.domains):
