@@ -3,8 +3,9 @@ reads the server's own log (bench/crawl_eval/web.py), never the crawler's record
 
 from __future__ import annotations
 
-import gzip
+import calendar
 import os
+import re
 import signal
 import sqlite3
 import subprocess
@@ -320,23 +321,55 @@ def test_traps_cost_a_bounded_number_of_fetches(tmp_path: Path) -> None:
 
 # -- storage, state, resume ----------------------------------------------------------------------------------------
 def test_warc_and_database(tmp_path: Path) -> None:
-    with TestWeb(static_site(chain_site(6))) as web:
-        run(web, tmp_path)
+    png = b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 8
+    site = chain_site(6, {"/": html_page("Home", "index", {"/p0": "a", "/logo.png": "b", "/big.bin": "c",
+                                                             "/gone": "d"}),
+                          "/logo.png": Reply(body=png, headers=(("Content-Type", "image/png"),)),
+                          "/big.bin": Reply(body=b"\0" * 300_000, headers=(("Content-Type", "application/x-data"),)),
+                          "/gone": Reply(404, b"<html><body>" + b"gone " * 30_000 + b"</body></html>")})
+    started = time.time()
+    with TestWeb(static_site(site)) as web:
+        run(web, tmp_path, limits=replace(DEFAULT_LIMITS, max_fetch_bytes=200_000))
     (warc,) = (tmp_path / "warc").iterdir()
-    with gzip.open(warc) as stream:
-        records = [(r.rec_type, r.rec_headers.get_header("WARC-Target-URI"), r.content_stream().read())
-                   for r in ArchiveIterator(stream)]
-    responses = {uri: body for kind, uri, body in records if kind == "response"}
+    with open(warc, "rb") as stream:  # digests checked as they are read: a wrong one raises
+        records = [(r.rec_type, r.rec_headers, r.http_headers, r.content_stream().read())
+                   for r in ArchiveIterator(stream, check_digests="raise")]
     assert records[0][0] == "warcinfo"
-    assert responses[web.url + "/robots.txt"] == ROBOTS.body
-    assert responses[web.url + "/p3"] == chain_site(6)["/p3"].body
-    assert sum(kind == "request" for kind, _, _ in records) == len(web.log)
+    assert {headers.protocol for _, headers, _, _ in records} == {"WARC/1.1"}
+    responses = {h.get_header("WARC-Target-URI"): (h, http, body) for kind, h, http, body in records
+                 if kind == "response"}
+    requests = [(h, http) for kind, h, http, _ in records if kind == "request"]
+    assert len(requests) == len(responses) == len(web.log)  # one pair per request the server saw
+    ids = {h.get_header("WARC-Record-ID"): h for h, _, _ in responses.values()}
+    for request, http in requests:  # each request names its response, and has its date and target
+        response = ids[request.get_header("WARC-Concurrent-To")]
+        assert request.get_header("WARC-Target-URI") == response.get_header("WARC-Target-URI")
+        assert request.get_header("WARC-Date") == response.get_header("WARC-Date")
+        assert http.protocol == "GET" and http.get_header("User-Agent").startswith("pyxform/")
+    arrivals = {web.url + hit.path: hit for hit in web.log}
+    for uri, (headers, http, body) in responses.items():
+        date = headers.get_header("WARC-Date")  # the capture's start, in microseconds (WARC 1.1)
+        assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z", date)
+        captured = calendar.timegm(time.strptime(date[:19], "%Y-%m-%dT%H:%M:%S")) + float(date[19:-1])
+        assert started - 1 <= captured <= time.time() and uri in arrivals
+        assert headers.get_header("WARC-IP-Address") == "127.0.0.1"
+        assert int(http.get_header("Content-Length")) == len(body)  # the headers describe the stored body
+        assert headers.get_header("WARC-Payload-Digest") and headers.get_header("WARC-Block-Digest")
+    assert responses[web.url + "/robots.txt"][2] == ROBOTS.body
+    assert responses[web.url + "/p3"][2] == site["/p3"].body
+    assert responses[web.url + "/logo.png"][2] == png  # non-HTML bodies are stored too
+    big_headers, _, big = responses[web.url + "/big.bin"]
+    assert big == b"\0" * 200_000 and big_headers.get_header("WARC-Truncated") == "length"
+    gone_headers, _, gone = responses[web.url + "/gone"]  # an error page's first 64 KiB
+    assert len(gone) == 64 * 1024 and gone_headers.get_header("WARC-Truncated") == "length"
+    assert responses[web.url + "/p3"][0].get_header("WARC-Truncated") is None
     pages = rows(tmp_path, "SELECT url, status, depth, relevance FROM pages WHERE url LIKE '%/p1'")
     assert pages[0][1:3] == (200, 2) and pages[0][3] > rows(
         tmp_path, "SELECT relevance FROM pages WHERE url LIKE '%/p2'")[0][0]
     links = rows(tmp_path, "SELECT anchor FROM links JOIN pages ON pages.id = links.source "
                            "WHERE pages.url LIKE '%/p1' ORDER BY anchor")
     assert links == [("after next",), ("next",)]
+    assert rows(tmp_path, "SELECT bytes, failure FROM pages WHERE url LIKE '%/big.bin'") == [(200_000, None)]
 
 
 def test_other_seeds_or_topic_refused_unless_restart(tmp_path: Path) -> None:

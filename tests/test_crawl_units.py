@@ -377,7 +377,7 @@ def test_frontier_takes_the_best_first() -> None:
 
 
 def test_config_checks() -> None:
-    base = CrawlConfig(seeds=("http://a.test/",), topic="x y", out="o", max_pages=1)
+    base = CrawlConfig(seeds=("http://a.test/",), topic="olympic medals", out="o", max_pages=1)
     with pytest.raises(ValueError, match="needs a topic"):
         replace(base, topic=" ")
     with pytest.raises(ValueError, match="ordering"):

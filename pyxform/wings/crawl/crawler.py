@@ -312,7 +312,7 @@ class _Crawler(Resuming, Recording):
                     break
                 fetch_id = self._log_fetch(url, "robots")
                 sent = True
-                answer = await self.fetcher.get(url, aimed, max_bytes=ROBOTS_MAX_BYTES, html_only=False)
+                answer = await self.fetcher.get(url, aimed, max_bytes=ROBOTS_MAX_BYTES)
                 self._store_answer(fetch_id, answer)
                 self.stats.robots_fetches += 1
                 target = answer.location
@@ -352,15 +352,19 @@ class _Crawler(Resuming, Recording):
 
     def _store_answer(self, fetch_id: int, answer: Answer) -> tuple[int, int] | None:
         """Append the answer to the WARC file (before the database learns of it); its place there."""
-        place = None
-        if answer.status is not None:
-            status_line = f"{answer.status} {answer.reason}".strip()
-            place = self.store.write_exchange(fetch_id, answer.url, answer.request_line, answer.request_headers,
-                                              status_line, answer.headers, answer.body)
+        place = self._archive(fetch_id, answer)
         with self.store.transaction() as db:
             db.execute("UPDATE fetches SET ended = ?, status = ?, error = ? WHERE id = ?",
                        (answer.ended or time.time(), answer.status, answer.error, fetch_id))
         return place
+
+    def _archive(self, fetch_id: int, answer: Answer) -> tuple[int, int] | None:
+        """Append an answer's request and response records to the WARC file; their place (``None``: no answer)."""
+        if answer.status is None:
+            return None
+        return self.store.write_exchange(fetch_id, answer.url, answer.request_line, answer.request_headers,
+                                         f"{answer.status} {answer.reason}".strip(), answer.headers, answer.body,
+                                         date=answer.started, address=answer.address, truncated=answer.truncated)
 
     # -- pages ---------------------------------------------------------------------------------------------------
     async def _page(self, candidate: Candidate) -> None:
@@ -385,9 +389,7 @@ class _Crawler(Resuming, Recording):
                 self.slots.release(host, counted=True)
             else:
                 self.slots.busy.discard(host)
-        place = self.store.write_exchange(fetch_id, url, answer.request_line, answer.request_headers,
-                                          f"{answer.status} {answer.reason}".strip(), answer.headers, answer.body) \
-            if answer.status is not None else None
+        place = self._archive(fetch_id, answer)
         self._process(candidate, fetch_id, answer, place, self.store.warc_name)
         self._progress()
 

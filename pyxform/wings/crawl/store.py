@@ -21,7 +21,7 @@ import json
 import os
 import sqlite3
 import time
-import uuid
+from datetime import datetime, timezone
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,10 +30,13 @@ from typing import Any, Final
 from warcio.archiveiterator import ArchiveIterator
 from warcio.exceptions import ArchiveLoadFailed
 from warcio.statusandheaders import StatusAndHeaders
+from warcio.timeutils import datetime_to_iso_date
 from warcio.warcwriter import WARCWriter
 
-__all__ = ["Store", "WarcResponse", "SCHEMA", "FETCH_ID_HEADER"]
+__all__ = ["Store", "WarcResponse", "SCHEMA", "FETCH_ID_HEADER", "WARC_VERSION"]
 
+#: The version of the WARC records written (ISO 28500:2017).
+WARC_VERSION: Final = "1.1"
 #: The WARC header naming the ``fetches`` row of a record (an extension field, ignored by other WARC readers).
 FETCH_ID_HEADER: Final = "WARC-Pyxform-Fetch"
 
@@ -153,17 +156,25 @@ class Store:
         """Start this run's WARC file (``warc/crawl-RUN.warc.gz``) with its warcinfo record."""
         self.warc_name = f"warc/crawl-{run:05d}.warc.gz"
         self._warc = open(self.folder / self.warc_name, "ab")
-        self._writer = WARCWriter(self._warc, gzip=True)
+        self._writer = WARCWriter(self._warc, gzip=True, warc_version=WARC_VERSION)
         record = self._writer.create_warcinfo_record(self.warc_name.split("/")[-1], info)
         self._writer.write_record(record)
         self._warc.flush()
 
     def write_exchange(self, fetch_id: int, url: str, method_line: str, request_headers: list[tuple[str, str]],
-                       status_line: str, response_headers: list[tuple[str, str]], body: bytes) -> tuple[int, int]:
-        """Append a request and a response record; flushed. The response's HTTP headers are those received,
-        except that a body stored decoded loses its ``Content-Encoding`` and ``Transfer-Encoding`` and gets its
-        own ``Content-Length``.
+                       status_line: str, response_headers: list[tuple[str, str]], body: bytes, *,
+                       date: float | None = None, address: str | None = None, truncated: str | None = None
+                       ) -> tuple[int, int]:
+        """Append a response record and its request record (``WARC-Concurrent-To`` the response); flushed.
 
+        The response's HTTP headers are those received, except that a body stored decoded loses its
+        ``Content-Encoding`` and ``Transfer-Encoding`` and gets its own ``Content-Length``, so that the headers
+        describe the stored body (ISO 28500:2017, WARC 1.1: the records hold what a reader can replay).
+
+        :param date: the Unix time the request started (``WARC-Date``, in microseconds: WARC 1.1).
+        :param address: the IP address the request went to (``WARC-IP-Address``).
+        :param truncated: why the body is not whole (``WARC-Truncated``: ``length``, ``time``, ``disconnect``,
+            ``unspecified``).
         :returns: ``(offset, length)`` of the response record in the file.
         """
         assert self._writer is not None and self._warc is not None
@@ -172,8 +183,14 @@ class Store:
         headers.append(("Content-Length", str(len(body))))
         http = StatusAndHeaders(status_line, headers, protocol="HTTP/1.1")
         extra = {FETCH_ID_HEADER: str(fetch_id)}
+        if date is not None:
+            extra["WARC-Date"] = datetime_to_iso_date(datetime.fromtimestamp(date, timezone.utc).replace(tzinfo=None),
+                                                      use_micros=True)
+        if address:
+            extra["WARC-IP-Address"] = address
+        response_extra = {**extra, "WARC-Truncated": truncated} if truncated else dict(extra)
         response = self._writer.create_warc_record(url, "response", payload=io.BytesIO(body), http_headers=http,
-                                                   warc_headers_dict=extra)
+                                                   warc_headers_dict=response_extra)
         request_http = StatusAndHeaders(method_line, request_headers, is_http_request=True)
         request = self._writer.create_warc_record(url, "request", payload=io.BytesIO(b""),
                                                   http_headers=request_http, warc_headers_dict=dict(extra))
@@ -277,7 +294,3 @@ class _Transaction:
             self.db.execute("COMMIT")
         else:
             self.db.execute("ROLLBACK")
-
-
-def new_record_id() -> str:
-    return f"<urn:uuid:{uuid.uuid4()}>"
