@@ -126,6 +126,13 @@ def group_of(url: str) -> str | None:
     return pattern if pattern is not None else section_of(url)
 
 
+def _jaccard(a: frozenset[int], b: frozenset[int]) -> float:
+    """Jaccard similarity of two sets of bigrams (two empty ones: 1)."""
+    if not a or not b:
+        return 1.0 if a == b else 0.0
+    return len(a & b) / len(a | b)
+
+
 def text_digest(text: str) -> str:
     """The SHA-1 of a page's visible text, white space collapsed (exact duplicates have the same)."""
     return hashlib.sha1(" ".join(text.split()).encode("utf-8")).hexdigest()
@@ -190,21 +197,21 @@ class TrapDetector:
         self.last_print: frozenset[int] = frozenset()  # the fingerprint of that page (the crawl stores it)
         self.pages = 0
         self.bigrams: dict[int, tuple[str, ...]] = {}  # sampled bigram -> the groups (up to 3) whose pages have it
+        self.boilerplate: set[int] = set()  # the bigrams of 3 groups
 
     def _content(self, mark: frozenset[int], group: _Group | None = None) -> frozenset[int]:
         """A fingerprint without the site's boilerplate: the bigrams found in pages of :data:`_BOILERPLATE_GROUPS`
         groups or more (menus, footers: the same on the site's articles, lists and home page), and for a site
         section the bigrams in half of its pages (its own template: a wiki's sidebar)."""
-        half = group.fetched / 2 if group is not None and not group.pattern else None
-        return frozenset(h for h in mark if len(self.bigrams.get(h, ())) < _BOILERPLATE_GROUPS
-                         and (half is None or group.bigrams.get(h, 0) < half))  # type: ignore[union-attr]
+        content = mark - self.boilerplate
+        if group is not None and not group.pattern:
+            half = group.fetched / 2
+            content = frozenset(h for h in content if group.bigrams.get(h, 0) < half)
+        return content
 
     def similarity(self, a: frozenset[int], b: frozenset[int], group: _Group | None = None) -> float:
         """Jaccard similarity of two fingerprints without boilerplate (two pages of boilerplate only: 1)."""
-        a, b = self._content(a, group), self._content(b, group)
-        if not a or not b:
-            return 1.0 if a == b else 0.0
-        return len(a & b) / len(a | b)
+        return _jaccard(self._content(a, group), self._content(b, group))
 
     def _count(self, mark: frozenset[int], key: str) -> None:
         for h in mark:
@@ -214,6 +221,8 @@ class TrapDetector:
                     self.bigrams[h] = (key,)
             elif len(groups) < _BOILERPLATE_GROUPS and key not in groups:
                 self.bigrams[h] = (*groups, key)
+                if len(groups) + 1 == _BOILERPLATE_GROUPS:
+                    self.boilerplate.add(h)
 
     def restore(self, url: str, digest: str | None, near_duplicate: bool | str, duplicate_of: str | None) -> None:
         """Count a page fetched by an earlier run whose fingerprint was not stored (a folder of an earlier pyxform):
@@ -285,13 +294,15 @@ class TrapDetector:
             # a pattern's pages are compared at once; a section's once its own template is known (10 pages); a page
             # with next to no text besides the site's boilerplate repeats the template in any group
             known = group.pattern or group.fetched >= _SECTION_KNOWN
-            empty = len(self._content(mark, group if known else None)) < _EMPTY
+            content = self._content(mark, group if known else None)
+            empty = len(content) < _EMPTY
             judge = known or empty
             group.judged += judge
             if earlier != url:
                 group.same += 1
                 self.last_near_duplicate = "same"
-            elif empty or (judge and any(self.similarity(mark, other, group) >= SIMILAR for other in group.prints)):
+            elif empty or (judge and any(_jaccard(content, self._content(other, group)) >= SIMILAR
+                                         for other in group.prints)):
                 group.similar += 1
                 self.last_near_duplicate = "similar"
             group.prints.append(mark)
