@@ -7,6 +7,7 @@ import calendar
 import os
 import re
 import signal
+import socket
 import sqlite3
 import subprocess
 import sys
@@ -77,6 +78,19 @@ def test_delay_obeyed(tmp_path: Path) -> None:
         run(web, tmp_path, delay=0.25, concurrency=4)
     assert len(web.log) >= 9
     assert web.shortest_gap() >= 0.25
+
+
+def test_delay_obeyed_across_host_names_of_one_server(tmp_path: Path) -> None:
+    """Two names of one server (127.0.0.1 and localhost) are two hosts but one address: the server never sees two
+    requests closer than the delay, whatever name they were for."""
+    if socket.getaddrinfo("localhost", 80, type=socket.SOCK_STREAM)[0][4][0] != "127.0.0.1":
+        pytest.skip("localhost does not resolve to 127.0.0.1 first here")
+    with TestWeb(static_site(chain_site(8))) as web:
+        other = web.url.replace("127.0.0.1", "localhost")
+        run(web, tmp_path, delay=0.2, concurrency=4, seeds=(web.url + "/", other + "/"))
+    assert {hit.host.split(":")[0] for hit in web.log} == {"127.0.0.1", "localhost"}
+    arrivals = sorted(hit.time for hit in web.log)
+    assert len(arrivals) >= 10 and min(b - a for a, b in zip(arrivals, arrivals[1:])) >= 0.2
 
 
 def test_crawl_delay_of_robots_txt_wins(tmp_path: Path) -> None:

@@ -310,9 +310,10 @@ class _Crawler(Resuming, Recording):
                 except PyxformError as error:
                     robots = Robots("refused", reason=f"[{error.code}] {error.message}")
                     break
-                fetch_id = self._log_fetch(url, "robots")
-                sent = True
-                answer = await self.fetcher.get(url, aimed, max_bytes=ROBOTS_MAX_BYTES)
+                async with self.slots.on_address(aimed[0].host, host):
+                    fetch_id = self._log_fetch(url, "robots")
+                    sent = True
+                    answer = await self.fetcher.get(url, aimed, max_bytes=ROBOTS_MAX_BYTES)
                 self._store_answer(fetch_id, answer)
                 self.stats.robots_fetches += 1
                 target = answer.location
@@ -378,12 +379,13 @@ class _Crawler(Resuming, Recording):
                 with self.store.transaction():
                     self._record_failure(candidate, f"[{error.code}] {error.message}", state="refused")
                 return
-            fetch_id = self._log_fetch(url, "page")
-            self.inflight -= 1
-            self.stats.fetches += 1
-            self.stats.run_fetches += 1
-            sent = True
-            answer = await self.fetcher.get(url, aimed)
+            async with self.slots.on_address(aimed[0].host, host):
+                fetch_id = self._log_fetch(url, "page")
+                self.inflight -= 1
+                self.stats.fetches += 1
+                self.stats.run_fetches += 1
+                sent = True
+                answer = await self.fetcher.get(url, aimed)
         finally:
             if sent:
                 self.slots.release(host, counted=True)

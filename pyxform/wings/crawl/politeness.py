@@ -10,12 +10,16 @@ before that, and again by a resumed crawl. A body that is not robots.txt at all
 (an HTML page) has no rules protego recognizes, so it allows everything, as browsers' and Google's parsers do.
 
 The gap between two requests to a host is counted from the end of one answer to the start of the next, so the
-server never sees two requests closer than ``delay`` (nor than the robots.txt ``Crawl-delay``, when longer).
+server never sees two requests closer than ``delay`` (nor than the robots.txt ``Crawl-delay``, when longer). The
+same holds per IP address (:meth:`HostSlots.on_address`): host names that share a server share its gap.
 """
 
 from __future__ import annotations
 
+import asyncio
 import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Final
 
@@ -84,6 +88,8 @@ class HostSlots:
         self.ready_at: dict[str, float] = {}
         self.fetches: dict[str, int] = {}
         self.host_delay: dict[str, float] = {}
+        self.address_ready: dict[str, float] = {}
+        self._address_locks: dict[str, asyncio.Lock] = {}
 
     # -- robots.txt ------------------------------------------------------------------------------------------
     def known(self, origin: str) -> bool:
@@ -119,6 +125,21 @@ class HostSlots:
     def take(self, host: str) -> None:
         """Mark ``host`` busy (one request in flight)."""
         self.busy.add(host)
+
+    @asynccontextmanager
+    async def on_address(self, address: str, host: str) -> AsyncIterator[None]:
+        """Hold the slot of an IP address for one request of ``host``: one request at a time per address, and
+        ``gap(host)`` from the end of the last one, whatever host name or port it was for (several names, or a
+        redirect to another name, on one server; Scrapy's per-IP concurrency, Heritrix's per-IP politeness)."""
+        lock = self._address_locks.setdefault(address, asyncio.Lock())
+        async with lock:
+            wait = self.address_ready.get(address, 0.0) - time.monotonic()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            try:
+                yield
+            finally:
+                self.address_ready[address] = time.monotonic() + self.gap(host)
 
     def pause(self, host: str, seconds: float) -> None:
         """No request to ``host`` for ``seconds`` from now (the server said it is overloaded: 429, 503)."""
