@@ -12,6 +12,7 @@ import sqlite3
 import subprocess
 import sys
 import textwrap
+import threading
 import time
 from collections import Counter
 from collections.abc import Mapping
@@ -25,6 +26,7 @@ from bench.crawl_eval.web import Reply, TestWeb, html_page, static_site
 from pyxform.base.errors import CrawlStateError
 from pyxform.base.limits import DEFAULT_LIMITS
 from pyxform.wings.crawl import CrawlConfig, crawl
+from pyxform.wings.crawl import crawler as crawler_module
 
 ROOT = Path(__file__).resolve().parent.parent
 TEXT = (("Content-Type", "text/plain"),)
@@ -192,6 +194,41 @@ def test_robots_txt_unavailable_for_a_moment_is_tried_again(tmp_path: Path) -> N
         run(web, tmp_path, backoff=0.05)
     assert web.paths()[:3] == ["/robots.txt"] * 3
     assert "/private" not in " ".join(web.paths()) and len(page_requests(web)) == 4
+
+
+def test_an_overloaded_answer_during_a_graceful_stop_is_tried_on_resume(tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """A 503 that arrives while the crawl stops (SIGTERM) leaves its URL queued, its try counted: the resume tries it
+    again (a graceful stop loses nothing) instead of finding it failed."""
+    stopped = threading.Event()
+    signal_handler = crawler_module._Crawler._signal
+
+    def signal_and_tell(self: object) -> None:
+        signal_handler(self)  # type: ignore[arg-type]
+        stopped.set()
+
+    monkeypatch.setattr(crawler_module._Crawler, "_signal", signal_and_tell)
+    calls = Counter[str]()
+
+    def site(path: str, headers: Mapping[str, str]) -> Reply:
+        calls[path] += 1
+        if path == "/flaky" and calls[path] == 1:
+            os.kill(os.getpid(), signal.SIGTERM)
+            stopped.wait(120)  # the crawl has seen the signal before this answer reaches it
+            return Reply(503, b"busy")
+        return static_site(chain_site(3, {"/": html_page("Home", "", {"/flaky": "olympic medals", "/p0": "a"}),
+                                          "/flaky": html_page("Medals", "olympic medals")}))(path, headers)
+
+    with TestWeb(site) as web:
+        first = crawl(CrawlConfig(seeds=(web.url + "/",), topic="olympic medals", out=str(tmp_path), max_pages=100,
+                                  delay=0.0, allow_private=True, convert=False, backoff=0.0), handle_signals=True)
+        assert stopped.is_set() and first.ended == "interrupted"
+        assert rows(tmp_path, "SELECT state, attempts FROM frontier WHERE url = ?", web.url + "/flaky") == \
+            [("queued", 1)]
+        second = run(web, tmp_path, backoff=0.0)
+    assert second.resumed and second.ended == "done"  # type: ignore[attr-defined]
+    assert calls["/flaky"] == 2
+    assert rows(tmp_path, "SELECT status, failure FROM pages WHERE url = ?", web.url + "/flaky") == [(200, None)]
 
 
 # -- budgets, redirects, errors --------------------------------------------------------------------------------------

@@ -59,9 +59,11 @@ class Recording:
                     return
                 if answer.status in OVERLOADED:  # the server is overloaded: its whole host waits
                     self.slots.pause(candidate.host, max(delay, asked or 0.0))
-                if candidate.attempts < self.config.retries and not self.stopping:
+                if candidate.attempts < self.config.retries:
                     candidate.attempts += 1
                     db.execute("UPDATE frontier SET attempts = ? WHERE url = ?", (candidate.attempts, candidate.url))
+                    if self.stopping:  # stays queued: the resume tries it again (a graceful stop loses nothing)
+                        return
                     wait = max(delay, asked or 0.0, self.slots.gap(candidate.host))
                     self.waiting.append((time.monotonic() + wait, candidate))
                     return
