@@ -5,7 +5,8 @@ Corpus: ``../shared/corpus/web/NAME.html`` and ``NAME.json`` (every table of the
 pages go through the whole pipeline as bytes (clean decodes them) with method auto. A data table is right when k
 and p are both exact; layout tables (``is_data`` false) are right when k = p = 0.
 
-Aim (issue 3): >= 90% exact (k, p) on the data tables whose headers are not marked with th.
+Aim (issue 3): >= 90% exact (k, p) on the data tables whose headers are not marked with th. Also reported: the
+table kind pyxform finds (``TableHeaders.kind``) against the annotated kind (``kind``; layout for ``is_data`` false).
 
 Run: ``python -m bench.headers_web [--corpus ../shared/corpus] [--show 20] [--method auto|markup|format]``.
 """
@@ -40,6 +41,7 @@ def main(argv: list[str] | None = None) -> int:
     by_kind: dict[str, list[bool]] = collections.defaultdict(list)
     layout: list[bool] = []
     wrong: list[str] = []
+    kinds: collections.Counter = collections.Counter()     # (annotated kind, found kind)
     started = time.perf_counter()
     pages = sorted(folder.glob("*.json"))
     for annotation_path in pages:
@@ -53,6 +55,7 @@ def main(argv: list[str] | None = None) -> int:
         for table in annotation["tables"]:
             got = results.get(table["table_index"])
             found = (got.header_rows, got.header_cols) if got else None
+            kinds[(table["kind"] if table["is_data"] else "layout", got.kind if got else "-")] += 1
             if not table["is_data"]:
                 layout.append(found == (0, 0))
                 continue
@@ -83,6 +86,12 @@ def main(argv: list[str] | None = None) -> int:
         print(line(kind, by_kind[kind]))
     print("\nlayout tables with k = p = 0:")
     print(line("layout", layout))
+    agree = sum(count for (annotated, found), count in kinds.items() if annotated == found)
+    print(f"\ntable kind (px:table-kind) against the annotation (layout = not a data table): "
+          f"{agree}/{sum(kinds.values())} {percent(agree, sum(kinds.values()))}")
+    for annotated in sorted({a for a, _ in kinds}):
+        row = {found: count for (a, found), count in kinds.items() if a == annotated}
+        print(f"   {annotated:<11} -> " + ", ".join(f"{found} {count}" for found, count in sorted(row.items())))
     if wrong and args.show:
         print("\nwrong data tables:")
         for entry in wrong[: args.show]:

@@ -60,11 +60,38 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
 from typing import Any
 
-__all__ = ["Cell", "Reading", "Table", "clean_headers", "squash"]
+__all__ = ["Cell", "Reading", "Table", "clean_headers", "labels", "squash"]
+
+_LABELS_XSL = Path(__file__).resolve().parent / "data" / "labels.xsl"
 
 _NUMBER = re.compile(r"\d")
+
+
+@cache
+def _label_pipeline() -> Any:
+    from pyxform import Pipeline, Step
+
+    return Pipeline([Step.xslt(_LABELS_XSL)])
+
+
+def labels(texts: list[str]) -> dict[str, str]:
+    """{text: label} for header texts, by pyxform's own label rule (``stylesheets/lib/labels.xsl``: reference marks
+    such as ``[18]`` cut, white space collapsed), so that header texts are compared as pyxform labels them."""
+    from lxml import etree
+
+    distinct = sorted(set(texts))
+    if not distinct:
+        return {}
+    root = etree.Element("texts")
+    for text in distinct:
+        etree.SubElement(root, "t").text = text
+    result = _label_pipeline().run(etree.tostring(root, encoding="unicode"), serialize=True)
+    out = etree.fromstring(result.text.encode("utf-8"))
+    return dict(zip(distinct, (element.text or "" for element in out), strict=True))
 
 
 def squash(text: str) -> str:

@@ -27,7 +27,10 @@ pyxform's pairs: ``Conversion.pairs()`` of that table, those with a non-empty va
 A pair of pyxform's is *complete and correct* when the truth has a pair at the same slot (row, column of the grid) and
   - the values are equal, and
   - the row header texts are equal as a sequence, and the column header texts are equal as a sequence,
-texts compared after collapsing white space (the browser's ``innerText`` against pyxform's visible text).
+texts compared after collapsing white space (the browser's ``innerText`` against pyxform's visible text), header texts
+as pyxform labels them (``stylesheets/lib/labels.xsl``, applied to the truth's texts too: reference marks such as
+``[18]`` cut, and a cell's MediaWiki sort key, an element of class ``sortkey`` that the site's style sheet hides, left
+out).
 Also reported, as a looser measure, "header set": the same with the row and column header texts compared as one set
 (it forgives a header put on the other axis).
 
@@ -53,7 +56,7 @@ from typing import Any
 
 from selectolax.lexbor import LexborHTMLParser
 
-from .pairs_truth import Reading, Table, clean_headers, squash
+from .pairs_truth import Reading, Table, clean_headers, labels, squash
 
 __all__ = ["DEFAULT_CORPUS", "ROOT", "Table", "clean_headers", "main", "own_cell_scopes", "page_tables"]
 
@@ -85,9 +88,27 @@ TRUTHS = ("WHATWG", "issue", "reviewed")
 Pair = tuple[list[str], list[str], str]
 
 
+def own_cell_sort_keys(table: Any) -> dict[int, str]:
+    """{position in tree order: text} of the table's own td/th cells that hold a sort key (an element of class
+    ``sortkey``, MediaWiki's, which its style sheet hides; a browser without that style sheet shows it)."""
+    keys: dict[int, str] = {}
+    position = -1
+    for node in table.traverse():
+        if node.tag in ("td", "th"):
+            owner = node.parent
+            while owner is not None and owner.tag != "table":
+                owner = owner.parent
+            if owner is not None and owner.mem_id == table.mem_id:
+                position += 1
+                key = node.css_first(".sortkey")
+                if key is not None:
+                    keys[position] = squash(key.text(separator=""))
+    return keys
+
+
 def picked_table(corpus: Path, name: str, grids: dict[tuple[str, int], dict[str, Any]]
-                 ) -> tuple[bytes, int, dict[str, Any], list[str]] | None:
-    """A page's bytes, the index of its picked table, the table's browser grid and its cells' scopes."""
+                 ) -> tuple[bytes, int, dict[str, Any], list[str], dict[int, str]] | None:
+    """A page's bytes, the index of its picked table, the table's browser grid, its cells' scopes and sort keys."""
     meta = json.loads((corpus / "pages" / f"{name}.json").read_text(encoding="utf-8"))
     data = (corpus / "pages" / f"{name}.html").read_bytes()
     tables, wikitables = page_tables(data.decode("utf-8", "replace"))
@@ -98,7 +119,7 @@ def picked_table(corpus: Path, name: str, grids: dict[tuple[str, int], dict[str,
     record = grids.get((f"pages/{name}.html", index))
     if record is None:
         return None
-    return data, index, record, own_cell_scopes(picked)
+    return data, index, record, own_cell_scopes(picked), own_cell_sort_keys(picked)
 
 
 def pyxform_pairs(data: bytes, index: int, name: str, method: str) -> list[dict[str, Any]]:
@@ -169,7 +190,7 @@ def main(argv: list[str] | None = None) -> int:
         if found is None:
             totals["pages skipped (picked table or its browser grid not found)"] += 1
             continue
-        data, index, record, scopes = found
+        data, index, record, scopes, sort_keys = found
         if len(scopes) != len(record["cells"]):
             totals["tables whose cells did not match the browser's (scope ignored)"] += 1
             scopes = []
@@ -179,6 +200,20 @@ def main(argv: list[str] | None = None) -> int:
         readings = {"WHATWG": Reading(), "issue": issue,
                     "reviewed": Reading.from_json((entry or {}).get("reading"), base=issue)}
         truth_pairs = {truth: Table(record, scopes, reading).truth_pairs() for truth, reading in readings.items()}
+        # header texts compared as pyxform labels them (lib/labels.xsl: reference marks cut, white space collapsed;
+        # a cell's sort key, which the browser without the site's style sheet shows, left out)
+        keyed = {}
+        if len(sort_keys) and len(scopes) == len(record["cells"]):
+            for position, key in sort_keys.items():
+                text = squash(record["cells"][position]["text"])
+                if key and text.startswith(key) and text[len(key):].strip():
+                    keyed[text] = text[len(key):]
+        texts = {text for pairs in truth_pairs.values() for rows, cols, _ in pairs.values() for text in (*rows, *cols)}
+        cut = labels([keyed.get(squash(text), text) for text in texts])
+        label = {text: cut[keyed.get(squash(text), text)] for text in texts}
+        truth_pairs = {truth: {slot: ([label[t] for t in rows], [label[t] for t in cols], value)
+                               for slot, (rows, cols, value) in pairs.items()}
+                       for truth, pairs in truth_pairs.items()}
         totals["pages"] += 1
         if cached and name in cache:
             ours = cache[name]

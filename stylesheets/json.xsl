@@ -10,16 +10,20 @@
       names), "#text" for its text when it also has child elements or such attributes (a data cell holding a nested
       table), then one member per child element name, in the order the names first appear;
     - "" when it has no text, no child element and no attribute to keep.
-  A member is an array when elements of its name repeat somewhere at that path (the same path of element names from
-  the document element; so a name that repeats in one record is an array in every record), and always for record
-  elements (<row px:row="R">); otherwise a single value. The urn:pyxform attributes (provenance, labels) are left
-  out: the XML keeps them.
+  One shape per field: when some element at a path (the same path of element names from the document element) is
+  an object, every element at that path is one ({"#text": "1"} beside {"@href": ..., "#text": "2"}, {} for an empty
+  one). A member is an array when elements of its name repeat somewhere at that path (so a name that repeats in one
+  record is an array in every record), and always for record elements (<row px:row="R">) and notes; otherwise a
+  single value. Values under one header cell that spans several columns (elements with px:col) are an array with
+  one position per column met at that path, null where a record has no value, so that a missing first value does
+  not shift the next. The urn:pyxform attributes (provenance, labels) are left out: the XML keeps them.
   Written by xml-to-json() from the XPath 3.1 XML representation of JSON, so members keep document order.
 -->
 <xsl:stylesheet version="3.0"
                 xmlns:xsl="http://www.w3.org/1999/XSL/Transform"
                 xmlns:xs="http://www.w3.org/2001/XMLSchema"
                 xmlns:fn="http://www.w3.org/2005/xpath-functions"
+                xmlns:map="http://www.w3.org/2005/xpath-functions/map"
                 xmlns:px="urn:pyxform"
                 xmlns:fp="urn:pyxform:function:private"
                 xmlns:m="urn:pyxform:mode"
@@ -46,6 +50,31 @@
     </xsl:map>
   </xsl:variable>
 
+  <!-- The paths at which some element is an object (it has child elements or attributes to keep): every element at
+       such a path is an object, so that a field has one shape in every record. -->
+  <xsl:variable name="fp:objects" as="map(xs:string, xs:boolean)">
+    <xsl:map>
+      <xsl:for-each-group select="//*" group-by="fp:path(.)">
+        <xsl:if test="exists(current-group()[* or @*[namespace-uri() eq '']])">
+          <xsl:map-entry key="current-grouping-key()" select="true()"/>
+        </xsl:if>
+      </xsl:for-each-group>
+    </xsl:map>
+  </xsl:variable>
+
+  <!-- The paths whose elements all carry px:col (values under one header cell that spans several columns), with the
+       columns met there in order: their arrays have one position per column, null where a record has no value. -->
+  <xsl:variable name="fp:positions" as="map(xs:string, xs:string*)">
+    <xsl:map>
+      <xsl:for-each-group select="//*" group-by="fp:path(.)">
+        <xsl:if test="every $e in current-group() satisfies exists($e/@px:col)">
+          <xsl:map-entry key="current-grouping-key()"
+                         select="sort(distinct-values(current-group()/@px:col ! string()), (), xs:integer#1)"/>
+        </xsl:if>
+      </xsl:for-each-group>
+    </xsl:map>
+  </xsl:variable>
+
   <xsl:template match="/">
     <xsl:variable name="json" as="element(fn:map)">
       <fn:map>
@@ -63,7 +92,7 @@
     <xsl:variable name="attributes" as="attribute()*" select="@*[namespace-uri() eq '']"/>
     <xsl:variable name="text" as="xs:string" select="normalize-space(string-join(text()))"/>
     <xsl:choose>
-      <xsl:when test="empty(*) and empty($attributes)">
+      <xsl:when test="empty(*) and empty($attributes) and not(map:contains($fp:objects, fp:path(.)))">
         <fn:string>
           <xsl:if test="exists($key)"><xsl:attribute name="key" select="$key"/></xsl:if>
           <xsl:value-of select="if ($text eq '') then '' else fp:text(.)"/>
@@ -79,8 +108,25 @@
             <fn:string key="#text">{fp:text(.)}</fn:string>
           </xsl:if>
           <xsl:for-each-group select="*" group-by="name()">
+            <xsl:variable name="path" as="xs:string" select="fp:path(.)"/>
             <xsl:choose>
-              <xsl:when test="map:contains($fp:repeated, fp:path(.))" xmlns:map="http://www.w3.org/2005/xpath-functions/map">
+              <xsl:when test="map:contains($fp:positions, $path)">
+                <xsl:variable name="group" as="element()+" select="current-group()"/>
+                <fn:array key="{current-grouping-key()}">
+                  <xsl:for-each select="$fp:positions($path)">
+                    <xsl:variable name="at" as="element()?" select="$group[@px:col eq current()][1]"/>
+                    <xsl:choose>
+                      <xsl:when test="exists($at)">
+                        <xsl:apply-templates select="$at" mode="m:json"/>
+                      </xsl:when>
+                      <xsl:otherwise>
+                        <fn:null/>
+                      </xsl:otherwise>
+                    </xsl:choose>
+                  </xsl:for-each>
+                </fn:array>
+              </xsl:when>
+              <xsl:when test="map:contains($fp:repeated, $path)">
                 <fn:array key="{current-grouping-key()}">
                   <xsl:apply-templates select="current-group()" mode="m:json"/>
                 </fn:array>

@@ -33,6 +33,7 @@
   <xsl:include href="map/document.xsl"/>
   <xsl:include href="map/table.xsl"/>
   <xsl:include href="map/value.xsl"/>
+  <xsl:include href="map/entity.xsl"/>
 
   <!-- paper: element names from the header text (lib/names.xsl); generic: <field name="Average">. -->
   <xsl:param name="names" as="xs:string" select="'paper'" px:values="paper generic"/>
@@ -47,7 +48,7 @@
   <xsl:template match="/">
     <xsl:if test="not($names = ('paper', 'generic'))">
       <xsl:message terminate="yes" error-code="px:bad-parameter"
-        >px:bad-parameter: names must be 'paper' or 'generic', not '{$names}'</xsl:message>
+        >[px:bad-parameter] names must be 'paper' or 'generic', not '{$names}'</xsl:message>
     </xsl:if>
     <xsl:apply-templates select="px:grids" mode="m:document"/>
   </xsl:template>

@@ -6,12 +6,14 @@
   One px:pair per data slot (lib/slots.xsl: per slot, as Rule 1 reads the normalized table; slots of one cell in one
   row with the same headers are one pair), tables in index order (nested tables are tables of their own):
     <px:pair table="I" row="r" col="c" cell="tI.cN">
-      <px:row-header>Males</px:row-header>...         row header texts as written, outermost first (sections too)
-      <px:column-header>Average</px:column-header>... column header texts as written, top first
+      <px:row-header>Males</px:row-header>...         row header labels, outermost first (sections too)
+      <px:column-header>Average</px:column-header>... column header labels, top first
       <px:value>1.78</px:value>                       the data cell's text as written
       <px:nested index="5"/>...                       tables nested in the data cell
     </px:pair>
-  Empty header cells (null tags) are left out; a header spanning several header rows or columns appears once.
+  Header labels are the header texts as f:label gives them (lib/labels.xsl: one line, reference marks cut: "US[18]"
+  gives "US"), as in element names, px:label and CSV column names. Empty header cells (null tags) are left out; a
+  header spanning several header rows or columns appears once.
 
   Parameter table: the index of the one table whose pairs are wanted, or -1 for all tables.
 -->
@@ -41,7 +43,7 @@
   <xsl:template match="px:grids" as="element(px:pairs)">
     <xsl:if test="$table ge 0 and not(px:table[xs:integer(@index) eq $table])">
       <xsl:message terminate="yes" error-code="px:no-table"
-        >px:no-table: the page has no table {$table} (it has {count(px:table)
+        >[px:no-table] the page has no table {$table} (it has {count(px:table)
         } table(s))</xsl:message>
     </xsl:if>
     <px:pairs source="{@source}">
@@ -55,10 +57,10 @@
       <xsl:variable name="cell" as="element(px:cell)" select="f:cell(.)"/>
       <px:pair table="{$index}" row="{../@index}" col="{@col}" cell="{@cell}">
         <xsl:for-each select="f:row-headers(.)">
-          <px:row-header>{f:text(.)}</px:row-header>
+          <px:row-header>{f:cell-label(.)}</px:row-header>
         </xsl:for-each>
         <xsl:for-each select="f:column-headers(.)">
-          <px:column-header>{f:text(.)}</px:column-header>
+          <px:column-header>{f:cell-label(.)}</px:column-header>
         </xsl:for-each>
         <px:value>{f:text($cell)}</px:value>
         <xsl:for-each select="f:nested-tables($cell)">

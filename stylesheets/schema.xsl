@@ -40,7 +40,7 @@
   <xsl:template match="/">
     <xsl:if test="namespace-uri(*) ne ''">
       <xsl:message terminate="yes" error-code="px:unsupported"
-        >px:unsupported: the document element {name(*)} is in a namespace; schema
+        >[px:unsupported] the document element {name(*)} is in a namespace; schema
         generation is for pyxform output, whose elements are in no namespace</xsl:message>
     </xsl:if>
     <xsl:variable name="root" as="element(xs:element)" select="f:declaration(*, ())"/>

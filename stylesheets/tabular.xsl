@@ -12,16 +12,21 @@
       <px:column kind="row-header" col="0"><px:level/>...</px:column>         one per header column c < p
       <px:column kind="data" col="1"><px:level>Average</px:level><px:level>Height</px:level></px:column>
       <px:record row="2"><px:value>Males</px:value><px:value>1.78</px:value>...</px:record>
+      <px:note row="9">Source: ...</px:note>                                   one per note row, if any
     </px:table>
   Column names: every column has levels = max(k, 1) px:level elements, the texts of the slots above it in the
-  header rows, top first, as labels (f:label: one line, footnote markers removed); a header cell that spans down gives its text once, at its top row, and an empty level
+  header rows, top first, as labels (f:cell-label: one line, reference marks and sort keys cut); a header cell that spans down gives its text once, at its top row, and an empty level
   below (pandas' convention for a MultiIndex: ('Ratio', '')); a horizontally spanning header gives its text to each
   column it covers. A data column whose levels are all empty is named column-N (N = its 1-based grid column, as map
   names it). Section columns are named section, section-2, ...
-  Records: one per body row (rows k and below) that is neither a section row nor a row whose every slot in the data
-  columns is a header cell (a repeated header row), nor a row no cell covers. Values, in column order: the section
-  cells heading the row (from the slots' row-headers, outermost first), the texts of the row's slots in the header
+  Data columns that carry nothing, no header label and no value in any record (a column that only a note, a title
+  or a section row spans, or an empty spacer column), are left out.
+  Records: one per body row (rows k and below) that is neither a section row, nor a note row (f:note-rows: a
+  source line or footnote after the data, given as px:note instead), nor a row whose every slot in the data columns
+  is a header cell (a repeated header row), nor a row no cell covers. Values, in column order: the section cells
+  heading the row (from the slots' row-headers, outermost first), the texts of the row's slots in the header
   columns, then in the data columns; a spanning cell gives its text in every slot it covers, an uncovered slot ''.
+  Notes: <px:note row="R">, the text of the note row (once, not once per column it spans), after the records.
 
   Parameter table: the index of the one table wanted, or -1 for all tables.
 -->
@@ -53,7 +58,7 @@
   <xsl:template match="px:grids" as="element(px:tabular)">
     <xsl:if test="$table ge 0 and not(px:table[xs:integer(@index) eq $table])">
       <xsl:message terminate="yes" error-code="px:no-table"
-        >px:no-table: the page has no table {$table} (it has {count(px:table)} table(s))</xsl:message>
+        >[px:no-table] the page has no table {$table} (it has {count(px:table)} table(s))</xsl:message>
     </xsl:if>
     <px:tabular source="{@source}" title="{@title}">
       <xsl:apply-templates select="px:table[$table lt 0 or xs:integer(@index) eq $table]"/>
@@ -66,8 +71,14 @@
     <xsl:variable name="p" as="xs:integer" select="min((xs:integer((@header-cols, 0)[1]), xs:integer(@cols)))"/>
     <xsl:variable name="levels" as="xs:integer" select="max(($k, 1))"/>
     <xsl:variable name="rows" as="element(px:row)*" select="px:row"/>
+    <xsl:variable name="notes" as="xs:integer*" select="f:note-rows(.)"/>
     <xsl:variable name="records" as="element(px:row)*"
-                  select="$rows[xs:integer(@index) ge $k][fp:is-record(., $p)]"/>
+                  select="$rows[xs:integer(@index) ge $k][not(xs:integer(@index) = $notes)][fp:is-record(., $p)]"/>
+    <!-- the data columns that carry something: a header label, or a value in some record (a column that only a
+         note, a title or a section row spans, or an empty spacer column, is left out) -->
+    <xsl:variable name="columns" as="xs:integer*" select="(0 to xs:integer(@cols) - 1)[
+        let $col := . return $col lt $p or exists(fp:column-levels($rows, $k, $col)[. ne ''])
+          or (some $r in $records satisfies fp:slot-text($r/px:slot[$col + 1]) ne '')]"/>
     <xsl:variable name="sections" as="array(xs:string)*" select="$records ! array { fp:sections(., $p) }"/>
     <xsl:variable name="section-levels" as="xs:integer" select="max((0, $sections ! array:size(.)))"/>
     <px:table index="{@index}" header-rows="{$k}" header-cols="{$p}" levels="{$levels}">
@@ -81,7 +92,7 @@
           <xsl:sequence select="(2 to $levels) ! fp:level('')"/>
         </px:column>
       </xsl:for-each>
-      <xsl:for-each select="0 to xs:integer(@cols) - 1">
+      <xsl:for-each select="$columns">
         <xsl:variable name="col" as="xs:integer" select="."/>
         <xsl:variable name="names" as="xs:string*" select="fp:column-levels($rows, $k, $col)"/>
         <px:column kind="{if ($col lt $p) then 'row-header' else 'data'}" col="{$col}">
@@ -100,8 +111,12 @@
         <xsl:variable name="row-sections" as="xs:string*" select="$sections[$position]?*"/>
         <px:record row="{@index}">
           <xsl:sequence select="(1 to $section-levels) ! fp:value(($row-sections[current()], '')[1])"/>
-          <xsl:sequence select="px:slot ! fp:value(fp:slot-text(.))"/>
+          <xsl:sequence select="px:slot[xs:integer(@col) = $columns] ! fp:value(fp:slot-text(.))"/>
         </px:record>
+      </xsl:for-each>
+      <xsl:for-each select="$rows[xs:integer(@index) = $notes]">
+        <px:note row="{@index}">{string-join(distinct-values(px:slot/@cell ! string()) ! key('f:cell', ., root(current()))
+                                 ! f:text(.)[. ne ''], ' ')}</px:note>
       </xsl:for-each>
     </px:table>
   </xsl:template>
@@ -131,7 +146,7 @@
     <xsl:sequence select="
         for $r in 1 to count($cells)
         return if ($cells[$r] eq '' or ($r gt 1 and $cells[$r] eq $cells[$r - 1])) then ''
-               else f:label(fp:slot-text($rows[$r]/px:slot[$col + 1]))"/>
+               else (f:cell($rows[$r]/px:slot[$col + 1]) ! f:cell-label(.), '')[1]"/>
   </xsl:function>
 
   <!-- Whether a body row is a record: some slot covered, no section cell, and some slot in the data columns that is

@@ -72,7 +72,7 @@
   <xsl:template match="px:grids" as="element()">
     <xsl:if test="$table ge 0 and not(px:table[xs:integer(@index) eq $table])">
       <xsl:message terminate="yes" error-code="px:no-table"
-        >px:no-table: the page has no table {$table} (it has {count(px:table)} table(s))</xsl:message>
+        >[px:no-table] the page has no table {$table} (it has {count(px:table)} table(s))</xsl:message>
     </xsl:if>
     <xsl:variable name="indexes" as="xs:string*" select="px:table/@index"/>
     <html>
@@ -207,11 +207,17 @@
         return key('fp:row', $table || ':' || $row, root($cell))/px:slot[$col + 1][@cell eq $cell/@id]"/>
   </xsl:function>
 
-  <!-- A cell's content: text with links and line breaks, images, nested tables. -->
+  <!-- A cell's content: its sort key (as the class="sortkey" span it came from), text with links and line breaks,
+       images, nested tables. -->
   <xsl:function name="fp:content" as="node()*">
     <xsl:param name="cell" as="element(px:cell)"/>
-    <xsl:sequence select="fp:linked(f:text($cell), $cell/px:link[exists(fp:safe-url(@href, $fp:link-schemes))]
-                                                             [normalize-space(.)])"/>
+    <xsl:variable name="key" as="xs:string" select="string($cell/px:sort-key)"/>
+    <xsl:variable name="keyed" as="xs:boolean" select="$key ne '' and starts-with(f:text($cell), $key)"/>
+    <xsl:if test="$keyed">
+      <span class="sortkey">{$key}</span>
+    </xsl:if>
+    <xsl:sequence select="fp:linked(if ($keyed) then substring-after(f:text($cell), $key) else f:text($cell),
+                                    $cell/px:link[exists(fp:safe-url(@href, $fp:link-schemes))][normalize-space(.)])"/>
     <xsl:for-each select="$cell/px:image[exists(fp:safe-url(@src, $fp:image-schemes))]">
       <img src="{fp:safe-url(@src, $fp:image-schemes)}">
         <xsl:sequence select="@alt"/>

@@ -130,3 +130,61 @@ def test_commands_that_read_local_files_refuse_urls_and_standard_input_by_name(
     document.write_text("<r/>", encoding="utf-8")
     assert main([arg.format(xml=document) for arg in argv]) == 3
     assert capsys.readouterr().err == f"pyxform: error [input]: {message}\n"
+
+
+def test_an_empty_list_of_documents_to_query_is_a_clear_error() -> None:
+    with pytest.raises(InputError) as caught:  # was a bare IndexError
+        pyxform.query([], "1")
+    assert caught.value.message == "no document to query: the list of files is empty (give a file, a folder, or files)"
+
+
+@pytest.mark.parametrize("expression", ['map:keys(map{"a":1})', "fn:count((1, 2))", "math:pi() gt 3",
+                                        "array:size([1, 2])", 'xs:integer("2")'])
+def test_the_standard_prefixes_are_bound_in_xpath_as_in_xquery(tmp_path: Path, expression: str) -> None:
+    document = tmp_path / "d.xml"
+    document.write_text("<r/>", encoding="utf-8")
+    xpath, xquery = (pyxform.query(document, expression, xquery=mode).values() for mode in (False, True))
+    assert xpath == xquery and xpath[0] in ("a", "2", "true")
+
+
+def test_one_rule_for_a_path_or_xml_text_in_validate_generate_schema_query_and_pipelines(tmp_path: Path) -> None:
+    out = tmp_path / "out.xml"
+    out.write_text("<stats><ratio>1.5</ratio></stats>", encoding="utf-8")
+    xsd = tmp_path / "out.xsd"
+    xsd.write_text(pyxform.generate_schema(str(out)), encoding="utf-8")  # a str that is no markup: a path
+    assert pyxform.generate_schema(str(out)) == pyxform.generate_schema(out) == pyxform.generate_schema(
+        out.read_text(encoding="utf-8"))
+    pyxform.validate(str(out), str(xsd))  # was parsed as XML text: "not well-formed"
+    pyxform.validate(out.read_bytes(), xsd)
+    assert pyxform.query(str(out), "string(//ratio)").values() == ["1.5"]
+    merged = pyxform.Pipeline([Step.stage("merge")]).run(str(out))
+    assert (merged.source, merged.tree().getroot().tag) == (str(out), "stats")
+    for function in (pyxform.generate_schema, pyxform.validate):
+        with pytest.raises(InputNotFound) as caught:
+            function(str(tmp_path / "missing.xml"))  # type: ignore[operator]
+        assert caught.value.location == str(tmp_path / "missing.xml")
+
+
+TEXT_XSL = ('<xsl:stylesheet version="3.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform"><xsl:output method="text"/>'
+            '<xsl:template match="/">rows: <xsl:value-of select="count(//row)"/></xsl:template></xsl:stylesheet>')
+
+
+def test_after_a_step_that_writes_text_tree_schema_and_json_say_so_naming_the_stylesheet(tmp_path: Path,
+                                                                                          capsys) -> None:
+    stylesheet = tmp_path / "count.xsl"
+    stylesheet.write_text(TEXT_XSL, encoding="utf-8")
+    conversion = pyxform.convert(PAGE, pipeline=CONVERSION.append(Step.xslt(stylesheet)))
+    assert conversion.xml == "rows: 1"
+    expected = ("the output of the stylesheet count.xsl (step count) is not XML (its xsl:output writes text, JSON or "
+                "HTML), so it has no tree, schema or JSON: Start tag expected, '<' not found (line 1)")
+    for asked in (conversion.tree, conversion.schema, conversion.to_json, conversion.result.tree):
+        with pytest.raises(pyxform.StylesheetError) as caught:  # lxml's own error, Saxon's raw report before
+            asked()
+        assert (caught.value.message, caught.value.location) == (expected, str(stylesheet))
+    assert capsys.readouterr().err == ""  # Saxon's report of the parse is not printed on its own
+    page = tmp_path / "p.html"
+    page.write_bytes(PAGE)
+    for extra in (["--schema", "-o", str(tmp_path / "o.xml")], ["--format", "json"]):
+        assert main(["convert", str(page), "--xslt", str(stylesheet), *extra, "--timeout", "0",
+                     "--max-memory", "0"]) == 10
+        assert capsys.readouterr().err == f"pyxform: error [xslt]: {stylesheet}: {expected}\n"  # was [bad-xml]

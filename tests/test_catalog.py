@@ -86,10 +86,10 @@ def test_libxml2_uses_the_catalog_file_itself(tmp_path: Path) -> None:
               f"schema = etree.XMLSchema(etree.fromstring({schema!r}, etree.XMLParser(no_network=True)))\n"
               "print(schema.validate(etree.fromstring('<id>t0.c1</id>')), schema.validate(etree.fromstring('<id>x</id>')))\n")
     env = {**os.environ, "XML_CATALOG_FILES": str(catalog_path())}
-    done = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=60)
+    done = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=600)
     assert done.stdout.strip() == "True False", done.stderr  # grid.xsd's cell-id type, read offline
     env["XML_CATALOG_FILES"] = str(tmp_path / "none.xml")  # without the catalog the import fails (no network)
-    failed = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=60)
+    failed = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=600)
     assert failed.returncode != 0
 
 

@@ -78,7 +78,7 @@ def test_transform_of_text_that_is_not_xml(tmp_path: Path, capsys: pytest.Captur
 def test_convert_with_a_user_stylesheet_and_parameters(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     stages = tmp_path / "stages"
     assert main(["convert", str(PAPER), "--xslt", str(STYLESHEETS / "rename.xsl"), "--param", "root=stats",
-                 "--param", "headers.method=markup", "--keep-stages", str(stages)]) == 0
+                 "--method", "markup", "--keep-stages", str(stages)]) == 0
     captured = capsys.readouterr()
     root = etree.fromstring(captured.out.encode())
     assert root.tag == "stats" and len(root) == 6

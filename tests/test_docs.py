@@ -1,17 +1,17 @@
 """The manual stays true: docs/stylesheets.md is generated from the stylesheets' own comments (python -m pyxform.runtime.docs)
 and must be current; the README's test command is what CI runs; links lead somewhere; the commands shown parse; the
-exit-code table of docs/errors.md is the error classes."""
+exit-code table of docs/errors.md is generated from the one error table."""
 
 from __future__ import annotations
 
 import re
 import shlex
-from importlib import import_module
 from pathlib import Path
 
 import pytest
 
-from pyxform.runtime.docs import DOCS_PAGE, main, read_stylesheet, render
+from pyxform.base.errors import ERROR_TABLE
+from pyxform.runtime.docs import DOCS_PAGE, main, read_stylesheet, render, render_errors
 
 STYLESHEETS = Path(__file__).resolve().parent.parent / "stylesheets"
 
@@ -24,8 +24,11 @@ def test_the_committed_page_is_current() -> None:
 def test_check_fails_on_a_stale_page(tmp_path: Path) -> None:
     stale = tmp_path / "stylesheets.md"
     stale.write_text("# old\n")
-    assert main(["--check", "-o", str(stale)]) == 1
-    assert main(["-o", str(stale)]) == 0 and main(["--check", "-o", str(stale)]) == 0
+    errors = tmp_path / "errors.md"
+    errors.write_text((ROOT / "docs" / "errors.md").read_text(encoding="utf-8"), encoding="utf-8")
+    assert main(["--check", "-o", str(stale), "--errors", str(errors)]) == 1
+    assert main(["-o", str(stale), "--errors", str(errors)]) == 0
+    assert main(["--check", "-o", str(stale), "--errors", str(errors)]) == 0
 
 
 def test_parameters_modes_and_functions_come_with_their_comments() -> None:
@@ -115,36 +118,20 @@ def test_every_command_shown_parses(page: Path) -> None:
         assert lines
 
 
-def _exit_code_table() -> list[list[str]]:
-    text = (ROOT / "docs" / "errors.md").read_text(encoding="utf-8")
-    table = text[text.index("<!-- BEGIN exit-codes"):text.index("<!-- END exit-codes -->")]
-    rows = [[cell.strip() for cell in line.strip("|").split("|")] for line in table.splitlines()
+def test_the_error_tables_of_errors_md_are_generated_from_the_one_error_table(tmp_path: Path) -> None:
+    """docs/errors.md's exit-code table is ERROR_TABLE (code -> class -> exit status) and its list of codes the
+    stylesheets write is STYLESHEET_CODES, as generated; a stale page fails the check."""
+    page = (ROOT / "docs" / "errors.md").read_text(encoding="utf-8")
+    assert render_errors(page) == page, "run python -m pyxform.runtime.docs"
+    block = page[page.index("<!-- BEGIN exit-codes"):page.index("<!-- END exit-codes -->")]
+    rows = [[cell.strip() for cell in line.strip("|").split("|")] for line in block.splitlines()
             if line.startswith("| ") and not line.startswith(("| exit", "| ---"))]
-    return rows
-
-
-def test_the_exit_code_table_is_the_error_classes() -> None:
-    """docs/errors.md lists every error class with its code, parent and exit code, and nothing else."""
-    from pyxform import PyxformError
-
-    errors = import_module(PyxformError.__module__)
-    classes, todo = [], [PyxformError]
-    while todo:
-        cls = todo.pop()
-        classes.append(cls)
-        todo.extend(cls.__subclasses__())
-    expected = {(cls.exit_code, cls.code, cls.__name__,
-                 tuple(base.__name__ for base in cls.__bases__ if base is not Exception)) for cls in classes
-                if cls.__module__ == errors.__name__}
-    rows = _exit_code_table()
-    listed = set()
-    for exit_code, code, names, meaning in rows:
-        assert meaning and int(exit_code) >= 0
-        if names:
-            found = re.findall(r"`(\w+)`", names)
-            listed.add((int(exit_code), code.strip("`"), found[0], tuple(found[1:])))
-        else:
-            assert not code
-    assert listed == expected
-    statuses = [int(row[0]) for row in rows]
-    assert statuses == sorted(statuses) and errors.EXIT_PARTIAL_FAILURE in statuses
+    listed = [(int(exit_code), code.strip("`"), re.findall(r"`(\w+)`", names)[:1]) for exit_code, code, names, _ in rows]
+    assert listed == [(row.exit, row.code if row.cls else "", [row.cls] if row.cls else []) for row in ERROR_TABLE]
+    assert [int(row[0]) for row in rows] == sorted(int(row[0]) for row in rows)
+    stale = tmp_path / "errors.md"
+    stale.write_text(page.replace("| 7 | `limit`", "| 8 | `limit`"), encoding="utf-8")
+    output = tmp_path / "stylesheets.md"
+    assert main(["-o", str(output), "--errors", str(stale), "--check"]) == 1
+    assert main(["-o", str(output), "--errors", str(stale)]) == 0
+    assert stale.read_text(encoding="utf-8") == page

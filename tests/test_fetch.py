@@ -60,10 +60,13 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.send_response(200)
             self.send_header("Content-Type", "text/html")
             self.end_headers()
-            for _ in range(30):
-                self.wfile.write(b"<p>drip</p>")
-                self.wfile.flush()
-                time.sleep(0.1)
+            try:  # a body that drips for ten minutes: only a time cap ends its download sooner
+                for _ in range(6000):
+                    self.wfile.write(b"<p>drip</p>")
+                    self.wfile.flush()
+                    time.sleep(0.1)
+            except OSError:  # the client gave up
+                return
         else:
             self.send_response(404)
             self.end_headers()
@@ -120,10 +123,8 @@ def test_size_cap_stops_the_download(server: str) -> None:
 
 
 def test_time_cap_stops_a_slow_download(server: str) -> None:
-    start = time.monotonic()
-    with pytest.raises(FetchError, match="fetch_timeout"):
-        fetch(server + "/slow", allow_private=True, limits=Limits(fetch_timeout=0.5))
-    assert time.monotonic() - start < 2.5
+    with pytest.raises(FetchError, match="fetch_timeout"):  # nothing else could end it (a test of the cap, not of
+        fetch(server + "/slow", allow_private=True, limits=Limits(fetch_timeout=0.5))  # the machine's speed)
 
 
 def test_http_error_status(server: str) -> None:

@@ -26,17 +26,18 @@ PAPER = [[cell("th", "", rowspan=2), cell("th", "Average", colspan=2), cell("th"
 def test_json_has_exactly_the_issue_shape() -> None:
     result = detect_headers(grids_xml([PAPER, [["td:a", "td:b"], ["td:c", "td:d"]]]))
     assert result.to_json() == {"tables": [
-        {"index": 0, "header_rows": 2, "header_cols": 1, "method": "markup"},
-        {"index": 1, "header_rows": 0, "header_cols": 0, "method": "none"}]}
+        {"index": 0, "header_rows": 2, "header_cols": 1, "method": "markup", "kind": "matrix"},
+        {"index": 1, "header_rows": 0, "header_cols": 0, "method": "none", "kind": "relational"}]}
     assert json.loads(result.to_json_text()) == result.to_json()
 
 
 def test_result_model_and_annotated_document() -> None:
     result = detect_headers(grid_xml(PAPER))
     assert isinstance(result, HeadersResult)
-    assert result.tables == [TableHeaders(index=0, header_rows=2, header_cols=1, method="markup")]
+    assert result.tables == [TableHeaders(index=0, header_rows=2, header_cols=1, method="markup", kind="matrix")]
     table = result.document.getroot().find(f"{PX}table")
-    assert (table.get("header-rows"), table.get("header-cols"), table.get("header-method")) == ("2", "1", "markup")
+    assert (table.get("header-rows"), table.get("header-cols"), table.get("header-method"), table.get("kind")) == (
+        "2", "1", "markup", "matrix")
     assert {c.get("role") for c in table.iter(f"{PX}cell")} == {"header", "data"}
     assert table[0].tag == f"{PX}header-evidence"
     assert result.to_xml().startswith(b"<px:grids")
@@ -70,14 +71,19 @@ def test_unknown_table_and_failed_table() -> None:
     with pytest.raises(NoTableError):
         detect_headers(grid_xml(PAPER), table=3)
     failed = grid_xml(PAPER).replace("</px:grids>", '<px:table-failure index="1" locator="/x" code="limit" '
-                                                    'message="too many slots"/><px:table-failure index="2" '
-                                                    'locator="/y" code="error" message="broken"/></px:grids>')
-    with pytest.raises(LimitExceeded, match="too many slots"):
+                                                    'limit="max_depth" message="too deep"/><px:table-failure '
+                                                    'index="2" locator="/y" code="table" message="broken"/></px:grids>')
+    with pytest.raises(LimitExceeded) as caught:  # by the failure's code and limit (data), not by its message
         detect_headers(failed, table=1)
+    assert caught.value.limit == "max_depth"
+    assert caught.value.message == ("table 1 (/x) could not be normalized: too deep (raise it with "
+                                    "limits=Limits(max_depth=...))")
     with pytest.raises(TableError, match="broken"):
         detect_headers(failed, table=2)
+    with pytest.raises(NoTableError, match=r"^the page has no table 3 \(it has 3 table\(s\), indexes 0 to 2\)$"):
+        detect_headers(failed, table=3)
     result = detect_headers(failed)
-    assert [(f.index, f.code) for f in result.failures] == [(1, "limit"), (2, "error")]
+    assert [(f.index, f.code, f.limit) for f in result.failures] == [(1, "limit", "max_depth"), (2, "table", None)]
 
 
 def test_bad_method_and_bad_input() -> None:
@@ -107,7 +113,7 @@ def test_cli_headers_prints_json(tmp_path, capsysbinary) -> None:
     path.write_text(grids_xml([PAPER, PAPER]), encoding="utf-8")
     assert main(["headers", str(path), "--format", "json", "--table", "1", "--method", "format"]) == 0
     assert json.loads(capsysbinary.readouterr().out) == {
-        "tables": [{"index": 1, "header_rows": 2, "header_cols": 1, "method": "format"}]}
+        "tables": [{"index": 1, "header_rows": 2, "header_cols": 1, "method": "format", "kind": "matrix"}]}
 
 
 def test_cli_headers_prints_the_annotated_grid(tmp_path, capsysbinary) -> None:
@@ -123,7 +129,7 @@ def test_cli_headers_of_an_html_page(tmp_path, capsysbinary) -> None:
     path.write_text("<table><tr><th>Name<th>Age<tr><td>Ann<td>31<tr><td>Bob<td>42</table>", encoding="utf-8")
     assert main(["headers", str(path), "--format", "json"]) == 0
     assert json.loads(capsysbinary.readouterr().out) == {
-        "tables": [{"index": 0, "header_rows": 1, "header_cols": 0, "method": "markup"}]}
+        "tables": [{"index": 0, "header_rows": 1, "header_cols": 0, "method": "markup", "kind": "relational"}]}
 
 
 def test_cli_headers_errors(tmp_path, capsys) -> None:
@@ -139,7 +145,7 @@ def test_api_headers_of_a_page_and_of_a_grid() -> None:
 
     page = "<table><tr><td><b>Name</b><td><b>Age</b><tr><td>Ann<td>31<tr><td>Bob<td>42</table>"
     assert pyxform.headers(page).to_json() == {
-        "tables": [{"index": 0, "header_rows": 1, "header_cols": 0, "method": "format"}]}
+        "tables": [{"index": 0, "header_rows": 1, "header_cols": 0, "method": "format", "kind": "relational"}]}
     assert pyxform.headers(grid_xml(PAPER), method="markup").tables[0].header_rows == 2
 
 

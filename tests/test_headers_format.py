@@ -80,14 +80,26 @@ def test_face_alone_is_too_weak() -> None:
 
 def test_text_and_background_colour_together_mark_a_header_band() -> None:
     result = detect([plain_header(color="#ffffff", background="#008000"), *body(4)], method="format")
-    assert row_scores(result)[0] == 6.0
+    assert row_scores(result)[0] == 9.0                           # colours 3 + 3, a band of its own 3
     assert kp(result) == (1, 0, "format")
 
 
-def test_background_alone_is_too_weak() -> None:
+def test_a_row_of_its_own_background_colour_is_a_header_band() -> None:
+    """Issue 13: a header row marked only by its own background colour (a band no other row has) is a header."""
     result = detect([plain_header(background="#f7fcf0"), *body(4)], method="format")
-    assert row_scores(result)[0] == 3.0
-    assert kp(result)[0] == 0
+    assert row_scores(result)[0] == 6.0                           # background 3, a band of its own 3
+    assert kp(result)[0] == 1
+
+
+def test_a_background_other_rows_share_or_one_cell_has_is_too_weak() -> None:
+    painted = [cell("td", text.removeprefix("td:"), background="#f7fcf0") for text in body(1, start=2)[0]]
+    shared = [plain_header(background="#f7fcf0"), *body(2), painted, *body(1, start=3)]
+    result = detect(shared, method="format")
+    assert row_scores(result)[0] == 3.0 and kp(result)[0] == 0
+    one = plain_header()
+    one[1] = cell("td", "col1x", background="#f7fcf0")
+    result = detect([one, *body(4)], method="format")
+    assert row_scores(result)[0] < 5 and kp(result)[0] == 0
 
 
 def test_a_class_that_sets_cells_apart_scores_3_and_alone_marks_no_header() -> None:

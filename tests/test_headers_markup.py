@@ -263,10 +263,10 @@ def test_title_over_a_section_without_repeated_labels_heads_every_row() -> None:
     assert slot_headers(result, 5, 1) == (["Two-party-preferred result"], ["Election 2014", "Votes"])
 
 
-def test_th_scope_row_alone_in_its_row_heads_that_row_not_the_rows_below() -> None:
-    """A th alone in a row of empty cells is a section heading ("<th>Europe</th><td></td><td></td>"), but not when
-    scope=row declares that it heads its own row (HTML 4.9.12.2): then the row is a data row with empty values, in
-    the body and as the last row (where a section heading would be read as a note, i.e. data)."""
+def test_th_alone_in_its_row_heads_that_row_not_the_rows_below() -> None:
+    """A th alone in a row of empty cells heads its own row, a data row with missing values, when the th cells of its
+    column head their rows ("<th>Europe</th><td></td><td></td>" among th row headers, scope=row or not: issue 13),
+    in the body and as the last row (where a section heading would be read as a note, i.e. data)."""
     rows = [["th:Country", "th:Gold", "th:Silver"],
             [cell("th", "Norway", scope="row"), "td:16", "td:8"],
             ["th:Europe", "td:", "td:"],
@@ -276,10 +276,22 @@ def test_th_scope_row_alone_in_its_row_heads_that_row_not_the_rows_below() -> No
     result = detect(rows)
     assert kp(result) == (1, 1, "markup")
     roles = cell_roles(result)
-    assert roles["Europe"] == "section"
-    assert roles["Latvia"] == roles["Iceland"] == "header"
-    assert slot_headers(result, 4, 1) == (["Europe", "Sweden"], ["Gold"])
-    assert slot_headers(result, 5, 2) == (["Europe", "Iceland"], ["Silver"])
+    assert roles["Europe"] == roles["Latvia"] == roles["Iceland"] == "header"
+    assert slot_headers(result, 4, 1) == (["Sweden"], ["Gold"])
+    assert slot_headers(result, 5, 2) == (["Iceland"], ["Silver"])
+
+
+def test_th_alone_in_its_row_over_td_rows_is_a_section() -> None:
+    """A th alone in a row of empty cells where its column holds td cells is set apart from its column: a section
+    heading over the rows below ("<th>Europe</th><td></td><td></td>" over rows of td)."""
+    rows = [["th:Country", "th:Gold", "th:Silver"],
+            ["td:Chile", "td:1", "td:2"],
+            ["th:Europe", "td:", "td:"],
+            ["td:Norway", "td:16", "td:8"],
+            ["td:Sweden", "td:8", "td:5"]]
+    result = detect(rows)
+    assert cell_roles(result)["Europe"] == "section"
+    assert slot_headers(result, 4, 1) == (["Europe"], ["Gold"])
 
 
 def test_a_row_of_th_scope_row_over_empty_cells_is_no_header_row_at_the_top() -> None:
@@ -358,6 +370,6 @@ def test_th_row_headers_over_cells_holding_only_tables_are_usable_markup() -> No
             "<tr><th scope=row>Western</th><td><table><tr><td>Chicago<td>Denver</tr></table></td></tr>"
             "<tr><th scope=row>Central</th><td><table><tr><td>Atlanta<td>Cleveland</tr></table></td></tr></table>")
     assert pyxform.headers(page).to_json()["tables"][0] == {"index": 0, "header_rows": 0, "header_cols": 1,
-                                                            "method": "markup"}
+                                                            "method": "markup", "kind": "entity"}
     assert [(p["row_headers"], p["nested"]) for p in pyxform.convert(page).pairs() if p["table"] == 0] == [
         (["Eastern"], [1]), (["Western"], [2]), (["Central"], [3])]

@@ -136,7 +136,7 @@ def test_the_worker_gives_what_run_page_gives() -> None:
              (Source(WIDE, "wide.html"), PageOptions(command="grid", format="json", limits=Limits(max_slots=30))),
              (Source(b"<p>none</p>", "none.html"), PageOptions()),
              (Source(b"  ", "blank.html"), PageOptions())]
-    with Worker(Limits(timeout=120)) as worker:
+    with Worker(Limits(timeout=600)) as worker:
         for source, options in cases:
             _same(worker.run(source, options), run_page(source, options))
         with pytest.raises(UsageError):  # raised here, before the page is sent
@@ -154,7 +154,7 @@ threading.Thread(target=stop.wait, daemon=True).start()  # another thread runs, 
 page = Source(b"<table><tr><th>a</th></tr><tr><td>1</td></tr></table>", "p.html")
 
 async def main():
-    with Worker(Limits(timeout=120)) as worker:
+    with Worker(Limits(timeout=600)) as worker:
         loop = asyncio.get_running_loop()
         first = await loop.run_in_executor(None, worker.run, page, PageOptions(format="pairs"))
         second = await loop.run_in_executor(None, worker.run, Source(b"<p>x</p>", "x.html"), PageOptions())
@@ -181,7 +181,7 @@ def test_the_worker_runs_from_an_asyncio_program_while_other_threads_run() -> No
 def _in_a_dask_worker(data: bytes) -> tuple[str, int, bytes, bool]:
     from pyxform.jobs.worker import _can_fork
 
-    with Worker(Limits(timeout=120)) as worker:
+    with Worker(Limits(timeout=600)) as worker:
         result = worker.run(Source(data, "dask.html"), PageOptions(format="csv"))
     return result.status, result.tables, result.payload, _can_fork()
 

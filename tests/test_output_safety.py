@@ -32,7 +32,7 @@ class Slow:
     def write(self, data):
         self.stream.write(data[: len(data) // 2]); self.stream.flush()
         open(sys.argv[1], "w").close()
-        time.sleep(60)
+        time.sleep(3600)  # until the signal: never long enough to finish first, however busy the machine
         self.stream.write(data[len(data) // 2:])
     def __getattr__(self, name): return getattr(self.stream, name)
     def __enter__(self): return self
@@ -49,7 +49,7 @@ def interrupted_run(tmp_path: Path, sig: signal.Signals) -> tuple[subprocess.Com
     out.write_bytes(OLD)
     process = subprocess.Popen([sys.executable, "-c", SLOW_WRITER, str(marker), "convert", str(page), "-o", str(out)],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + 600  # a ceiling for a very busy machine, never reached otherwise
     while not marker.exists():
         assert process.poll() is None, process.communicate()
         assert time.monotonic() < deadline, "the write never started"
@@ -57,7 +57,7 @@ def interrupted_run(tmp_path: Path, sig: signal.Signals) -> tuple[subprocess.Com
     temporaries = [p for p in tmp_path.iterdir() if p.name.startswith(".out.xml.")]
     assert len(temporaries) == 1 and 0 < temporaries[0].stat().st_size  # half the output is on disk
     process.send_signal(sig)
-    stdout, stderr = process.communicate(timeout=60)
+    stdout, stderr = process.communicate(timeout=600)
     return subprocess.CompletedProcess(process.args, process.returncode, stdout, stderr), out
 
 

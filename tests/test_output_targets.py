@@ -408,7 +408,8 @@ def test_headers_json_lists_the_failed_tables_as_grid_does(tmp_path: Path, capsy
     grid = json.loads(capsys.readouterr().out)
     assert main(["headers", str(page), "--max-slots", "2", "--format", "json"]) == 0
     headers = json.loads(capsys.readouterr().out)
-    expected = [{"index": 0, "locator": "/html/body[1]/table[1]", "code": "limit", "message": SLOT_FAILURE}]
+    expected = [{"index": 0, "locator": "/html/body[1]/table[1]", "code": "limit", "message": SLOT_FAILURE,
+                 "limit": "max_slots"}]
     assert grid["failures"] == headers["failures"] == expected
     assert [table["index"] for table in headers["tables"]] == [1]
     # a page without failures keeps the short shape
@@ -419,10 +420,36 @@ def test_headers_json_lists_the_failed_tables_as_grid_does(tmp_path: Path, capsy
 def test_tables_that_failed_otherwise_than_on_a_limit_give_the_table_code() -> None:
     from pyxform.jobs import TableFailureInfo, every_table_failed
 
-    mixed = [TableFailureInfo(0, "limit", "more than max_depth = 1 tables deep"), TableFailureInfo(2, "map", "bad")]
+    mixed = [TableFailureInfo(0, "limit", "more than max_depth = 1 tables deep", limit="max_depth"),
+             TableFailureInfo(2, "map", "bad")]
     error = every_table_failed(mixed, "p.html")
     assert (error.code, error.exit_code, error.location) == ("table", 9, "p.html")
     assert error.message == ("no table of the page could be converted (2 tables failed): table 0: more than "
                              "max_depth = 1 tables deep; table 2: bad")
     limits = every_table_failed(mixed[:1], None)
     assert (limits.code, limits.exit_code, getattr(limits, "limit")) == ("limit", 7, "max_depth")
+    # the limit is data: a failure that does not name its limit is not read from its message
+    unnamed = every_table_failed([TableFailureInfo(0, "limit", "more than max_depth = 1 tables deep")], None)
+    assert (unnamed.code, unnamed.exit_code) == ("table", 9)
+
+
+# -- outputs of one run that collide with each other: refused before anything is read -----------------------------
+@pytest.mark.parametrize(("argv", "message"), [
+    (["-o", "same.xml", "--report", "same.xml"], "--report same.xml is also -o"),
+    (["-o", "x.xml", "--schema", "--report", "x.xsd"], "--report x.xsd is also --schema"),
+    (["-o", "ks.xml", "--keep-stages", "ks.xml"], "--keep-stages {tmp}/ks.xml is also -o"),
+    (["-o", "t.csv", "--format", "csv", "--report", "t-1.csv"], "--report t-1.csv is also -o"),
+    (["-o", "sub/../same.xml", "--report", "same.xml"], "--report same.xml is also -o"),
+])
+def test_two_outputs_of_one_run_that_are_the_same_file_are_refused_up_front(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, argv: list[str],
+        message: str) -> None:
+    # the report was lost (-o and --report the same file, exit 0), or all the work done before failing (--keep-stages)
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "sub").mkdir()
+    page = tmp_path / "p.html"
+    page.write_bytes(ONE_TABLE)
+    assert main(["convert", str(page), *argv]) == 15
+    assert capsys.readouterr().err == (f"pyxform: error [output]: {message.format(tmp=tmp_path)}: two outputs of this "
+                                       "run would write the same file; give each its own\n")
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["p.html", "sub"]  # nothing read, nothing written

@@ -47,15 +47,38 @@ def test_a_parameter_the_stage_does_not_declare_is_refused_listing_its_parameter
      "headers.threshold is xs:double, a number (e.g. 2.5 or 1e3); True (bool) is not a value of that type"),
     ({"headers": {"max-header-rows": 1.5}},
      "headers.max-header-rows is xs:integer, a whole number (e.g. 3); 1.5 (float) is not a value of that type"),
-    ({"headers": {"method": "bogus"}}, "headers.method takes auto, markup or format; 'bogus' is none of them"),
-    ({"headers": {"method": 1}}, "headers.method takes auto, markup or format; 1 (int) is none of them"),
-    ({"map": {"names": "Generic"}}, "map.names takes paper or generic; 'Generic' is none of them"),
     ({"headers": {"size-difference": "both"}},
      "headers.size-difference takes signed or absolute; 'both' is none of them"),
 ])
 def test_a_value_the_parameter_cannot_take_is_refused_naming_step_parameter_and_expectation(
         params: dict[str, dict[str, object]], message: str) -> None:
     assert refused(**params).message == message
+
+
+@pytest.mark.parametrize(("params", "message"), [
+    ({"headers": {"method": "bogus"}}, "headers.method takes auto, markup or format; 'bogus' is none of them"),
+    ({"headers": {"method": 1}}, "headers.method takes auto, markup or format; 1 (int) is none of them"),
+    ({"map": {"names": "Generic"}}, "map.names takes paper or generic; 'Generic' is none of them"),
+])
+def test_a_pipelines_parameter_outside_its_fixed_set_is_refused(params: dict[str, dict[str, object]],
+                                                                message: str) -> None:
+    with pytest.raises(ParameterError) as caught:  # a pipeline of one's own: these are its parameters
+        CONVERSION.run(PAGE, params=params)
+    assert caught.value.message == message
+
+
+@pytest.mark.parametrize(("params", "option"), [
+    ({"headers": {"method": "format"}}, "method=..."), ({"headers": {"table": 0}}, "table=..."),
+    ({"map": {"names": "generic"}}, "names=..."), ({"map": {"table": 0}}, "table=..."),
+    ({"normalize": {"only-table": 0}}, "table=..."), ({"normalize": {"max-slots": 9}}, "limits=Limits(max_slots=...)"),
+])
+def test_convert_refuses_a_parameter_one_of_its_options_sets(params: dict[str, dict[str, object]], option: str) -> None:
+    error = refused(**params)
+    ((step, values),) = params.items()
+    assert (error.step, error.parameter) == (step, next(iter(values)))
+    assert error.message == f"{step}.{error.parameter} is not a parameter of yours: pyxform's option {option} sets it"
+    with pytest.raises(ParameterError, match="headers.table is not a parameter of yours"):
+        pyxform.detect_headers(pyxform.grid(PAGE).xml, params={"table": 0})
 
 
 def test_the_same_checks_hold_for_a_pipeline_and_a_step() -> None:
@@ -74,8 +97,8 @@ def test_values_of_the_declared_type_are_accepted_as_python_values_or_text() -> 
     pairs = [pyxform.convert(PAGE, params={"headers": {"threshold": threshold}}).pairs()[0]["col_headers"]
              for threshold in (5, 5.0, "5", " 1e9 ", 1e9, UntypedAtomic("1e9"))]
     assert pairs == [["Name"]] * 3 + [[]] * 3  # text is cast as Saxon casts --param values: "1e9" is used
-    assert pyxform.convert(PAGE, params={"headers": {"max-header-rows": 2.0, "method": "format"},
-                                         "map": {"names": "generic"}}).xml.count("<field") == 2
+    assert pyxform.convert(PAGE, params={"headers": {"max-header-rows": 2.0}}, method="format",
+                           names="generic").xml.count("<field") == 2
 
 
 def test_check_value_passes_text_on_for_saxon_to_cast() -> None:

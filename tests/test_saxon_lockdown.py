@@ -104,7 +104,7 @@ def _pyxform(tmp_path: Path, *argv: str, **env: str) -> str:
 
     base = {name: value for name, value in os.environ.items() if name != ENVIRONMENT_SWITCH}
     done = subprocess.run([sys.executable, "-m", "pyxform", *argv], check=False, capture_output=True, text=True,
-                          timeout=120, cwd=tmp_path, env={**base, "PYXFORM_PROBE": "secret", **env})
+                          timeout=600, cwd=tmp_path, env={**base, "PYXFORM_PROBE": "secret", **env})
     assert done.returncode == 0, done.stderr
     return done.stdout
 

@@ -50,10 +50,13 @@ class Handler(http.server.BaseHTTPRequestHandler):
         elif self.path == "/slow":
             self.send_response(200)
             self.end_headers()
-            for _ in range(40):
-                self.wfile.write(b"<p>drip</p>")
-                self.wfile.flush()
-                time.sleep(0.1)
+            try:  # a body that drips for ten minutes: only a time cap ends its download sooner
+                for _ in range(6000):
+                    self.wfile.write(b"<p>drip</p>")
+                    self.wfile.flush()
+                    time.sleep(0.1)
+            except OSError:  # the client gave up
+                return
         else:
             self.send_response(404)
             self.end_headers()
@@ -138,10 +141,8 @@ def test_a_redirect_to_a_private_address_is_refused(server: str, loopback_is_pub
 
 
 def test_size_and_time_caps(server: str, capsys: pytest.CaptureFixture[str]) -> None:
-    started = time.monotonic()
     status, _, err = run(capsys, "convert", server + "/slow", "--allow-private", "--fetch-timeout", "0.5")
     assert status == 8 and "(limit fetch_timeout)" in err
-    assert time.monotonic() - started < 5
     status, _, err = run(capsys, "convert", server + "/huge", "--allow-private", "--max-page-bytes", "50000")
     assert status == 7 and "max_page_bytes = 50000" in err
 

@@ -124,10 +124,15 @@ def test_xinclude_is_never_processed(tmp_path: Path, secret: Path, capsys: pytes
     xsd = generate_schema(document)
     no_secret(xsd)
     validate(document, xsd)
-    grid = grid_xml(T([[th("A")], [td("v")]], k=1)).replace(
-        "<px:text>v</px:text>", f'<px:text>v<xi:include xmlns:xi="http://www.w3.org/2001/XInclude" '
-                                f'href="{secret.as_uri()}" parse="text"/></px:text>')
+    include = f'<xi:include xmlns:xi="http://www.w3.org/2001/XInclude" href="{secret.as_uri()}" parse="text"/>'
+    plain = grid_xml(T([[th("A")], [td("v")]], k=1))
+    with pytest.raises(BadXmlInput, match="does not follow schemas/grid.xsd"):  # px:text holds text only
+        convert_grid(plain.replace("<px:text>v</px:text>", f"<px:text>v{include}</px:text>"))
+    # where the grid's schema takes any element (the header evidence), the include reaches Saxon, and stays an element
+    grid = plain.replace('header-method="markup">', f'header-method="markup"><px:header-evidence>{include}'
+                                                    "</px:header-evidence>", 1)
     assert [p["value"] for p in convert_grid(grid).pairs()] == ["v"]
+    assert secret.read_text() not in convert_grid(grid).xml
 
 
 def test_saxon_never_sees_a_dtd() -> None:

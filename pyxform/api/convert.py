@@ -13,26 +13,28 @@ import json
 import os
 from collections.abc import Iterator, Mapping
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, get_args
 
 from lxml import etree
 
 from ..base.limits import DEFAULT_LIMITS, Limits
-from ..base.safexml import parse_untrusted, serialize_root
+from ..base.safexml import parse_xml, serialize_root
 from ..base.source import Source
-from ..runtime.params import check_params
-from ..stages.headers import METHODS
+from ..runtime.params import check_option_params, check_params
+from ..stages.grid_input import read_grid_input
+from ..stages.headers import METHODS, Method
 from ..stages.normalize import TableFailure
 from ..stages.tabular import TabularTable, read_tabular
-from .pipeline import CONVERSION, Pipeline, PipelineResult, safe_xml_parser
+from .pipeline import CONVERSION, Pipeline, PipelineResult
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..stages.clean import PageLinks
 
-__all__ = ["Conversion", "Pair", "convert", "convert_grid", "NAME_STYLES", "HEADER_METHODS"]
+__all__ = ["Conversion", "Pair", "convert", "convert_grid", "NAME_STYLES", "NameStyle", "HEADER_METHODS"]
 
 #: Values of ``names``: element names from the header text (the paper's) or ``<field name="...">``.
-NAME_STYLES = ("paper", "generic")
+NameStyle = Literal["paper", "generic"]
+NAME_STYLES: tuple[str, ...] = get_args(NameStyle)
 #: Values of ``method``: how the headers stage finds the header rows and columns (``pyxform.stages.headers``).
 HEADER_METHODS = METHODS
 
@@ -93,7 +95,7 @@ class Conversion:
     def table_failures(self) -> list[TableFailure]:
         """The tables of the page that could not be converted (``px:table-failure``: a limit, a table the table
         model could not build), in document order (with ``table``: that one's failure, if it failed)."""
-        failures = [TableFailure(*row) for row in self._runner.table_failures(self.grid)]
+        failures = [TableFailure(**row) for row in self._runner.table_failures(self.grid)]
         return [failure for failure in failures if failure.index == self.table] if self.table is not None else failures
 
     def _from_grid(self, stage: str, params: Mapping[str, Any] | None = None) -> str:
@@ -115,7 +117,7 @@ class Conversion:
 
     def iter_pairs(self) -> Iterator[Pair]:
         """Like :meth:`pairs`, one pair at a time."""
-        root = etree.fromstring(self._from_grid("pairs").encode("utf-8"), safe_xml_parser())
+        root = parse_xml(self._from_grid("pairs"))
         for element in root.iterchildren(_PX + "pair"):
             pair: Pair = {
                 "table": int(element.get("table", "0")),
@@ -190,7 +192,7 @@ class Conversion:
         :param indent: spaces per level (``None``: one line).
         """
         tabular = self._from_grid("tabular")
-        root = etree.fromstring(tabular.encode("utf-8"), safe_xml_parser())
+        root = parse_xml(tabular)
         elements = {element.get(_PX + "table"): element for element in self.tree().iter()
                     if isinstance(element.tag, str) and element.get(_PX + "table") is not None}
         tables = []
@@ -224,9 +226,15 @@ def _check_options(table: int | None, names: str, method: str) -> None:
         raise ValueError(f"method must be one of {', '.join(HEADER_METHODS)}, not {method!r}")
 
 
+def _check_user_params(chosen: Pipeline, params: Mapping[str, Mapping[str, Any]] | None) -> None:
+    """:raises ParameterError: ``params`` sets a stage parameter one of the options sets (``map.names``: ``names``),
+    or one the pipeline does not take (:func:`pyxform.runtime.params.check_params`)."""
+    check_option_params(params, steps={step.name: step.stylesheet or "" for step in chosen.steps if step.builtin})
+    check_params(chosen.steps, params)
+
+
 def convert(data: bytes | str | os.PathLike[str] | Source, *, table: int | None = None,
-            names: Literal["paper", "generic"] = "paper",
-            method: Literal["auto", "markup", "format"] = "auto", source: str | None = None,
+            names: NameStyle = "paper", method: Method = "auto", source: str | None = None,
             limits: Limits = DEFAULT_LIMITS, pipeline: Pipeline | None = None,
             params: Mapping[str, Mapping[str, Any]] | None = None,
             keep_stages: str | os.PathLike[str] | None = None) -> Conversion:
@@ -260,7 +268,9 @@ def convert(data: bytes | str | os.PathLike[str] | Source, *, table: int | None 
     :raises LimitExceeded, InputError: from clean and normalize (page too large, undecodable, ...).
     :raises StylesheetError: a stylesheet failed (for pyxform's own, a bug: please report it with the page).
     :raises ParameterError: ``params`` names a step the pipeline does not have, a parameter a built-in step does not
-        declare, or a value it cannot take (a :class:`ValueError`, naming step, parameter and what it takes).
+        declare, or a value it cannot take (a :class:`ValueError`, naming step, parameter and what it takes), or a
+        parameter one of the options above sets (``map.names`` is ``names``, ``headers.table`` is ``table``:
+        :data:`pyxform.runtime.registry.OPTION_PARAMETERS`).
     :raises ValueError: for an option outside the values above.
     :raises TypeError: ``data`` is not bytes, str, a path or a Source.
     """
@@ -268,7 +278,7 @@ def convert(data: bytes | str | os.PathLike[str] | Source, *, table: int | None 
     chosen = CONVERSION if pipeline is None else pipeline
     if not chosen.takes_page:
         raise ValueError(f"a conversion pipeline starts with clean; this one starts with {chosen.names[0]!r}")
-    check_params(chosen.steps, params)
+    _check_user_params(chosen, params)
     if isinstance(data, os.PathLike):
         from ..base.source import read_source
 
@@ -289,31 +299,34 @@ def convert(data: bytes | str | os.PathLike[str] | Source, *, table: int | None 
 
 
 def convert_grid(grid: bytes | str, *, table: int | None = None,
-                 names: Literal["paper", "generic"] = "paper",
-                 method: Literal["auto", "markup", "format"] = "auto", source: str = "",
+                 names: NameStyle = "paper", method: Method = "auto", source: str = "",
                  pipeline: Pipeline | None = None, params: Mapping[str, Mapping[str, Any]] | None = None,
-                 keep_stages: str | os.PathLike[str] | None = None) -> Conversion:
+                 keep_stages: str | os.PathLike[str] | None = None, limits: Limits = DEFAULT_LIMITS) -> Conversion:
     """Convert a grid document (``docs/formats.md`` section 2, as ``pyxform grid`` writes it) or a header-annotated
     grid (section 3, as ``pyxform headers`` writes it) into XML: the headers stage when the grid has no header
     annotations yet, then map and merge (and the steps after them in ``pipeline``). Options as for
     :func:`convert`.
 
-    :raises BadXmlInput: if ``grid`` is not well-formed XML, or uses entities (none is expanded, no DTD is read).
-    :raises StylesheetError: if ``grid`` is not a grid document.
+    :param limits: the grid is checked against them before any work (the slots its tables declare and have,
+        :func:`pyxform.stages.grid_input.read_grid_input`).
+    :raises BadXmlInput: if ``grid`` is not well-formed XML, uses entities (none is expanded, no DTD is read), is not
+        a grid document (``schemas/grid.xsd``), or has a table whose rows and slots are not the size it declares.
+    :raises LimitExceeded: a table of ``grid`` declares more slots than ``limits.max_slots`` (or all of them more
+        than ``limits.max_page_slots``).
     :raises NoTableError: if the grid has no table, or ``table`` names none of its tables.
     :raises ParameterError: as for :func:`convert` (``params`` may name any step of ``pipeline``, also the ones
         before the grid, which do not run).
     """
     _check_options(table, names, method)
     chosen = CONVERSION if pipeline is None else pipeline
-    check_params(chosen.steps, params)
+    _check_user_params(chosen, params)
     run_on = chosen.runner()
-    node = run_on.parse(serialize_root(parse_untrusted(grid, what="grid document", location=source or None)),
+    node = run_on.parse(serialize_root(read_grid_input(grid, limits=limits, location=source or None)),
                         location=source or None)
     annotated = not run_on.has_tables_without_headers(node)
     rest = chosen.starting_at("map" if annotated else "headers")
     return _run(rest, node, {"headers": {"method": method}}, table=table, names=names, params=params,
-                keep_stages=keep_stages, limits=DEFAULT_LIMITS, source=source, grid=node if annotated else None)
+                keep_stages=keep_stages, limits=limits, source=source, grid=node if annotated else None)
 
 
 def _run(chosen: Pipeline, document: Any, stage_params: dict[str, dict[str, Any]], *, table: int | None,

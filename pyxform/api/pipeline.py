@@ -31,9 +31,10 @@ from typing import TYPE_CHECKING, Any
 
 from lxml import etree
 
-from ..base.errors import InputNotFound, PyxformError, StepError
+from ..base.errors import BadXmlInput, PyxformError, StepError, StylesheetError
 from ..base.limits import DEFAULT_LIMITS, Limits
-from ..base.safexml import parse_untrusted, serialize_root
+from ..base.memory import RELEASE_AFTER_BYTES, release_free_memory
+from ..base.safexml import is_xml_text, parse_untrusted, parse_xml, read_xml_input, serialize_root
 from ..base.source import Source
 from ..runtime.params import check_params
 from ..runtime.runner import Runner, runner, user_runner
@@ -43,12 +44,7 @@ from ..runtime.steps import Params, Step
 if TYPE_CHECKING:  # pragma: no cover
     from ..stages.clean import PageLinks
 
-__all__ = ["Step", "Pipeline", "PipelineResult", "CONVERSION", "safe_xml_parser"]
-
-
-def safe_xml_parser() -> etree.XMLParser:
-    """An lxml parser that resolves no entity, loads no DTD and uses no network (one per call: not thread-safe)."""
-    return etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, huge_tree=True)
+__all__ = ["Step", "Pipeline", "PipelineResult", "CONVERSION"]
 
 
 def _builtin(*stages: str) -> tuple[Step, ...]:
@@ -170,8 +166,10 @@ class Pipeline:
         """Run the steps in order on ``document``.
 
         :param document: for a pipeline starting with ``clean``, the HTML page: bytes, text (``str``), a path
-            (``os.PathLike``) or a :class:`~pyxform.base.source.Source`. Otherwise an XML document: bytes or text, a path (``os.PathLike``), an
-            lxml tree or element, or a ``PyXdmNode`` of :meth:`runner`'s runtime.
+            (``os.PathLike``) or a :class:`~pyxform.base.source.Source`. Otherwise an XML document: bytes, XML text
+            or a path (``os.PathLike``, or a ``str`` that does not start with ``<``: the rule of ``validate`` and
+            ``query``, :func:`pyxform.base.safexml.is_xml_text`), an lxml tree or element, or a ``PyXdmNode`` of
+            :meth:`runner`'s runtime.
         :param params: per-run stylesheet parameters by step name, over the steps' own:
             ``{"headers": {"method": "format"}, "post": {"prefix": "x"}}``. Checked before the first step runs
             (:func:`pyxform.runtime.params.check_params`): a parameter a stylesheet of yours does not declare gives a
@@ -205,11 +203,12 @@ class Pipeline:
         for warning in parameter_warnings:
             warnings.warn(warning, stacklevel=2)
         run_on = self.runner()
-        location = source
+        location = source or None
         if location is None and isinstance(document, Source):
             location = document.uri or None
-        elif location is None and isinstance(document, os.PathLike):
-            location = str(document)
+        elif location is None and (isinstance(document, os.PathLike)
+                                   or (isinstance(document, str) and not self.takes_page and not is_xml_text(document))):
+            location = os.fspath(document)
         dump = _StageDump(Path(keep_stages)) if keep_stages is not None else None
         messages = [] if messages is None else messages
         first_message = len(messages)
@@ -248,7 +247,8 @@ class Pipeline:
             if dump is not None:
                 dump.write(position, step, run_on, node if text is None else text)
         return PipelineResult(run_on, node=None if text is not None else node, text=text, kept=kept,
-                              messages=messages[first_message:], source=location or "", links=links)
+                              messages=messages[first_message:], source=location or "", links=links,
+                              last=self.steps[-1])
 
 
 @dataclass
@@ -290,22 +290,24 @@ def _clean(document: Any, limits: Limits, *, tables_only: bool = False) -> tuple
         raise TypeError(f"a pipeline starting with clean takes a page (bytes, str, a path or a Source), not "
                         f"{type(document).__name__}")
     page = clean(document, limits=limits)
-    return (page.tables_to_bytes() if tables_only else page.to_bytes()), page.warnings, page.links
+    xhtml, warnings, links = (page.tables_to_bytes() if tables_only else page.to_bytes()), page.warnings, page.links
+    del page  # the page's lxml tree: freed here, released below for a large page before Saxon's heap grows
+    if len(xhtml) >= RELEASE_AFTER_BYTES:
+        release_free_memory()
+    return xhtml, warnings, links
 
 
 def _xml_input(run_on: Runner, document: Any, location: str | None) -> Any:
-    """A document node of ``run_on``'s runtime for an XML input of :meth:`Pipeline.run`."""
-    if isinstance(document, os.PathLike):
-        try:
-            document = Path(document).read_bytes()
-        except OSError as error:
-            raise InputNotFound(f"cannot read the document: {error.strerror or error}", location=location) from None
-    elif isinstance(document, etree._ElementTree | etree._Element):
+    """A document node of ``run_on``'s runtime for an XML input of :meth:`Pipeline.run` (bytes, XML text or a path:
+    :func:`pyxform.base.safexml.read_xml_input`, the rule ``validate`` and ``query`` follow)."""
+    if isinstance(document, etree._ElementTree | etree._Element):
         document = etree.tostring(document, encoding="utf-8")
     elif isinstance(document, Source):
         document = document.data
-    if isinstance(document, bytes | str):  # from outside: lxml without DTD, entities or network first
-        return run_on.parse(serialize_root(parse_untrusted(document, location=location)), location=location)
+    if isinstance(document, bytes | bytearray | str | os.PathLike):  # from outside: lxml (no DTD, entities, network)
+        data, name = read_xml_input(document)
+        where = location or name
+        return run_on.parse(serialize_root(parse_untrusted(data, location=where)), location=where)
     return document  # a PyXdmNode
 
 
@@ -318,7 +320,7 @@ def _run_python(run_on: Runner, step: Step, node: Any, location: str | None) -> 
     assert step.function is not None
     tree: Any = node
     if step.tree == "lxml":
-        tree = etree.ElementTree(etree.fromstring(run_on.serialize(node).encode("utf-8"), safe_xml_parser()))
+        tree = etree.ElementTree(parse_xml(run_on.serialize(node)))
     try:
         returned = step.function(tree)
     except PyxformError:
@@ -349,11 +351,13 @@ class PipelineResult:
     """
 
     def __init__(self, run_on: Runner, *, node: Any, text: str | None, kept: dict[str, Any],
-                 messages: list[XsltMessage], source: str, links: PageLinks | None = None) -> None:
+                 messages: list[XsltMessage], source: str, links: PageLinks | None = None,
+                 last: Step | None = None) -> None:
         self.runner = run_on
         self._node = node
         self._text = text
         self._kept = kept
+        self._last = last
         self.messages = messages
         self.source = source
         self.links = links
@@ -368,18 +372,43 @@ class PipelineResult:
     def node(self) -> Any:
         """The last step's result as a document node of the pipeline's runtime (``PyXdmNode``).
 
-        :raises StylesheetError: if the result is not XML (a stylesheet with ``method="text"`` or ``"json"``).
+        :raises StylesheetError: the result is not XML (a stylesheet with ``method="text"`` or ``"json"``), naming
+            that stylesheet.
         """
-        return self._node if self._node is not None else self.runner.parse(self.text)
+        if self._node is not None:
+            return self._node
+        try:
+            return self.runner.parse(self.text)
+        except BadXmlInput:
+            self.tree()  # says why in lxml's words
+            raise
 
     def to_bytes(self) -> bytes:
         """:attr:`text` encoded as UTF-8."""
         return self.text.encode("utf-8")
 
     def tree(self) -> etree._ElementTree:
-        """The last step's result as an lxml tree."""
-        data = self.to_bytes() if self._text is not None else self.runner.serialize(self._node).encode("utf-8")
-        return etree.ElementTree(etree.fromstring(data, safe_xml_parser()))
+        """The last step's result as an lxml tree.
+
+        :raises StylesheetError: the result is not XML (as :attr:`node`).
+        """
+        if self._text is None:
+            return etree.ElementTree(parse_xml(self.runner.serialize(self._node)))
+        try:
+            return etree.ElementTree(parse_xml(self._text))
+        except etree.XMLSyntaxError as error:
+            raise self._not_xml(error) from None
+
+    def _not_xml(self, error: etree.XMLSyntaxError) -> StylesheetError:
+        """The error of asking for a tree of a result that is text: it names the stylesheet that wrote it."""
+        detail = f"{error.msg.rsplit(', line ', 1)[0]} (line {error.lineno})"
+        step = self._last
+        if step is None or step.stylesheet is None:
+            return StylesheetError(f"the result is not XML, so it has no tree: {detail}")
+        name = Path(step.stylesheet).name if not step.builtin else f"{step.stylesheet}.xsl"
+        return StylesheetError(f"the output of the stylesheet {name} (step {step.name}) is not XML (its xsl:output "
+                               f"writes text, JSON or HTML), so it has no tree, schema or JSON: {detail}",
+                               location=step.stylesheet)
 
     def stage(self, name: str) -> Any:
         """The result of the step ``name`` (``PyXdmNode``), if it was named in ``keep``. :raises KeyError:."""

@@ -12,16 +12,19 @@ deepest table nesting 7):
 ========================  ==================================================  ===========================  ===========
 limit                     checked                                             default                      option
 ========================  ==================================================  ===========================  ===========
-``max_page_bytes``        reading (file, stdin, URL, bytes) and clean         16 MiB (18 x the largest)    ``--max-page-bytes``
+``max_page_bytes``        reading (file, stdin, URL, bytes) and clean         64 MiB (73 x the largest)    ``--max-page-bytes``
 ``max_tables``            clean, while numbering tables                       20,000                       ``--max-tables``
 ``max_depth``             clean (a page) and normalize (a table)              64 tables deep (9 x)         ``--max-depth``
-``max_slots``             normalize, before any slot exists (a table)         250,000 (66 x)               ``--max-slots``
-``max_page_slots``        clean, all tables' slots counted from below (page)  1,000,000 (265 x 3,772)      ``--max-page-slots``
+``max_slots``             normalize, before any slot exists (a table)         2,500,000 (663 x)            ``--max-slots``
+``max_page_slots``        clean, all tables' slots counted from below (page)  5,000,000 (1,326 x 3,772)    ``--max-page-slots``
 ``timeout``               the worker process of ``convert`` (a page)          300 s                        ``--timeout``
 ``max_memory``            the worker process of ``convert`` (a page)          8 GiB (RLIMIT_DATA)          ``--max-memory``
 ``fetch_timeout``         fetching a URL                                      30 s                         ``--fetch-timeout``
 ``max_fetch_bytes``       fetching a URL (after content decoding)             64 MiB                       --
 ========================  ==================================================  ===========================  ===========
+
+The page and slot limits let a table of 100,000 rows x 25 columns (about 45 MB of HTML: statistics, exports, logs)
+convert without options (issue 17); what bounds such a table's work is then ``timeout`` and ``max_memory``.
 
 ``timeout`` and ``max_memory`` need a process that can be stopped: :class:`pyxform.jobs.Worker` runs pages in one. The
 in-process functions (:func:`pyxform.convert`, :func:`pyxform.grid`) are bounded by the other limits only.
@@ -32,10 +35,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-from .errors import LimitExceeded
+from .errors import LimitExceeded, limit_keyword
 
 __all__ = ["Limits", "DEFAULT_LIMITS", "LIMIT_OPTIONS", "MIN_WORKER_MEMORY", "limit_exceeded", "limit_keyword",
-           "limit_value"]
+           "limit_value", "check_page_bytes"]
 
 #: The smallest ``max_memory`` (bytes) a worker process can start under: loading saxonche and compiling the stylesheets
 #: needs about 200 MiB of data segment (measured: 150 MiB fails, 200 MiB starts). ``--max-memory`` refuses less (but 0).
@@ -71,9 +74,9 @@ class Limits:
     :ivar max_fetch_bytes: largest HTTP response body accepted, in bytes.
     """
 
-    max_page_bytes: int = 16 * 1024 * 1024
-    max_slots: int = 250_000
-    max_page_slots: int = 1_000_000
+    max_page_bytes: int = 64 * 1024 * 1024
+    max_slots: int = 2_500_000
+    max_page_slots: int = 5_000_000
     max_depth: int = 64
     max_tables: int = 20_000
     timeout: float = 300.0
@@ -85,12 +88,6 @@ class Limits:
 DEFAULT_LIMITS = Limits()
 
 
-def limit_keyword(limit: str) -> str:
-    """How the Python API raises a limit: ``limits=Limits(max_slots=...)`` (the command line says
-    :data:`LIMIT_OPTIONS` instead)."""
-    return f"limits=Limits({limit}=...)"
-
-
 def limit_value(limit: str, limits: Limits) -> str:
     """A limit's value in the unit its option takes: ``300`` (seconds), ``16777216`` (bytes), ``210 MiB`` for
     ``max_memory`` (``--max-memory`` takes MiB)."""
@@ -98,6 +95,13 @@ def limit_value(limit: str, limits: Limits) -> str:
     if limit == "max_memory":
         return f"{value / 2**20:g} MiB"
     return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def check_page_bytes(size: int, limits: Limits, location: str | None) -> None:
+    """:raises LimitExceeded: a page of ``size`` bytes is over ``limits.max_page_bytes`` (reading a page, clean)."""
+    if size > limits.max_page_bytes:
+        raise limit_exceeded("max_page_bytes", f"the page has more than {limits.max_page_bytes} bytes",
+                             limits=limits, location=location)
 
 
 def limit_exceeded(limit: str, what: str, *, limits: Limits, location: str | None = None) -> LimitExceeded:

@@ -1,7 +1,9 @@
-"""Reading XML that a user or a page supplies, so that no entity, DTD or XInclude can reach a URI or blow up.
+"""Reading XML so that no entity, DTD or XInclude can reach a URI or blow up: the one lxml parser, and Saxon's.
 
 pyxform reads XML in two places: lxml (libxml2) and Saxon's parser (the JDK's). Both are configured here:
 
+- :func:`xml_parser` (lxml): the one parser configuration every lxml parse of pyxform uses (:func:`parse_xml` for
+  pyxform's own results, :func:`parse_file` for stylesheets and catalogs): no DTD, no network, no entity.
 - :func:`parse_untrusted` (lxml): no DTD loaded, no network, no entity substituted; a document that still holds an
   entity reference (an entity of its internal subset, or one that only an external DTD could define) is refused with
   :class:`~pyxform.base.errors.BadXmlInput`, and libxml2 refuses entity amplification ("billion laughs") itself. XInclude
@@ -17,14 +19,16 @@ pyxform reads XML in two places: lxml (libxml2) and Saxon's parser (the JDK's). 
 
 from __future__ import annotations
 
+import os
 import re
 from typing import Final
 
 from lxml import etree
 
-from .errors import BadXmlInput
+from .errors import BadXmlInput, InputNotFound
 
-__all__ = ["parse_untrusted", "check_prolog", "serialize_root", "SAXON_PARSER_LIMITS"]
+__all__ = ["xml_parser", "parse_xml", "parse_file", "parse_untrusted", "check_prolog", "serialize_root",
+           "is_xml_text", "read_xml_input", "XML_TEXT", "SAXON_PARSER_LIMITS"]
 
 _LINE_SUFFIX: Final = re.compile(r",? line \d+, column \d+$")
 _PARSER_PROPERTY: Final = "http://saxon.sf.net/feature/parserProperty?uri="
@@ -37,10 +41,32 @@ SAXON_PARSER_LIMITS: Final = {
 }
 
 
-def _parser() -> etree.XMLParser:
-    # One parser per call: lxml parsers are not thread-safe.
-    return etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, huge_tree=True,
-                           remove_blank_text=False)
+def xml_parser(**options: bool) -> etree.XMLParser:
+    """The one lxml parser configuration of pyxform: no entity substituted, no DTD loaded, no network, large
+    documents allowed (``huge_tree``). A new parser per call (lxml parsers are not to be shared between threads).
+
+    :param options: further ``etree.XMLParser`` switches (``remove_comments=True``, ...); the four above cannot be
+        turned off.
+    """
+    return etree.XMLParser(**{**options, "resolve_entities": False, "no_network": True, "load_dtd": False,
+                              "huge_tree": True})
+
+
+def parse_xml(data: bytes | str) -> etree._Element:
+    """Parse XML that pyxform wrote itself (a stylesheet's result, a stage's output) with :func:`xml_parser`; XML
+    from outside goes through :func:`parse_untrusted`.
+
+    :raises lxml.etree.XMLSyntaxError: the text is not well-formed.
+    """
+    return etree.fromstring(data.encode("utf-8") if isinstance(data, str) else data, xml_parser())
+
+
+def parse_file(path: str | os.PathLike[str]) -> etree._Element:
+    """The root element of an XML file (a stylesheet, a catalog, a schema), parsed with :func:`xml_parser`.
+
+    :raises OSError: the file cannot be read. :raises lxml.etree.XMLSyntaxError: it is not well-formed.
+    """
+    return etree.parse(os.fspath(path), xml_parser()).getroot()
 
 
 def parse_untrusted(data: bytes | str, *, what: str = "document", location: str | None = None) -> etree._Element:
@@ -56,7 +82,7 @@ def parse_untrusted(data: bytes | str, *, what: str = "document", location: str 
     """
     raw = data.encode("utf-8") if isinstance(data, str) else data
     try:
-        root = etree.fromstring(raw, _parser())
+        root = etree.fromstring(raw, xml_parser())
     except etree.XMLSyntaxError as error:
         message = _LINE_SUFFIX.sub("", error.msg or str(error))
         where = f" (line {error.lineno}, column {error.offset})" if error.lineno else ""
@@ -68,6 +94,39 @@ def parse_untrusted(data: bytes | str, *, what: str = "document", location: str 
         raise BadXmlInput(f"the {what} uses the entity reference {entity.text} on line {entity.sourceline}: pyxform "
                           "expands no entity and reads no DTD (write the character itself)", location=location)
     return root
+
+
+#: How errors name an XML input given as text (not a file).
+XML_TEXT: Final = "<XML text>"
+
+
+def is_xml_text(value: object) -> bool:
+    """The one rule for an XML input given as a ``str`` (``validate``, ``generate_schema``, ``query``, a pipeline's
+    XML input): XML text when its first character after white space is ``<`` (no file name pyxform reads starts so),
+    else a path."""
+    return isinstance(value, str) and value.lstrip().startswith("<")
+
+
+def read_xml_input(document: bytes | str | os.PathLike[str], *, what: str = "document") -> tuple[bytes, str | None]:
+    """The bytes of an XML input and its name: ``bytes`` and XML text (:func:`is_xml_text`) are the XML itself (no
+    name), any other ``str`` and an ``os.PathLike`` name a file, which is read.
+
+    :param what: what the input is, for messages (``document``, ``schema``).
+    :raises InputNotFound: the file cannot be read (naming it and the system's reason).
+    """
+    if isinstance(document, (bytes, bytearray, memoryview)):
+        return bytes(document), None
+    if is_xml_text(document):
+        return str(document).encode("utf-8"), None
+    path = os.fspath(document)
+    try:
+        with open(path, "rb") as stream:
+            return stream.read(), path
+    except FileNotFoundError:
+        raise InputNotFound(f"no such {what} file", location=path) from None
+    except (OSError, ValueError) as error:
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+        raise InputNotFound(f"cannot read the {what}: {reason}", location=path) from None
 
 
 def serialize_root(root: etree._Element) -> str:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import BinaryIO, Final
 
 from .errors import InputNotFound
-from .limits import DEFAULT_LIMITS, Limits, limit_exceeded
+from .limits import DEFAULT_LIMITS, Limits, check_page_bytes
 
 __all__ = ["Source", "read_source", "looks_like_url"]
 
@@ -40,15 +40,9 @@ class Source:
     charset: str | None = None
 
 
-def _check_size(size: int, limits: Limits, location: str) -> None:
-    if size > limits.max_page_bytes:
-        raise limit_exceeded("max_page_bytes", f"the page has more than {limits.max_page_bytes} bytes",
-                             limits=limits, location=location)
-
-
 def _read_stream(stream: BinaryIO, limits: Limits, location: str) -> bytes:
     data = stream.read(limits.max_page_bytes + 1)
-    _check_size(len(data), limits, location)
+    check_page_bytes(len(data), limits, location)
     return data
 
 
@@ -70,11 +64,11 @@ def read_source(spec: str | bytes | os.PathLike[str] | Source, *, limits: Limits
     :raises FetchError: a URL could not be fetched.
     """
     if isinstance(spec, Source):
-        _check_size(len(spec.data), limits, spec.uri)
+        check_page_bytes(len(spec.data), limits, spec.uri)
         return spec
     if isinstance(spec, (bytes, bytearray, memoryview)):
         data = bytes(spec)
-        _check_size(len(data), limits, "<bytes>")
+        check_page_bytes(len(data), limits, "<bytes>")
         return Source(data, "", None)
     if isinstance(spec, str):
         if spec == "-":
@@ -83,7 +77,7 @@ def read_source(spec: str | bytes | os.PathLike[str] | Source, *, limits: Limits
             from .fetch import fetch  # httpx is imported only when a URL is read (it costs 40 ms of start-up)
 
             body, final_url, charset = fetch(spec, limits=limits, allow_private=allow_private)
-            _check_size(len(body), limits, final_url)
+            check_page_bytes(len(body), limits, final_url)
             return Source(body, final_url, charset)
         if spec.lstrip().startswith("<"):
             raise InputNotFound("this looks like HTML text, not a file name: pass it to clean() or as bytes",
@@ -91,7 +85,7 @@ def read_source(spec: str | bytes | os.PathLike[str] | Source, *, limits: Limits
     path = os.fspath(spec)
     try:
         with open(path, "rb") as stream:
-            _check_size(os.fstat(stream.fileno()).st_size, limits, path)
+            check_page_bytes(os.fstat(stream.fileno()).st_size, limits, path)
             return Source(_read_stream(stream, limits, path), path, None)
     except IsADirectoryError as error:
         raise InputNotFound("is a directory, not a file", location=path) from error

@@ -16,7 +16,7 @@ from ..base.errors import EXIT_PARTIAL_FAILURE
 from ..jobs import PageOptions
 from ..jobs.options import conversion_pipeline
 from .common import EXIT_OK, Command, command_line_message, limit_arguments, limits_of, local_file
-from .pages import conversion_arguments
+from .pages import conversion_arguments, separator_of
 
 __all__ = ["BATCH"]
 
@@ -75,7 +75,7 @@ def _run_batch(args: argparse.Namespace) -> int:
         args.parser.error("--worker-memory is for the local cluster: on yours, give `dask worker --memory-limit`")
     xslt = tuple(str(Path(local_file(path, "batch --xslt", "a stylesheet")).resolve()) for path in args.xslt)
     options = PageOptions(table=args.table, names=args.names, method=args.method, format=args.format,
-                          separator=args.separator, xslt=xslt, params=tuple(args.param), allow_io=args.allow_io,
+                          separator=separator_of(args), xslt=xslt, params=tuple(args.param), allow_io=args.allow_io,
                           schema=args.schema, limits=limits_of(args))
     param_warnings: list[str] = []
     conversion_pipeline(options, param_warnings)  # usage errors before the cluster starts

@@ -9,22 +9,25 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 
-from ..base.errors import InputError, InputNotFound, InternalError, OutputError, PyxformError
+from ..base.errors import EXIT_OK, EXIT_USAGE, InputError, InputNotFound, InternalError, OutputError, PyxformError, read_message
 from ..base.limits import DEFAULT_LIMITS, LIMIT_OPTIONS, MIN_WORKER_MEMORY, Limits, limit_keyword
 from ..base.source import looks_like_url
 
+if TYPE_CHECKING:
+    from ..jobs import TableFailureInfo as TableFailure
+
 __all__ = ["Command", "EXIT_OK", "EXIT_INTERNAL", "EXIT_USAGE", "write_output", "report_error", "report_internal",
-           "command_line_message", "OPTION_FOR_KEYWORD", "limit_arguments", "limits_of", "non_negative",
+           "report_warnings",
+           "command_line_message", "OPTION_FOR_KEYWORD", "limit_arguments", "worker_arguments", "limits_of", "whole_number",
+           "table_index",
            "pipeline_arguments", "local_file", "input_file"]
 
-EXIT_OK = 0
-EXIT_INTERNAL = 1
-EXIT_USAGE = 2
+EXIT_INTERNAL = InternalError.exit_code
 
 
 @dataclass(frozen=True)
@@ -61,6 +64,9 @@ def write_output(text: str, stream: BinaryIO | None = None) -> None:
 OPTION_FOR_KEYWORD: dict[str, str] = {
     **{limit_keyword(limit): option for limit, option in LIMIT_OPTIONS.items() if option.startswith("--")},
     "allow_private=True": "--allow-private",
+    "option table=...": "option --table",
+    "option names=...": "option --names",
+    "option method=...": "option --method",
 }
 
 
@@ -91,6 +97,22 @@ def report_internal(message: str, where: str | None = None) -> None:
     print(f"pyxform: internal error: {where + ': ' if where else ''}{message} (please report this)", file=sys.stderr)
 
 
+def report_warnings(source: str, failures: Sequence[TableFailure], messages: Sequence[str]) -> None:
+    """Print a page's warnings on standard error, the same in every command: each table that failed while the
+    others went on (``pyxform: warning [CODE]: SOURCE: table I (LOCATOR): MESSAGE``), then each message, a coded one
+    of pyxform's stylesheets with its code (``pyxform: warning [unknown-cell]: SOURCE: ...``, read by
+    :func:`pyxform.base.errors.read_message`), any other after the source."""
+    for failure in failures:
+        print(f"pyxform: warning [{failure.code}]: {source}: table {failure.index} ({failure.locator}): "
+              f"{command_line_message(failure.message)}", file=sys.stderr)
+    for message in messages:
+        coded = read_message(message)
+        if coded is not None:
+            print(f"pyxform: warning [{coded.code}]: {source}: {coded.text}", file=sys.stderr)
+        else:
+            print(f"pyxform: warning: {source}: {message}", file=sys.stderr)
+
+
 # -- arguments ------------------------------------------------------------------------------------------------------
 _LIMIT_ARGUMENTS: tuple[tuple[str, str, str], ...] = (
     ("max_page_bytes", "BYTES", "largest page accepted"),
@@ -106,21 +128,27 @@ def limit_arguments(parser: argparse.ArgumentParser, *, worker: bool = False) ->
     memory."""
     group = parser.add_argument_group("resource limits (a page or table over one fails with exit code 7)")
     for name, metavar, text in _LIMIT_ARGUMENTS:
-        group.add_argument(LIMIT_OPTIONS[name], dest=name, type=non_negative, metavar=metavar,
+        group.add_argument(LIMIT_OPTIONS[name], dest=name, type=whole_number, metavar=metavar,
                            help=f"{text} (default {getattr(DEFAULT_LIMITS, name)})")
     group.add_argument("--fetch-timeout", dest="fetch_timeout", type=_seconds, metavar="SECONDS",
                        help=f"seconds to fetch a URL (default {DEFAULT_LIMITS.fetch_timeout:g})")
     group.add_argument("--allow-private", action="store_true",
                        help="let URLs reach private, loopback and link-local addresses (refused by default)")
     if worker:
-        group.add_argument("--timeout", dest="timeout", type=_seconds, metavar="SECONDS",
-                           help=f"seconds one page may take; the page's worker process is stopped then (default "
-                                f"{DEFAULT_LIMITS.timeout:g}; 0: no limit)")
-        group.add_argument("--max-memory", dest="max_memory", type=_megabytes, metavar="MB",
-                           help=f"memory one page's worker process may use, in MiB (default "
-                                f"{DEFAULT_LIMITS.max_memory // 2**20}; 0: no limit; else at least "
-                                f"{MIN_WORKER_MEMORY // 2**20}). With --timeout 0 and "
-                                "--max-memory 0 pages are converted in this process")
+        worker_arguments(group, "page")
+
+
+def worker_arguments(group: argparse._ActionsContainer, noun: str) -> None:
+    """``--timeout`` and ``--max-memory``: the limits of the worker process that runs each ``noun`` (``page``,
+    ``transformation``, ``query``), which is stopped when it reaches one."""
+    group.add_argument("--timeout", dest="timeout", type=_seconds, metavar="SECONDS",
+                       help=f"seconds one {noun} may take; its worker process is stopped then (default "
+                            f"{DEFAULT_LIMITS.timeout:g}; 0: no limit)")
+    group.add_argument("--max-memory", dest="max_memory", type=_megabytes, metavar="MB",
+                       help=f"memory the {noun}'s worker process may use, in MiB (default "
+                            f"{DEFAULT_LIMITS.max_memory // 2**20}; 0: no limit; else at least "
+                            f"{MIN_WORKER_MEMORY // 2**20}). With --timeout 0 and --max-memory 0 it runs in this "
+                            "process")
 
 
 def limits_of(args: argparse.Namespace) -> Limits:
@@ -132,16 +160,20 @@ def limits_of(args: argparse.Namespace) -> Limits:
 
 
 def _seconds(value: str) -> float:
-    number = float(value)
+    """A number of seconds, 0 or more (``--timeout``, ``--fetch-timeout``)."""
+    try:
+        number = float(value)
+    except ValueError:
+        number = -1.0
     if not number >= 0:
-        raise argparse.ArgumentTypeError("must be 0 or more seconds")
+        raise argparse.ArgumentTypeError(f"takes a number of seconds, 0 or more (e.g. 30 or 0.5), not {value!r}")
     return number
 
 
 def _megabytes(value: str) -> int:
     """``--max-memory MB``: 0 (no limit) or at least :data:`~pyxform.base.limits.MIN_WORKER_MEMORY` (the worker's
     start)."""
-    number = non_negative(value) * 2**20
+    number = whole_number(value) * 2**20
     if 0 < number < MIN_WORKER_MEMORY:
         raise argparse.ArgumentTypeError(
             f"must be 0 (no limit) or at least {MIN_WORKER_MEMORY // 2**20} MiB: the worker process needs about that "
@@ -149,15 +181,24 @@ def _megabytes(value: str) -> int:
     return number
 
 
-def non_negative(value: str) -> int:
-    number = int(value)
+def whole_number(value: str) -> int:
+    """A whole number, 0 or more (the limits, ``--max-memory``)."""
+    try:
+        number = int(value)
+    except ValueError:
+        number = -1
     if number < 0:
-        raise argparse.ArgumentTypeError("must be 0 or more")
+        raise argparse.ArgumentTypeError(f"takes a whole number, 0 or more, not {value!r}")
     return number
 
 
-# argparse names a type function in its message ("invalid _non_negative value"): keep the name it always had.
-non_negative.__name__ = "_non_negative"
+def table_index(value: str) -> int:
+    """``--table N``: a table's index (``px:index``: 0-based, document order, nested tables counted)."""
+    try:
+        return whole_number(value)
+    except argparse.ArgumentTypeError:
+        raise argparse.ArgumentTypeError(f"takes a table's index, a whole number 0 or more (0 is the first table of "
+                                         f"the page), not {value!r}") from None
 
 
 def pipeline_arguments(parser: argparse.ArgumentParser, *, steps: str) -> None:

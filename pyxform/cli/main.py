@@ -5,7 +5,9 @@ Each command is one :class:`~pyxform.cli.common.Command` of a verb module (:mod:
 sub-parser and a function that runs it and returns the exit code. Adding a command is adding one line to :data:`COMMANDS`.
 
 Errors are printed as ``pyxform: error [CODE]: LOCATION: MESSAGE`` on standard error, and the exit code is the
-error's ``exit_code`` (:mod:`pyxform.base.errors`). The exit codes are listed once, in ``docs/errors.md``.
+error's ``exit_code``; every exit status (also usage 2, some inputs failed 13, Ctrl-C 130, SIGTERM 143) comes from the
+one table :data:`pyxform.base.errors.ERROR_TABLE` (listed in ``docs/errors.md``). A usage error prints one line and a
+pointer to ``--help`` (as git does), not the whole usage.
 """
 
 from __future__ import annotations
@@ -17,9 +19,12 @@ import threading
 import warnings
 from collections.abc import Sequence
 
-from ..base.errors import PyxformError, UsageError
+from typing import NoReturn
+
+from ..base.errors import EXIT_INTERRUPTED, EXIT_TERMINATED, PyxformError, UsageError
 from . import batch, crawl, pages, search, toolkit
-from .common import EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, Command, report_error, report_internal
+from .common import (EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, Command, command_line_message, report_error,
+                     report_internal)
 
 __all__ = ["main", "build_parser", "COMMANDS"]
 
@@ -38,10 +43,17 @@ COMMANDS: tuple[Command, ...] = (
 )
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser, but a usage error is one line and a pointer to the command's ``--help``, exit 2:
+    ``pyxform convert: error: MESSAGE`` then ``See 'pyxform convert --help'.``"""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\nSee '{self.prog} --help'.\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with one sub-parser per command of :data:`COMMANDS`."""
-    parser = argparse.ArgumentParser(prog="pyxform",
-                                     description="Turn the tables of web pages into clean, queryable XML.")
+    parser = _Parser(prog="pyxform", description="Turn the tables of web pages into clean, queryable XML.")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for command in COMMANDS:
         sub = commands.add_parser(command.name, help=command.help, description=command.help)
@@ -63,12 +75,14 @@ def _exit_on_sigterm() -> bool:
 
 
 def _raise_exit(signum: int, frame: object) -> None:
-    raise SystemExit(128 + signum)
+    raise SystemExit(EXIT_TERMINATED)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code (the ``pyxform`` script passes it to ``sys.exit``)."""
-    args = build_parser().parse_args(argv)
+    args, unknown = build_parser().parse_known_args(argv)
+    if unknown:  # said by the command's own parser, which knows its options
+        args.parser.error(f"unrecognized arguments: {' '.join(unknown)}")
     sigterm_handled = _exit_on_sigterm()
     try:
         return _run(args)
@@ -85,7 +99,7 @@ def _run(args: argparse.Namespace) -> int:
             warnings.simplefilter("ignore", ParameterWarning)
             return int(args.run(args))
     except UsageError as error:
-        args.parser.error(str(error))
+        args.parser.error(command_line_message(str(error)))
         return EXIT_USAGE  # not reached: argparse exits
     except PyxformError as error:
         report_error(error)
@@ -94,7 +108,7 @@ def _run(args: argparse.Namespace) -> int:
         sys.stderr.close()
         return EXIT_OK
     except KeyboardInterrupt:
-        return 130
+        return EXIT_INTERRUPTED
     except Exception as error:  # a bug: say so, with what is known
         report_internal(f"{type(error).__name__}: {error}")
         return EXIT_INTERNAL

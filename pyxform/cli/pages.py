@@ -14,19 +14,20 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from ..base.errors import EXIT_PARTIAL_FAILURE, InternalError, OutputError
+from ..base.errors import EXIT_PARTIAL_FAILURE, InternalError, OutputError, UsageError
 from ..base.files import writes_in_place
 from ..base.source import read_source
 from ..jobs import PageOptions, page_runner, run_inputs
 from ..jobs.options import CONVERT_FORMATS, PAGE_FORMATS, conversion_pipeline
 from ..jobs.outputs import (OUTPUT_SUFFIXES, csv_pattern, output_folder, output_paths, prepare_stage_folders,
-                            refuse_inputs_as_outputs, write_file)
+                            refuse_colliding_outputs, refuse_inputs_as_outputs, write_file)
 from ..jobs.reports import open_report, summary
+from ..stages.headers import METHODS
 from ..stages.tabular import DEFAULT_SEPARATOR
-from .common import (EXIT_OK, Command, command_line_message, limit_arguments, limits_of, local_file, non_negative,
-                     pipeline_arguments, report_error, report_internal)
+from .common import (EXIT_OK, Command, command_line_message, limit_arguments, limits_of, local_file, table_index,
+                     pipeline_arguments, report_error, report_internal, report_warnings)
 
-__all__ = ["GRID", "HEADERS", "CONVERT", "conversion_arguments"]
+__all__ = ["GRID", "HEADERS", "CONVERT", "conversion_arguments", "separator_of"]
 
 _TABLE_HELP = "only the table with index N (0-based, document order, nested tables included)"
 
@@ -37,7 +38,8 @@ def _grid_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--format", choices=PAGE_FORMATS, default="xml",
                         help="xml: the grid document (docs/formats.md section 2); json: "
                              '{"tables": [{"index", "rows", "cols", "grid": [[{"text", "tag", "origin"}]]}]}')
-    parser.add_argument("--table", type=non_negative, metavar="N", help=_TABLE_HELP)
+    parser.add_argument("--table", type=table_index, metavar="N", help=_TABLE_HELP)
+    _no_output_argument(parser)
     limit_arguments(parser, worker=True)
 
 
@@ -48,17 +50,27 @@ def _headers_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--format", choices=PAGE_FORMATS, default="xml",
                         help="xml: the grid with header annotations (docs/formats.md section 3); json: "
                              '{"tables": [{"index", "header_rows", "header_cols", "method"}]}')
-    parser.add_argument("--table", type=non_negative, metavar="N", help=_TABLE_HELP)
-    parser.add_argument("--method", choices=("auto", "markup", "format"), default="auto",
+    parser.add_argument("--table", type=table_index, metavar="N", help=_TABLE_HELP)
+    parser.add_argument("--method", choices=METHODS, default="auto",
                         help="auto (default): the markup (th, thead, scope, headers) where it marks something useful, "
                              "else formatting and content; markup: the markup only; format: formatting and content "
                              "only, as if the author had marked nothing")
+    _no_output_argument(parser)
     limit_arguments(parser, worker=True)
+
+
+def _no_output_argument(parser: argparse.ArgumentParser) -> None:
+    """``-o``, which ``grid`` and ``headers`` refuse with one line saying what to do (they write to standard
+    output)."""
+    parser.add_argument("-o", "--output", help=argparse.SUPPRESS)
 
 
 def _run_page_command(command: str, args: argparse.Namespace) -> int:
     """Run ``grid`` or ``headers`` on one input, in a worker process under --timeout and --max-memory as
     ``convert`` does (in this process with both 0)."""
+    if args.output is not None:
+        raise UsageError(f"`pyxform {command}` writes to standard output and takes no -o: redirect it instead "
+                         f"(pyxform {command} {args.input} > {args.output})")
     limits = limits_of(args)
     page = read_source(args.input, limits=limits, allow_private=args.allow_private)
     options = PageOptions(command=command, table=args.table, method=getattr(args, "method", "auto"),  # type: ignore[arg-type]
@@ -66,14 +78,11 @@ def _run_page_command(command: str, args: argparse.Namespace) -> int:
     with page_runner(limits) as run:
         result = run(page, options)
     if result.error is not None:
+        if result.table_failures:  # the page's tables all failed: each is said, then the page's error
+            report_warnings(result.source, result.table_failures, result.messages)
         raise result.error
     write_file(None, result.payload, sys.stdout.buffer)
-    source = result.source
-    for failure in result.table_failures:  # the other tables were written
-        print(f"pyxform: warning [{failure.code}]: {source}: table {failure.index} ({failure.locator}): "
-              f"{failure.message}", file=sys.stderr)
-    for warning in result.messages:
-        print(f"pyxform: warning: {source}: {warning}", file=sys.stderr)
+    report_warnings(result.source, result.table_failures, result.messages)  # the other tables were written
     return EXIT_OK
 
 
@@ -89,9 +98,9 @@ def _run_headers(args: argparse.Namespace) -> int:
 def conversion_arguments(parser: argparse.ArgumentParser) -> None:
     """The options that decide what ``convert`` makes of each page (``--table``, ``--format``, ``--names``,
     ``--method``, ``--schema``, ``--separator``, ``--xslt``, ``--param``, ``--allow-io``): shared with ``batch``."""
-    from ..api.convert import HEADER_METHODS, NAME_STYLES
+    from ..api.convert import NAME_STYLES
 
-    parser.add_argument("--table", type=non_negative, metavar="N",
+    parser.add_argument("--table", type=table_index, metavar="N",
                         help="convert table N alone (0-based, document order, nested tables counted); its element "
                              "becomes the document element")
     parser.add_argument("--format", choices=CONVERT_FORMATS, default="xml",
@@ -100,16 +109,28 @@ def conversion_arguments(parser: argparse.ArgumentParser) -> None:
                              "tables rendered back as accessible XHTML tables")
     parser.add_argument("--names", choices=NAME_STYLES, default="paper",
                         help="paper: elements named after the headers (default); generic: <field name='...'>")
-    parser.add_argument("--method", choices=HEADER_METHODS, default="auto",
+    parser.add_argument("--method", choices=METHODS, default="auto",
                         help="header detection: markup, format (formatting scores) or auto (default)")
     parser.add_argument("--schema", action="store_true",
                         help="also write an XSD for each XML output, beside it (OUT with the suffix .xsd)")
-    parser.add_argument("--separator", default=DEFAULT_SEPARATOR, metavar="TEXT",
+    parser.add_argument("--separator", metavar="TEXT",
                         help=f"--format csv: joins the levels of a header path (default {DEFAULT_SEPARATOR!r})")
     parser.add_argument("--xslt", action="append", default=[], metavar="STYLESHEET",
                         help="an XSLT 3.0 stylesheet of yours run on the XML output (after merge; repeat for "
                              "several, in order); goes with --format xml or json")
     pipeline_arguments(parser, steps="STEP.")
+
+
+def separator_of(args: argparse.Namespace) -> str:
+    """``--separator``, which goes with ``--format csv`` only (the default otherwise).
+
+    :raises UsageError: ``--separator`` with another format (it would be ignored).
+    """
+    if args.separator is None:
+        return DEFAULT_SEPARATOR
+    if args.format != "csv":
+        raise UsageError("--separator joins the levels of a header path in CSV: it goes with --format csv")
+    return str(args.separator)
 
 
 def _convert_arguments(parser: argparse.ArgumentParser) -> None:
@@ -142,20 +163,6 @@ def _convert_arguments(parser: argparse.ArgumentParser) -> None:
     parser.set_defaults(parser=parser)
 
 
-# normalize's message for a table that failed (stylesheets/normalize/table.xsl): "[pyxform:CODE] table I (LOCATOR):
-# MESSAGE (px:CODE)"
-_TABLE_FAILURE_MESSAGE = re.compile(r"\[pyxform:(?P<code>[\w-]+)\] (?P<text>table \d+ .*?)(?: \(px:[\w-]+\))?", re.DOTALL)
-
-
-def _warning_line(source: str, message: str) -> str:
-    """The warning line of a page's message: a failed table as ``grid`` and ``headers`` say it
-    (``pyxform: warning [limit]: SOURCE: table I (LOCATOR): MESSAGE``), any other message after the source."""
-    failure = _TABLE_FAILURE_MESSAGE.fullmatch(message)
-    if failure:
-        return f"pyxform: warning [{failure.group('code')}]: {source}: {failure.group('text')}"
-    return f"pyxform: warning: {source}: {message}"
-
-
 def _run_convert(args: argparse.Namespace) -> int:
     from ..runtime.environment import environment_allowed
 
@@ -172,7 +179,8 @@ def _convert_inputs(args: argparse.Namespace) -> int:
     if several and (not args.output or args.output == "-"):
         args.parser.error("several inputs need -o FOLDER")
     options = PageOptions(
-        table=args.table, names=args.names, method=args.method, format=args.format, separator=args.separator,
+        table=args.table, names=args.names, method=args.method, format=args.format,
+        separator=separator_of(args),
         xslt=tuple(str(Path(local_file(path, "convert --xslt", "a stylesheet")).resolve()) for path in args.xslt),
         params=tuple(args.param), allow_io=args.allow_io, schema=args.schema, limits=limits_of(args))
     param_warnings: list[str] = []
@@ -193,7 +201,9 @@ def _convert_inputs(args: argparse.Namespace) -> int:
     if stage_folder is not None:
         stages = ([stage_folder / path.name for path in output_paths(args.inputs, Path(), "")]
                   if several else [stage_folder])
-    refuse_inputs_as_outputs(args.inputs, *_convert_output_files(args, targets, stages, pipeline.names))
+    outputs, patterns = _convert_output_files(args, targets, stages, pipeline.names)
+    refuse_colliding_outputs(outputs, patterns, [("--keep-stages", stage_folder)] if stage_folder else [])
+    refuse_inputs_as_outputs(args.inputs, outputs, patterns)
     if stage_folder is not None:
         prepare_stage_folders(stage_folder, [path for path in stages if path is not None and path != stage_folder])
     if folder is not None:
@@ -207,8 +217,7 @@ def _convert_inputs(args: argparse.Namespace) -> int:
     try:
         for outcome in run_inputs(args.inputs, options, targets, stages, allow_private=args.allow_private,
                                   stream=sys.stdout.buffer, report=report, words=command_line_message):
-            for message in outcome.messages:
-                print(_warning_line(outcome.input, message), file=sys.stderr)
+            report_warnings(outcome.input, outcome.table_failures, outcome.messages)
             if isinstance(outcome.error, InternalError):  # a bug: named by the input, not located in it
                 report_internal(outcome.error.message, outcome.input)
             elif outcome.error is not None:

@@ -1,5 +1,9 @@
 """The toolkit verbs, for XML documents and pyxform's outputs: ``pyxform schema``, ``validate``, ``query``,
 ``transform`` (docs/toolkit.md).
+
+``transform`` and ``query`` run a user's stylesheet or expression, which may never end: they run as jobs of
+:mod:`pyxform.jobs.toolkit`, in a worker process stopped after ``--timeout`` or ``--max-memory`` (in this process with
+both 0), so that Ctrl-C and SIGTERM end them too.
 """
 
 from __future__ import annotations
@@ -7,13 +11,15 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
 
 from ..base.errors import EXIT_PARTIAL_FAILURE, InputNotFound, ValidationError
-from ..base.source import read_source
-from ..jobs.options import check_bindings, parse_params
+from ..base.source import Source, read_source
+from ..jobs.options import check_bindings
 from ..jobs.outputs import refuse_inputs_as_outputs, write_file
-from .common import EXIT_OK, Command, input_file, local_file, pipeline_arguments, report_error, write_output
+from ..jobs.toolkit import QueryOptions, TransformOptions, prepare_job
+from ..jobs.worker import job_runner
+from .common import (EXIT_OK, Command, input_file, limits_of, local_file, pipeline_arguments, report_error,
+                     worker_arguments, write_output)
 
 __all__ = ["SCHEMA", "VALIDATE", "QUERY", "TRANSFORM"]
 
@@ -25,38 +31,39 @@ def _transform_arguments(parser: argparse.ArgumentParser) -> None:
         "xsl:output says (XML, HTML, text, JSON); xsl:message output goes to standard error; an error shows the "
         "stylesheet file, line and column, and Saxon's error code. The stylesheet may xsl:import pyxform's own "
         "modules by their public URIs (https://pyxform.invalid/stylesheets/..., resolved offline by pyxform's XML "
-        "catalog). It reads no URI while it runs unless --allow-io is given.")
+        "catalog). It reads no URI while it runs unless --allow-io is given. It runs in a worker process stopped "
+        "after --timeout seconds or --max-memory MiB (and by Ctrl-C).")
     parser.add_argument("stylesheet", metavar="STYLESHEET", help="an XSLT 3.0 stylesheet file")
     parser.add_argument("input", metavar="INPUT", help="an XML file, an http(s) URL, or - for standard input")
     parser.add_argument("-o", "--output", metavar="OUT", help="output file (default: standard output)")
     pipeline_arguments(parser, steps="")
-    parser.set_defaults(parser=parser)
+    worker_arguments(parser.add_argument_group("resource limits (exit code 7)"), "transformation")
 
 
 def _run_transform(args: argparse.Namespace) -> int:
-    from ..api.pipeline import Pipeline, Step
     from ..runtime.environment import environment_allowed
 
-    step = Step.xslt(local_file(args.stylesheet, "transform", "the stylesheet"))
-    pipeline = Pipeline([step], allow_io=args.allow_io)
-    params = parse_params(args.param, [], [step.name])
+    stylesheet = Path(local_file(args.stylesheet, "transform", "the stylesheet")).resolve()
+    options = TransformOptions(str(stylesheet), tuple(args.param), args.allow_io)
+    pipeline, params = prepare_job(options)  # usage errors before the input is read
     for warning in check_bindings(pipeline, params, args.param):
         print(f"pyxform: warning: {warning}", file=sys.stderr)
     if args.output and args.output != "-":
         refuse_inputs_as_outputs([args.stylesheet, args.input], [("-o", Path(args.output))])
     document = read_source(args.input)
-    messages: list[Any] = []
-    try:
-        with environment_allowed(args.allow_io):  # environment-variable() too, as with Saxon's own command line
-            result = pipeline.run(document.data, params=params, serialize=True, source=document.uri or args.input,
-                                  messages=messages)
-    finally:
-        for message in messages:
-            print(message.text, file=sys.stderr)
+    if not document.uri:
+        document = Source(document.data, args.input, document.charset)
+    # the worker inherits the switch: environment-variable() sees the environment with --allow-io, as in Saxon's CLI
+    with environment_allowed(args.allow_io), job_runner(limits_of(args)) as run:
+        result = run(document, options)
+    for message in result.messages:  # xsl:message, as the stylesheet wrote it (also when it failed)
+        print(message, file=sys.stderr)
+    if result.error is not None:
+        raise result.error
     if args.output and args.output != "-":
-        write_file(Path(args.output), result.to_bytes())
+        write_file(Path(args.output), result.payload)
     else:
-        write_output(result.text)
+        write_output(result.payload.decode("utf-8"))
     return EXIT_OK
 
 
@@ -132,33 +139,36 @@ def _query_arguments(parser: argparse.ArgumentParser) -> None:
         "Evaluate an XPath 3.1 (or XQuery 3.1) expression with Saxon-HE over one XML file (the context item) or a "
         "folder of .xml files (collection() and $collection; no context item). Expressions cannot open URIs. "
         "Prints one item a line: nodes as XML, atomic values as text. A file of a folder that cannot be read is "
-        "skipped with a warning naming it and its line; the query runs over the others and the exit code is 13.")
+        "skipped with a warning naming it and its line; the query runs over the others and the exit code is 13. "
+        "The standard prefixes (fn, map, array, math, xs) are bound in XPath as in XQuery. The query runs in a "
+        "worker process stopped after --timeout seconds or --max-memory MiB (and by Ctrl-C).")
     parser.add_argument("target", metavar="TARGET", help="an XML file or a folder of .xml files")
     parser.add_argument("expression", metavar="EXPR")
     parser.add_argument("--xquery", action="store_true", help="EXPR is XQuery 3.1 (default: XPath 3.1)")
     parser.add_argument("--text", action="store_true", help="print string values only, also of nodes")
     parser.add_argument("--ns", action="append", default=[], metavar="PREFIX=URI",
                         help="bind a namespace prefix (px is bound to urn:pyxform)")
-    parser.set_defaults(parser=parser)
+    worker_arguments(parser.add_argument_group("resource limits (exit code 7)"), "query")
 
 
 def _run_query(args: argparse.Namespace) -> int:
-    from ..stages.query import query
-
     namespaces = {}
     for binding in args.ns:
         prefix, sep, uri = binding.partition("=")
         if not sep or not prefix:
             args.parser.error(f"--ns takes PREFIX=URI, not {binding!r}")
         namespaces[prefix] = uri
-    result = query(local_file(args.target, "query", "XML documents"), args.expression, xquery=args.xquery,
-                   namespaces=namespaces)
-    for skipped in result.skipped:
-        print(f"pyxform: warning [query]: {skipped.path}: skipped: {skipped.message}", file=sys.stderr)
-    for line in result.lines(text=args.text):
-        write_output(line)
-    if result.skipped:
-        print(f"pyxform: {len(result.skipped)} file(s) of {args.target} skipped; the result is over the others",
+    target = local_file(args.target, "query", "XML documents")
+    options = QueryOptions(args.expression, args.xquery, tuple(namespaces.items()), args.text)
+    with job_runner(limits_of(args)) as run:
+        result = run(Source(b"", target), options)
+    for skipped in result.messages:
+        print(f"pyxform: warning [query]: {skipped}", file=sys.stderr)
+    if result.error is not None:
+        raise result.error
+    write_file(None, result.payload, sys.stdout.buffer)
+    if result.status == "partial":
+        print(f"pyxform: {len(result.messages)} file(s) of {args.target} skipped; the result is over the others",
               file=sys.stderr)
         return EXIT_PARTIAL_FAILURE
     return EXIT_OK

@@ -9,12 +9,16 @@ worker; writing outputs; reports; many inputs. The wings (crawl, search, batch) 
     outputs           output names, atomic writes, the overwrite policy (.outputs)
     reports           the JSON-lines report and the summary of a run (.reports)
     run_inputs        many inputs, one after another, each recorded (.loop)
+    TransformOptions  the toolkit's jobs, `pyxform transform` and `pyxform query`, run as pages are (in the worker
+    QueryOptions      too, so that a stylesheet that loops forever is stopped): run_job, job_runner (.toolkit)
 """
 
 from .loop import InputOutcome, run_inputs
 from .options import PageOptions, conversion_pipeline
 from .page import Output, PageResult, Status, TableFailureInfo, check_options, every_table_failed, run_page
-from .worker import Worker, page_runner
+from .toolkit import JobOptions, QueryOptions, TransformOptions, run_job
+from .worker import Worker, job_runner, page_runner
 
 __all__ = ["PageOptions", "PageResult", "Output", "TableFailureInfo", "Status", "run_page", "Worker", "page_runner",
-           "check_options", "conversion_pipeline", "every_table_failed", "InputOutcome", "run_inputs"]
+           "check_options", "conversion_pipeline", "every_table_failed", "InputOutcome", "run_inputs",
+           "TransformOptions", "QueryOptions", "JobOptions", "run_job", "job_runner"]

@@ -10,15 +10,27 @@ from __future__ import annotations
 import json
 import os
 import pickle
+import signal
 import sys
+from typing import Final
 
-from ..base.errors import InternalError, PyxformError, UsageError
+from ..base.errors import PyxformError, UsageError
 from ..base.limits import Limits
 from ..base.source import Source
-from .page import PageResult, page_result, prepare
+from .page import bug_result
+from .toolkit import job_result, prepare_job
 from .wire import send_error, send_result
 
-__all__ = ["serve"]
+__all__ = ["serve", "release_signals", "HELD_SIGNALS"]
+
+#: The signals the parent holds while it starts a child (:class:`pyxform.jobs.Worker`), released in the child.
+HELD_SIGNALS: Final = frozenset({signal.SIGINT, signal.SIGTERM})
+
+
+def release_signals() -> None:
+    """In a child: the signals its parent held while starting it are no longer held."""
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, HELD_SIGNALS)
 
 
 def _limit_memory(max_memory: int) -> None:
@@ -31,12 +43,14 @@ def _limit_memory(max_memory: int) -> None:
     resource.setrlimit(resource.RLIMIT_DATA, (max_memory, max_memory))
 
 
-def serve(limits: Limits) -> None:
-    """The child's loop: answer each page until standard input closes.
+def serve(limits: Limits, *, warm_up: bool = True) -> None:
+    """The child's loop: answer each page (or toolkit's job) until standard input closes.
 
-    Each page: :func:`pyxform.jobs.page.page_result` under ``RLIMIT_DATA = limits.max_memory``. The options' own
+    Each job: :func:`pyxform.jobs.toolkit.job_result` under ``RLIMIT_DATA = limits.max_memory``. The options' own
     errors go back to be raised in the parent; a ``MemoryError`` is answered as such (the parent reports the memory
     limit and starts a new child); any other exception is the page's :class:`~pyxform.base.errors.InternalError`.
+
+    :param warm_up: compile pyxform's stylesheets before the first job (a worker of pages).
     """
     from multiprocessing.connection import Connection
 
@@ -46,9 +60,10 @@ def serve(limits: Limits) -> None:
     os.dup2(devnull, 0)
     os.dup2(2, 1)  # anything printed goes to standard error, not into the answers
     _limit_memory(limits.max_memory)
-    from ..runtime.runner import runner
+    if warm_up:
+        from ..runtime.runner import runner
 
-    runner()  # compile every stylesheet before the first page
+        runner()  # compile every stylesheet before the first page
     outbox.send_bytes(json.dumps({"ready": True}).encode("utf-8"))
     while True:
         try:
@@ -57,20 +72,21 @@ def serve(limits: Limits) -> None:
         except EOFError:
             return
         try:
-            pipeline = prepare(options)
+            prepared = prepare_job(options)
         except (UsageError, PyxformError) as error:  # the options' error: raised in the parent
             send_error(outbox, "raise", error)
             continue
         try:
-            result = page_result(source, options, pipeline=pipeline)
+            result = job_result(source, options, prepared)
         except MemoryError:
             del source
             send_error(outbox, "memory")
             continue
         except Exception as error:  # a bug on this page: the page's error, as run_page records it
-            result = PageResult(uri, "failed", error=InternalError(f"{type(error).__name__}: {error}"))
+            result = bug_result(uri, error)
         send_result(outbox, result)
 
 
 if __name__ == "__main__":
-    serve(Limits(**json.loads(sys.argv[1])))
+    release_signals()  # held by the parent while it started this process
+    serve(Limits(**json.loads(sys.argv[1])), warm_up=sys.argv[2:3] != ["cold"])

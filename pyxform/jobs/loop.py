@@ -15,7 +15,7 @@ from ..base.errors import InternalError, PyxformError, UsageError
 from ..base.source import read_source
 from .options import PageOptions
 from .outputs import write_page
-from .page import PageResult
+from .page import PageResult, TableFailureInfo
 from .reports import failed_record, ok_record
 from .worker import page_runner
 
@@ -32,6 +32,7 @@ class InputOutcome:
     :ivar error: why the input failed, or ``None``; its ``location`` is the input when it had none (not for an
         :class:`~pyxform.base.errors.InternalError`, which is pyxform's, not the input's).
     :ivar messages: the page's warnings to show (none when its outputs could not be written).
+    :ivar table_failures: the tables that failed, to show with the warnings (as ``messages``).
     """
 
     input: str
@@ -39,6 +40,7 @@ class InputOutcome:
     result: PageResult | None
     error: BaseException | None
     messages: tuple[str, ...]
+    table_failures: tuple[TableFailureInfo, ...] = ()
 
 
 def run_inputs(inputs: Sequence[str], options: PageOptions, targets: Sequence[Path | None],
@@ -74,16 +76,18 @@ def _one(name: str, options: PageOptions, target: Path | None, run: Callable[...
          stream: BinaryIO | None, words: Callable[[str], str]) -> InputOutcome:
     result: PageResult | None = None
     messages: tuple[str, ...] = ()
+    failures: tuple[TableFailureInfo, ...] = ()
     try:
         page = read_source(name, limits=options.limits, allow_private=allow_private)
         result = run(page, options)
         error = result.error
         if error is None:
             written = write_page(result, target, output_format=options.format, stream=stream)
-            return InputOutcome(name, ok_record(name, result, written), result, None, result.messages)
+            return InputOutcome(name, ok_record(name, result, written), result, None, result.messages,
+                                result.table_failures)
         if result.table_failures and result.tables == 0:  # tables, and none converted: named by the input as given
             error.location = name
-            messages = result.messages
+            messages, failures = result.messages, result.table_failures
     except (BrokenPipeError, UsageError):
         raise
     except PyxformError as failure:
@@ -92,4 +96,4 @@ def _one(name: str, options: PageOptions, target: Path | None, run: Callable[...
         error = InternalError(f"{type(failure).__name__}: {failure}")
     if not error.location and not isinstance(error, InternalError):
         error.location = name
-    return InputOutcome(name, failed_record(name, error, words), result, error, messages)
+    return InputOutcome(name, failed_record(name, error, words), result, error, messages, failures)

@@ -12,11 +12,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
+from ..api.convert import NameStyle
 from ..api.pipeline import CONVERSION, Pipeline, Step
 from ..base.errors import ParameterError, UsageError
 from ..base.limits import DEFAULT_LIMITS, Limits
-from ..runtime.params import check_params
+from ..runtime.params import check_option_params, check_params
 from ..runtime.saxon import UntypedAtomic
+from ..stages.headers import Method
 from ..stages.tabular import DEFAULT_SEPARATOR
 
 __all__ = ["PageOptions", "COMMANDS", "CONVERT_FORMATS", "WING_FORMATS", "PAGE_FORMATS", "DEFAULT_SEPARATOR",
@@ -56,8 +58,8 @@ class PageOptions:
 
     command: Literal["convert", "grid", "headers"] = "convert"
     table: int | None = None
-    names: Literal["paper", "generic"] = "paper"
-    method: Literal["auto", "markup", "format"] = "auto"
+    names: NameStyle = "paper"
+    method: Method = "auto"
     format: str = "xml"
     separator: str = DEFAULT_SEPARATOR
     xslt: tuple[str, ...] = ()
@@ -95,13 +97,15 @@ def parse_params(bindings: Sequence[str], step_names: Sequence[str], user_steps:
 
 def check_bindings(pipeline: Pipeline, params: Mapping[str, Mapping[str, Any]], bindings: Sequence[str]) -> list[str]:
     """Check parameter values as the Python API does (:func:`pyxform.runtime.params.check_params`: declared
-    parameters, declared types, fixed sets of values of pyxform's steps).
+    parameters, declared types, fixed sets of values of pyxform's steps; none that an option of pyxform's sets,
+    :func:`pyxform.runtime.params.check_option_params`).
 
     :returns: a warning for each parameter your stylesheets do not declare (Saxon ignores it), naming the binding:
         ``--param NAME=VALUE: the stylesheet ... declares no parameter ...``.
     :raises UsageError: naming the binding and what the parameter takes.
     """
     try:
+        check_option_params(params, steps={step.name: step.stylesheet or "" for step in pipeline.steps if step.builtin})
         _, found = check_params(pipeline.steps, params)
     except ParameterError as error:
         wanted = f"{error.step}.{error.parameter}"

@@ -6,8 +6,9 @@
 - Writing: :func:`write_file` writes atomically (an interrupted run leaves the old file or the new one; a device,
   named pipe or ``/dev/stdout`` is written in place, :func:`pyxform.base.files.writes_in_place`);
   :func:`write_page` puts a :class:`~pyxform.jobs.page.PageResult`'s outputs where they belong.
-- Overwrite policy: an output that is the same file as an input is refused before anything is read or written
-  (:func:`refuse_inputs_as_outputs`); an existing output file is replaced.
+- Overwrite policy: an output that is the same file as an input, or as another output of the run, is refused before
+  anything is read or written (:func:`refuse_inputs_as_outputs`, :func:`refuse_colliding_outputs`); an existing output
+  file is replaced.
 """
 
 from __future__ import annotations
@@ -25,7 +26,8 @@ from ..base.files import atomic_write, writes_in_place
 from .page import PageResult
 
 __all__ = ["OUTPUT_SUFFIXES", "FILE_SUFFIXES", "output_paths", "output_folder", "csv_paths", "csv_pattern",
-           "write_file", "write_page", "refuse_inputs_as_outputs", "prepare_stage_folders", "is_file_input"]
+           "write_file", "write_page", "refuse_inputs_as_outputs", "refuse_colliding_outputs", "prepare_stage_folders",
+           "is_file_input"]
 
 #: The suffix of the file written for each output format into an output folder.
 OUTPUT_SUFFIXES: Final = {"xml": ".xml", "pairs": ".jsonl", "json": ".json", "csv": ".csv", "xhtml": ".xhtml"}
@@ -205,6 +207,42 @@ def refuse_inputs_as_outputs(inputs: Sequence[str], outputs: Sequence[tuple[str,
             for what, pattern in checks:
                 if pattern.fullmatch(entry.name):
                     raise _overwrites_input(what, Path(entry.path), name)
+
+
+def refuse_colliding_outputs(outputs: Sequence[tuple[str, Path]],
+                             patterns: Sequence[tuple[str, Path, re.Pattern[str]]] = (),
+                             folders: Sequence[tuple[str, Path]] = ()) -> None:
+    """Refuse, before anything is read or written, two outputs of one run that are the same file (``-o same.xml
+    --report same.xml``, ``-o x.xml --schema --report x.xsd``), an output file where an output folder goes (``-o
+    ks.xml --keep-stages ks.xml``), or an output whose name one of the ``patterns`` gives (a report named like a CSV
+    file of the output, ``OUT-3.csv``): one would overwrite the other. Devices and pipes (written in place) are not
+    compared.
+
+    :param outputs: ``(what, path)``: each output file, named by the option that gives it.
+    :param patterns: ``(what, folder, name pattern)``: outputs whose names are known only when they are written.
+    :param folders: ``(what, path)``: folders the run writes into (``--keep-stages``).
+    :raises OutputError: naming both options and the file.
+    """
+    seen: dict[str, str] = {}
+    for what, path in outputs:
+        if writes_in_place(path):
+            continue
+        key = os.path.realpath(path)
+        if key in seen:
+            raise _collision(seen[key], what, path)
+        seen[key] = what
+        for other, folder, pattern in patterns:
+            if other != what and os.path.realpath(folder) == os.path.dirname(key) and pattern.fullmatch(path.name):
+                raise _collision(other, what, path)
+    for what, folder in folders:
+        found = seen.get(os.path.realpath(folder))
+        if found is not None:
+            raise _collision(found, what, folder)
+
+
+def _collision(first: str, second: str, path: Path) -> OutputError:
+    return OutputError(f"{second} {path} is also {first}: two outputs of this run would write the same file; give "
+                       "each its own")
 
 
 def _overwrites_input(what: str, path: Path, name: str) -> OutputError:

@@ -11,26 +11,24 @@ cannot be served raise, before the page is looked at. The same function runs in 
 from __future__ import annotations
 
 import json
-import re
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, Protocol
+from typing import Any, Literal
 
-from ..api.convert import convert, convert_grid
+from ..api.convert import NAME_STYLES, convert, convert_grid
 from ..api.pipeline import Pipeline
-from ..base.errors import (EmptyInput, InputError, InternalError, LimitExceeded, NoTableError, PyxformError,
-                           TableError, UsageError)
-from ..base.limits import LIMIT_OPTIONS, limit_keyword
-from ..base.safexml import parse_untrusted
+from ..base.errors import (CodedMessage, EmptyInput, InputError, InternalError, NoTableError, PyxformError,
+                           TableError, UsageError, coded_error)
 from ..base.source import Source
-from ..stages.headers import METHODS, headers, looks_like_grid_document
-from ..stages.normalize import grid
+from ..stages.grid_input import looks_like_grid_document, read_grid_input
+from ..stages.headers import METHODS, headers
+from ..stages.normalize import TableFailure, grid
 from .options import COMMANDS, CONVERT_FORMATS, PAGE_FORMATS, WING_FORMATS, PageOptions, conversion_pipeline
 
 __all__ = ["Output", "TableFailureInfo", "PageResult", "Status", "run_page", "page_result", "check_options",
-           "prepare", "every_table_failed"]
+           "prepare", "every_table_failed", "bug_result"]
 
 #: ``ok``: every table converted; ``partial``: some tables failed, the others converted; ``no-tables``: the page
 #: has no table (or no table ``table``: :class:`~pyxform.base.errors.NoTableError`); ``failed``: the page failed
@@ -50,18 +48,9 @@ class Output:
     data: bytes
 
 
-@dataclass(frozen=True)
-class TableFailureInfo:
-    """A table of the page that could not be converted (``px:table-failure``); the others were.
-
-    :ivar index: its ``px:index``. :ivar code: ``limit`` (a resource limit) or ``table`` (the table model could not
-        build it). :ivar message: why. :ivar locator: an XPath to the table in the page.
-    """
-
-    index: int
-    code: str
-    message: str
-    locator: str = ""
+#: A table of the page that could not be converted (``px:table-failure``); the others were:
+#: ``TableFailureInfo(index, code, message, locator="", limit=None)`` (:class:`pyxform.stages.normalize.TableFailure`).
+TableFailureInfo = TableFailure
 
 
 @dataclass(frozen=True)
@@ -72,9 +61,8 @@ class PageResult:
     :ivar status: see :data:`Status`.
     :ivar outputs: one :class:`Output` (one per table with ``csv``); none when the page failed.
     :ivar schema: the XSD of the output (UTF-8) when ``schema`` was asked for.
-    :ivar messages: warnings, in order. ``convert``: clean's and the stylesheets' messages (a failed table as
-        ``[pyxform:CODE] table I (LOCATOR): MESSAGE``); ``headers``: the stage's data warnings; the failed tables of
-        ``grid`` and ``headers`` are in ``table_failures`` only.
+    :ivar messages: warnings, in order: ``convert``: clean's and the stylesheets' messages; ``headers``: the stage's
+        data warnings. A failed table is not a message: it is in ``table_failures`` (every command alike).
     :ivar tables: how many tables were converted (normalized for ``grid``, annotated for ``headers``).
     :ivar table_failures: the tables that could not be.
     :ivar error: why the page failed (``failed``, ``no-tables``), else ``None``.
@@ -107,8 +95,8 @@ def check_options(options: PageOptions) -> None:
         raise UsageError(f"`{options.command}` writes {', '.join(formats)}, not {options.format!r}")
     if options.table is not None and (not isinstance(options.table, int) or options.table < 0):
         raise UsageError(f"table must be a table index (0 or more) or None, not {options.table!r}")
-    if options.names not in ("paper", "generic"):
-        raise UsageError(f"names must be paper or generic, not {options.names!r}")
+    if options.names not in NAME_STYLES:
+        raise UsageError(f"names must be one of {', '.join(NAME_STYLES)}, not {options.names!r}")
     if options.method not in METHODS:
         raise UsageError(f"method must be one of {', '.join(METHODS)}, not {options.method!r}")
     if options.command != "convert":
@@ -135,9 +123,15 @@ def run_page(source: Source, options: PageOptions) -> PageResult:
     try:
         return page_result(source, options, pipeline=pipeline, started=started)
     except Exception as error:  # a bug: recorded with the page, never raised into a batch
-        failure = InternalError(f"{type(error).__name__}: {error}")
-        failure.__cause__ = error
-        return PageResult(source.uri, "failed", error=failure, seconds=time.monotonic() - started)
+        return bug_result(source.uri, error, started)
+
+
+def bug_result(source: str, error: Exception, started: float | None = None) -> PageResult:
+    """A bug of pyxform's met on an input (any exception but pyxform's own errors), recorded with it as ``failed``
+    with :class:`~pyxform.base.errors.InternalError` (``__cause__``: the exception), never raised into a batch."""
+    failure = InternalError(f"{type(error).__name__}: {error}")
+    failure.__cause__ = error
+    return PageResult(source, "failed", error=failure, seconds=0.0 if started is None else time.monotonic() - started)
 
 
 def prepare(options: PageOptions) -> tuple[Pipeline, dict[str, dict[str, Any]]] | None:
@@ -182,37 +176,23 @@ def _with_time(result: PageResult, seconds: float) -> PageResult:
                       result.table_failures, result.error, seconds)
 
 
-class _Failure(Protocol):
-    index: int
-    code: str
-    message: str
-    locator: str
-
-
-def _failures(failures: Sequence[_Failure]) -> tuple[TableFailureInfo, ...]:
-    return tuple(TableFailureInfo(f.index, f.code, f.message, f.locator) for f in failures)
-
-
 def _every_table_failed_result(source: Source, failures: tuple[TableFailureInfo, ...],
                                messages: Sequence[str] = ()) -> PageResult:
     return PageResult(source.uri, "failed", messages=tuple(messages), table_failures=failures,
                       error=every_table_failed(failures, source.uri or None))
 
 
-def every_table_failed(failures: Sequence[Any], location: str | None) -> PyxformError:
-    """The error of a page that has tables none of which could be converted (``failures``: objects with ``index``,
-    ``code``, ``message``): :class:`LimitExceeded` when every table failed on a limit (exit code 7), else
-    :class:`TableError` (exit code 9)."""
+def every_table_failed(failures: Sequence[TableFailure], location: str | None) -> PyxformError:
+    """The error of a page that has tables none of which could be converted, by the failures' codes and limits (as
+    data): :class:`LimitExceeded` naming the first table's limit when every table failed on a limit (exit code 7),
+    else :class:`TableError` (exit code 9)."""
     count = len(failures)
     listed = "; ".join(f"table {failure.index}: {failure.message}" for failure in failures[:3])
     message = (f"no table of the page could be converted ({count} table{'s' if count != 1 else ''} failed): "
                f"{listed}{'; ...' if count > 3 else ''}")
-    if all(failure.code == "limit" for failure in failures):
-        named = re.search(r"\b(max_[a-z_]+)\b", failures[0].message)
-        limit = named.group(1) if named else "max_slots"
-        if limit in LIMIT_OPTIONS and "raise it with" not in message:
-            message += f" (raise it with {limit_keyword(limit)})"
-        return LimitExceeded(message, limit=limit, location=location)
+    limit = failures[0].limit if failures else None
+    if limit and all(failure.code == "limit" and failure.limit for failure in failures):
+        return coded_error(CodedMessage("limit", message, limit), location=location)
     return TableError(message, location=location)
 
 
@@ -230,17 +210,13 @@ def _grid_page(source: Source, options: PageOptions) -> PageResult:
     """
     uri = source.uri
     if looks_like_grid_document(source.data):
-        parse_untrusted(source.data, what="grid document", location=uri or None)  # BadXmlInput if broken
+        read_grid_input(source.data, limits=options.limits, location=uri or None)  # BadXmlInput if broken
         raise InputError("this is a grid document already: `pyxform grid` reads HTML pages (give a grid document to "
                          "`pyxform headers` or `pyxform convert`)", location=uri or None)
     document = grid(source, table=options.table, limits=options.limits)
-    failures = _failures(document.failures)
+    failures = document.failures
     if options.table is not None and not document.tables:
-        failure = document.failures[0]
-        location = f"{uri}: table {failure.index} ({failure.locator})"
-        if failure.code == "limit":
-            raise LimitExceeded(failure.message, limit="max_slots", location=location)
-        raise TableError(failure.message, location=location)
+        raise failures[0].error(uri or None)
     if not document.tables and failures:
         return _every_table_failed_result(source, failures)
     text = json.dumps(document.to_json(), ensure_ascii=False) if options.format == "json" else document.xml
@@ -254,7 +230,7 @@ def _headers_page(source: Source, options: PageOptions) -> PageResult:
     :raises PyxformError: any error of :func:`pyxform.stages.headers.headers`.
     """
     result = headers(source, method=options.method, table=options.table, limits=options.limits)
-    failures = _failures(result.failures)
+    failures = tuple(result.failures)
     if not result.tables and failures:
         return _every_table_failed_result(source, failures)
     text = (json.dumps(result.to_json(), ensure_ascii=False) if options.format == "json"
@@ -277,12 +253,12 @@ def _convert_page(source: Source, options: PageOptions, pipeline: Pipeline,
                               "pipeline": pipeline, "params": params,
                               "keep_stages": Path(options.keep_stages) if options.keep_stages else None}
     if looks_like_grid_document(source.data):  # a broken one is refused as XML (bad-xml), not read as a page
-        conversion = convert_grid(source.data, source=source.uri, **kwargs)
+        conversion = convert_grid(source.data, source=source.uri, limits=options.limits, **kwargs)
     else:
         conversion = convert(source, limits=options.limits, **kwargs)
     messages = tuple(conversion.messages)
     tables = len(conversion.table_indexes())
-    failures = _failures(conversion.table_failures())
+    failures = tuple(conversion.table_failures())
     if tables == 0 and failures:  # tables, and none converted: the page failed, nothing is written
         return _every_table_failed_result(source, failures, messages)
     if options.format == "csv":

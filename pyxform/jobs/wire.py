@@ -47,7 +47,7 @@ def loads_error(data: bytes) -> BaseException:
 def send_result(outbox: Connection, result: PageResult) -> None:
     """Send a page's result: the header, then each output's bytes, the schema's and the pickled error."""
     header = {"status": result.status, "messages": list(result.messages), "tables": result.tables,
-              "table_failures": [[f.index, f.code, f.message, f.locator] for f in result.table_failures],
+              "table_failures": [[f.index, f.code, f.message, f.locator, f.limit] for f in result.table_failures],
               "seconds": result.seconds, "outputs": [output.table for output in result.outputs],
               "schema": result.schema is not None, "error": result.error is not None}
     outbox.send_bytes(json.dumps(header).encode("utf-8"))
@@ -78,7 +78,8 @@ def receive_result(inbox: Connection, header: dict[str, Any], source: str) -> Pa
     error = loads_error(inbox.recv_bytes()) if header.get("error") else None
     if error is not None and not isinstance(error, PyxformError):
         raise pickle.UnpicklingError(f"the worker sent {type(error).__name__} as a page's error")
-    failures = tuple(TableFailureInfo(int(index), str(code), str(message), str(locator))
-                     for index, code, message, locator in header.get("table_failures", []))
+    failures = tuple(TableFailureInfo(int(index), str(code), str(message), str(locator),
+                                      str(limit) if limit is not None else None)
+                     for index, code, message, locator, limit in header.get("table_failures", []))
     return PageResult(source, header["status"], outputs, schema, tuple(header.get("messages", [])),
                       int(header.get("tables", 0)), failures, error, float(header.get("seconds", 0.0)))

@@ -37,17 +37,20 @@ from dataclasses import asdict
 from multiprocessing.connection import Connection
 from typing import Any, Final
 
-from ..base.errors import PyxformError, WorkerCrash
+from ..base.errors import PyxformError, QueryError, StylesheetError, WorkerCrash
 from ..base.limits import DEFAULT_LIMITS, MIN_WORKER_MEMORY, Limits, limit_exceeded, limit_value
 from ..base.source import Source
 from .options import PageOptions
-from .page import PageResult, prepare, run_page
+from .page import PageResult, run_page
+from .child import HELD_SIGNALS, release_signals, serve
+from .toolkit import JobOptions, job_noun, prepare_job, run_job
 from .wire import loads_error, receive_result
 
-__all__ = ["Worker", "page_runner", "STARTUP_TIMEOUT"]
+__all__ = ["Worker", "page_runner", "job_runner", "STARTUP_TIMEOUT"]
 
 #: Seconds a new worker may take to start and compile the stylesheets (not counted in a page's time).
 STARTUP_TIMEOUT: Final = 300.0
+_STDERR_HEAD: Final = 4096
 _STDERR_TAIL: Final = 65536
 #: The exit status of saxonche's native image when its heap cannot grow (it prints nothing): under a memory cap, an
 #: exit with it is the page's (or the start's) memory running out, not a crash.
@@ -58,8 +61,8 @@ _OUT_OF_MEMORY_SIGNS: Final = ("OutOfMemoryError", "MemoryError", "Cannot alloca
                                "cannot map zero-fill pages", "graal_create_isolate error")
 
 
-def _memory_error(limits: Limits, location: str | None) -> PyxformError:
-    return limit_exceeded("max_memory", f"the page needed more than {limit_value('max_memory', limits)} of memory",
+def _memory_error(limits: Limits, location: str | None, noun: str = "page") -> PyxformError:
+    return limit_exceeded("max_memory", f"the {noun} needed more than {limit_value('max_memory', limits)} of memory",
                           limits=limits, location=location)
 
 
@@ -74,12 +77,18 @@ class Worker:
     The child starts on the first :meth:`run` (and again after a page that was stopped or crashed). One page at a
     time: not for concurrent calls from several threads (one :class:`Worker` per thread).
 
+    It runs the toolkit's jobs too (:class:`~pyxform.jobs.toolkit.TransformOptions`,
+    :class:`~pyxform.jobs.toolkit.QueryOptions`), so that a stylesheet that loops forever can be stopped.
+
     :param limits: ``timeout`` (seconds per page, 0: none) and ``max_memory`` (bytes, 0: none) are enforced on the
         child; the page's other limits are its options' (:attr:`PageOptions.limits`).
+    :param warm_up: compile pyxform's stylesheets in the child before its first job (not counted in that job's
+        time); off for a worker of the toolkit's jobs, which compile what they run.
     """
 
-    def __init__(self, limits: Limits = DEFAULT_LIMITS) -> None:
+    def __init__(self, limits: Limits = DEFAULT_LIMITS, *, warm_up: bool = True) -> None:
         self.limits = limits
+        self.warm_up = warm_up
         self._process: subprocess.Popen[bytes] | _ForkedChild | None = None
         self._send: Connection | None = None
         self._receive: Connection | None = None
@@ -99,20 +108,9 @@ class Worker:
     # -- process ---------------------------------------------------------------------------------------------
     def _start(self) -> None:
         self._stderr = tempfile.TemporaryFile()
-        if _can_fork():
-            self._process, self._send, self._receive = _fork_child(self.limits, self._stderr.fileno())
-        else:
-            command = [sys.executable, "-m", "pyxform.jobs.child", json.dumps(asdict(self.limits))]
-            package_root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-            path = os.pathsep.join(p for p in (package_root, os.environ.get("PYTHONPATH", "")) if p)
-            process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                       stderr=self._stderr, env={**os.environ, "PYTHONPATH": path})
-            assert process.stdin is not None and process.stdout is not None
-            self._send = Connection(os.dup(process.stdin.fileno()), readable=False)
-            self._receive = Connection(os.dup(process.stdout.fileno()), writable=False)
-            process.stdin.close()
-            process.stdout.close()
-            self._process = process
+        with _signals_held():  # Ctrl-C or SIGTERM now would leave a child no one knows of, to loop on without end
+            self._spawn()
+        assert self._receive is not None
         if not self._receive.poll(STARTUP_TIMEOUT):
             self.close()
             raise WorkerCrash(f"the worker process did not start within {STARTUP_TIMEOUT:g} s")
@@ -122,6 +120,24 @@ class Worker:
             raise self._crashed(None, starting=True) from None
         if not header.get("ready"):
             raise WorkerCrash(f"the worker process did not start: {header}")
+
+    def _spawn(self) -> None:
+        """Start the child (forked, or ``python -m pyxform.jobs.child``) and keep it in :attr:`_process`."""
+        if _can_fork():
+            self._process, self._send, self._receive = _fork_child(self.limits, self._stderr.fileno(), self.warm_up)
+            return
+        command = [sys.executable, "-m", "pyxform.jobs.child", json.dumps(asdict(self.limits)),
+                   "warm" if self.warm_up else "cold"]
+        package_root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+        path = os.pathsep.join(p for p in (package_root, os.environ.get("PYTHONPATH", "")) if p)
+        process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                   stderr=self._stderr, env={**os.environ, "PYTHONPATH": path})
+        assert process.stdin is not None and process.stdout is not None
+        self._send = Connection(os.dup(process.stdin.fileno()), readable=False)
+        self._receive = Connection(os.dup(process.stdout.fileno()), writable=False)
+        process.stdin.close()
+        process.stdout.close()
+        self._process = process
 
     def close(self) -> None:
         """End the child process (if any)."""
@@ -139,20 +155,32 @@ class Worker:
             self._stderr = None
 
     def _stderr_tail(self) -> str:
+        """What the child wrote on its standard error: its start and its end (a native image's crash report names
+        the Java error first, then dumps its heap)."""
         if self._stderr is None:
             return ""
         self._stderr.flush()
         size = os.fstat(self._stderr.fileno()).st_size
-        self._stderr.seek(max(0, size - _STDERR_TAIL))
-        return self._stderr.read().decode("utf-8", "replace")
+        self._stderr.seek(0)
+        head = self._stderr.read(min(size, _STDERR_HEAD)).decode("utf-8", "replace")
+        if size <= _STDERR_HEAD + _STDERR_TAIL:
+            return head + self._stderr.read().decode("utf-8", "replace")
+        self._stderr.seek(size - _STDERR_TAIL)
+        return head + "\n...\n" + self._stderr.read().decode("utf-8", "replace")
 
-    def _crashed(self, location: str | None, *, starting: bool = False) -> PyxformError:
+    def _crashed(self, location: str | None, *, starting: bool = False, noun: str = "page") -> PyxformError:
         """The error for a child that died before answering (``starting``: before it was ready for a page); the
-        child is cleaned up. Under a memory cap, a child that ran out of memory is the limit ``max_memory``."""
+        child is cleaned up. A stylesheet or query of the user's that recursed until Saxon's stack overflowed is that
+        stylesheet's or query's error; under a memory cap, a child that ran out of memory is the limit
+        ``max_memory``."""
         assert self._process is not None
         code = self._process.wait()
         tail = self._stderr_tail()
         self.close()
+        if "StackOverflowError" in tail and noun in ("transformation", "query"):
+            kind = QueryError if noun == "query" else StylesheetError
+            return kind(f"the {noun} recursed too deeply: Saxon's stack overflowed (java.lang.StackOverflowError; a "
+                        "recursion that never ends, or one a tail call could make flat)", location=location)
         out_of_memory = code == _NATIVE_OUT_OF_MEMORY_EXIT or any(sign in tail for sign in _OUT_OF_MEMORY_SIGNS)
         if self.limits.max_memory > 0 and out_of_memory:
             if starting:
@@ -160,7 +188,7 @@ class Worker:
                     "max_memory", f"the worker process could not start within {limit_value('max_memory', self.limits)} "
                     f"of memory (it needs about {MIN_WORKER_MEMORY // 2**20} MiB before any page)",
                     limits=self.limits, location=location)
-            return _memory_error(self.limits, location)
+            return _memory_error(self.limits, location, noun)
         if code < 0:
             try:
                 name = signal.Signals(-code).name
@@ -170,12 +198,15 @@ class Worker:
         else:
             how = f"exited with code {code}"
         last = next((line.strip() for line in reversed(tail.splitlines()) if line.strip()), "")
-        return WorkerCrash(f"the worker process {how} while converting the page" + (f": {last[:300]}" if last else "")
-                           + " (please report this with the page)", location=location)
+        doing = "converting the page" if noun == "page" else f"running the {noun}"
+        return WorkerCrash(f"the worker process {how} while {doing}" + (f": {last[:300]}" if last else "")
+                           + f" (please report this with the {'page' if noun == 'page' else 'input'})",
+                           location=location)
 
     # -- pages -----------------------------------------------------------------------------------------------
-    def run(self, source: Source, options: PageOptions) -> PageResult:
-        """Run one page in the child process, as :func:`pyxform.jobs.run_page` does in this one.
+    def run(self, source: Source, options: JobOptions) -> PageResult:
+        """Run one page (or a toolkit's job) in the child process, as :func:`pyxform.jobs.run_page` (and
+        :func:`pyxform.jobs.toolkit.run_job`) does in this one.
 
         :returns: the :class:`PageResult`; a page that took longer than ``limits.timeout`` or needed more memory
             than ``limits.max_memory`` is ``failed`` with :class:`~pyxform.base.errors.LimitExceeded` (``timeout``,
@@ -184,15 +215,15 @@ class Worker:
         :raises UsageError, PyxformError: the options cannot be served (as :func:`pyxform.jobs.run_page`), before
             the page is sent.
         """
-        prepare(options)  # the options' errors, here and before any page
+        prepare_job(options)  # the options' errors, here and before any page
         location = source.uri or None
         try:
-            return self._run(source, options, location)
+            return self._run(source, options, location, job_noun(options))
         except PyxformError as error:
             error.location = error.location or location
             return PageResult(source.uri, "failed", error=error)
 
-    def _run(self, source: Source, options: PageOptions, location: str | None) -> PageResult:
+    def _run(self, source: Source, options: JobOptions, location: str | None, noun: str) -> PageResult:
         if self._process is None or self._process.poll() is not None:
             self.close()
             self._start()
@@ -201,11 +232,11 @@ class Worker:
             self._send.send_bytes(pickle.dumps((source.uri, source.charset, options), protocol=pickle.HIGHEST_PROTOCOL))
             self._send.send_bytes(source.data)
         except (BrokenPipeError, OSError):
-            raise self._crashed(location) from None
+            raise self._crashed(location, noun=noun) from None
         timeout = self.limits.timeout if self.limits.timeout > 0 else None
         if not self._receive.poll(timeout):
             self.close()
-            raise limit_exceeded("timeout", f"the page took longer than {self.limits.timeout:g} s",
+            raise limit_exceeded("timeout", f"the {noun} took longer than {self.limits.timeout:g} s",
                                  limits=self.limits, location=location)
         try:
             header = json.loads(self._receive.recv_bytes())
@@ -213,10 +244,10 @@ class Worker:
                 raise loads_error(self._receive.recv_bytes())  # the options' error, as run_page raises it
             if header.get("memory"):
                 self.close()  # a fresh child for the next page
-                raise _memory_error(self.limits, location)
+                raise _memory_error(self.limits, location, noun)
             result = receive_result(self._receive, header, source.uri)
         except (EOFError, OSError):
-            raise self._crashed(location) from None
+            raise self._crashed(location, noun=noun) from None
         except pickle.UnpicklingError as error:
             self.close()
             raise WorkerCrash(f"the worker process sent an answer that is not pyxform's: {error} (please report "
@@ -238,7 +269,46 @@ def page_runner(limits: Limits) -> Iterator[Callable[[Source, PageOptions], Page
         yield run_page
 
 
+@contextmanager
+def job_runner(limits: Limits) -> Iterator[Callable[[Source, JobOptions], PageResult]]:
+    """:func:`page_runner` for the toolkit's jobs: a :class:`Worker` that compiles only what the job runs, when
+    ``limits.timeout`` or ``limits.max_memory`` is set, else :func:`pyxform.jobs.toolkit.run_job` in this process."""
+    if limits.timeout > 0 or limits.max_memory > 0:
+        with Worker(limits, warm_up=False) as worker:
+            yield worker.run
+    else:
+        yield run_job
+
+
 # -- starting the child by fork -----------------------------------------------------------------------------------
+@contextmanager
+def _signals_held() -> Iterator[None]:
+    """Hold Ctrl-C and SIGTERM (in the main thread) while a child is started and recorded: delivered after the block,
+    they end the command with its worker (:meth:`Worker.close`), never between the fork and the record of the child.
+    The child lets them go at once (:func:`release_signals`)."""
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    signal.pthread_sigmask(signal.SIG_BLOCK, HELD_SIGNALS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, HELD_SIGNALS)
+
+
+def _die_with_parent() -> None:
+    """In a forked child (Linux): end when the parent ends, however it ends (SIGKILL too), so that a worker running a
+    stylesheet without end never outlives its command (``prctl(PR_SET_PDEATHSIG, SIGKILL)``; the fork is made by the
+    main thread, the one whose end counts)."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG = 1
+    except (OSError, AttributeError):
+        return
 class _ForkedChild:
     """The parts of ``subprocess.Popen`` :class:`Worker` uses, for a child made by ``os.fork``."""
 
@@ -282,10 +352,8 @@ def _can_fork() -> bool:
             and threading.active_count() == 1 and os.environ.get("PYXFORM_WORKER_FORK", "1") != "0")
 
 
-def _fork_child(limits: Limits, stderr_fd: int) -> tuple[_ForkedChild, Connection, Connection]:
+def _fork_child(limits: Limits, stderr_fd: int, warm_up: bool) -> tuple[_ForkedChild, Connection, Connection]:
     """Fork a child that runs :func:`pyxform.jobs.child.serve`; returns it and the parent's ends of the two pipes."""
-    from .child import serve
-
     to_child_read, to_child_write = os.pipe()
     from_child_read, from_child_write = os.pipe()
     for stream in (sys.stdout, sys.stderr):  # else the child could write the parent's buffered output again
@@ -293,10 +361,15 @@ def _fork_child(limits: Limits, stderr_fd: int) -> tuple[_ForkedChild, Connectio
             stream.flush()
         except (OSError, ValueError, AttributeError):
             pass
+    parent = os.getpid()
     pid = os.fork()
     if pid == 0:  # the child: never returns into the parent's code
         code = 70
         try:
+            _die_with_parent()
+            if os.getppid() != parent:  # the parent ended before that: end too
+                os._exit(code)
+            release_signals()
             os.close(to_child_write)
             os.close(from_child_read)
             os.dup2(to_child_read, 0)
@@ -304,7 +377,7 @@ def _fork_child(limits: Limits, stderr_fd: int) -> tuple[_ForkedChild, Connectio
             os.dup2(stderr_fd, 2)
             os.close(to_child_read)
             os.close(from_child_write)
-            serve(limits)
+            serve(limits, warm_up=warm_up)
             code = 0
         except MemoryError:  # as an uncaught one in a new interpreter: the parent reads it as max_memory
             os.write(2, b"\nMemoryError\n")  # no allocation (a traceback may need memory there is none of)

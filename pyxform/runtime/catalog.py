@@ -33,6 +33,8 @@ from typing import Any
 
 from lxml import etree
 
+from ..base.safexml import parse_file
+
 __all__ = ["PUBLIC_BASE", "CATALOG_NS", "catalog_path", "build_catalog", "catalog_entries", "resolve_uri",
            "CatalogResolver", "public_uri"]
 
@@ -89,8 +91,7 @@ def catalog_entries() -> dict[str, Path]:
     """The installed catalog's ``uri`` and ``system`` entries: public URI -> file path (resolved against the
     catalog's folder). Read once per process."""
     path = catalog_path()
-    parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False)
-    root = etree.parse(str(path), parser).getroot()
+    root = parse_file(path)
     entries: dict[str, Path] = {}
     for element in root:
         if element.tag == f"{{{CATALOG_NS}}}uri":

@@ -1,33 +1,38 @@
 """Reference documentation of the built-in stylesheets, generated from the stylesheets themselves.
 
-Each stylesheet documents itself (the DocBook xslTNG / XSpec manner): the file opens with a comment saying what it
-does (for a stage driver: ``Stage NAME: input -> output``, its rules and parameters), and each global parameter,
-named mode and public (``f:``) function is preceded by a comment. A parameter that takes one of a fixed set of
-values lists them in the extension attribute ``px:values`` (space-separated; ``px`` is ``urn:pyxform``), e.g.
-``<xsl:param name="method" as="xs:string" select="'auto'" px:values="auto markup format"/>``: pyxform checks the
-values given to it before a stage runs (:mod:`pyxform.runtime.params`). This module writes ``docs/stylesheets.md``
-from those comments and declarations (read by :mod:`pyxform.runtime.registry`): per stage (in
+Each stylesheet documents itself (its opening comment, a comment before each global parameter, named mode and public
+function, ``px:values`` for a parameter's fixed set of values: :mod:`pyxform.runtime.registry` reads them). This
+module writes ``docs/stylesheets.md`` from those comments and declarations: per stage (in
 pipeline order, :data:`pyxform.runtime.registry.BUILTIN_STAGES`) its opening comment, parameters, modes and modules, then
 every module with its public functions.
 
-``python -m pyxform.runtime.docs`` writes the page; ``python -m pyxform.runtime.docs --check`` exits 1 when the committed page is
-not what the stylesheets say now (a test runs the same check).
+It also writes the generated parts of ``docs/errors.md`` (between ``<!-- BEGIN NAME ... -->`` and ``<!-- END NAME
+-->``): the table of exit statuses, error codes and classes from :data:`pyxform.base.errors.ERROR_TABLE`, and the
+codes the stylesheets write from :data:`pyxform.base.errors.STYLESHEET_CODES`.
+
+``python -m pyxform.runtime.docs`` writes both pages; ``python -m pyxform.runtime.docs --check`` exits 1 when a committed
+page is not what the stylesheets and the error table say now (a test runs the same check).
 """
 
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from ..base import errors
 from .registry import PIPELINE_STYLESHEETS, Declaration, StylesheetDoc, read_stylesheet, stylesheet_modules
 from .saxon import builtin_stylesheet
 
-__all__ = ["stylesheet_docs", "render", "main", "DOCS_PAGE", "read_stylesheet"]
+__all__ = ["stylesheet_docs", "render", "render_errors", "error_table", "stylesheet_codes", "main", "DOCS_PAGE",
+           "ERRORS_PAGE", "read_stylesheet"]
 
 #: Where the generated page lives in the repository.
 DOCS_PAGE = Path(__file__).resolve().parents[2] / "docs" / "stylesheets.md"
+#: The page whose marked blocks are generated from the error table.
+ERRORS_PAGE = DOCS_PAGE.with_name("errors.md")
 
 
 def stylesheet_docs() -> list[tuple[str, list[StylesheetDoc]]]:
@@ -99,22 +104,69 @@ def render() -> str:
     return "\n".join(lines).rstrip() + "\n"
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m pyxform.runtime.docs [--check] [-o PATH]``."""
-    parser = argparse.ArgumentParser(prog="python -m pyxform.runtime.docs", description=__doc__.split("\n")[0])
-    parser.add_argument("--check", action="store_true", help="exit 1 if the page is not current")
-    parser.add_argument("-o", "--output", type=Path, default=DOCS_PAGE, help=f"default: {DOCS_PAGE}")
-    args = parser.parse_args(argv)
-    text = render()
-    if args.check:
-        current = args.output.read_text(encoding="utf-8") if args.output.is_file() else ""
+def error_table() -> list[str]:
+    """The Markdown table of :data:`pyxform.base.errors.ERROR_TABLE`: exit status, code, class (its parents) and
+    meaning, one row per row of the table."""
+    lines = ["| exit | code | class (parent) | meaning |", "| ---: | --- | --- | --- |"]
+    for row in errors.ERROR_TABLE:
+        named = ""
+        if row.cls is not None:
+            cls = getattr(errors, row.cls)
+            parents = [base.__name__ for base in cls.__bases__ if base is not Exception]
+            named = f"`{row.cls}`" + (f" ({', '.join(f'`{name}`' for name in parents)})" if parents else "")
+        code = f"`{row.code}`" if row.cls is not None else ""
+        lines.append(f"| {row.exit} | {code} | {named} | {_markdown(row.meaning)} |".replace("  ", " "))
+    return lines
+
+
+def stylesheet_codes() -> list[str]:
+    """The Markdown list of :data:`pyxform.base.errors.STYLESHEET_CODES`."""
+    return [f"- `px:{code}`: {meaning}" for code, meaning in errors.STYLESHEET_CODES.items()]
+
+
+_BLOCKS = {"exit-codes": error_table, "stylesheet-codes": stylesheet_codes}
+
+
+def render_errors(page: str) -> str:
+    """``page`` (``docs/errors.md``) with each generated block (``<!-- BEGIN NAME ... -->`` to ``<!-- END NAME -->``)
+    written anew.
+
+    :raises ValueError: a block's markers are missing.
+    """
+    for name, make in _BLOCKS.items():
+        found = re.search(rf"(<!-- BEGIN {name}\b.*?-->\n)(.*?)(<!-- END {name} -->)", page, re.DOTALL)
+        if found is None:
+            raise ValueError(f"no <!-- BEGIN {name} ... --> ... <!-- END {name} --> block in the page")
+        page = page[:found.start(2)] + "\n" + "\n".join(make()) + "\n\n" + page[found.end(2):]
+    return page
+
+
+def _write(path: Path, text: str, check: bool) -> bool:
+    """Write ``text`` to ``path`` (``check``: only compare); whether the page was current."""
+    current = path.read_text(encoding="utf-8") if path.is_file() else ""
+    if check:
         if current != text:
-            print(f"{args.output} is not current: run python -m pyxform.runtime.docs", file=sys.stderr)
-            return 1
-        return 0
-    args.output.write_text(text, encoding="utf-8")
-    print(f"wrote {args.output}", file=sys.stderr)
-    return 0
+            print(f"{path} is not current: run python -m pyxform.runtime.docs", file=sys.stderr)
+        return current == text
+    path.write_text(text, encoding="utf-8")
+    print(f"wrote {path}", file=sys.stderr)
+    return True
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m pyxform.runtime.docs [--check] [-o PATH] [--errors PATH]``."""
+    parser = argparse.ArgumentParser(prog="python -m pyxform.runtime.docs", description=__doc__.split("\n")[0])
+    parser.add_argument("--check", action="store_true", help="exit 1 if a page is not current")
+    parser.add_argument("-o", "--output", type=Path, default=DOCS_PAGE, help=f"default: {DOCS_PAGE}")
+    parser.add_argument("--errors", type=Path, default=ERRORS_PAGE, help=f"default: {ERRORS_PAGE}")
+    args = parser.parse_args(argv)
+    current = [_write(args.output, render(), args.check)]
+    if args.errors.is_file():
+        current.append(_write(args.errors, render_errors(args.errors.read_text(encoding="utf-8")), args.check))
+    else:
+        print(f"{args.errors}: no such page", file=sys.stderr)
+        current.append(False)
+    return 0 if all(current) else 1
 
 
 if __name__ == "__main__":

@@ -33,10 +33,12 @@ from typing import Any, Protocol
 from lxml import etree
 
 from ..base.errors import ParameterError
-from .registry import stage_parameter_declarations
+from ..base.safexml import parse_file
+from .registry import OPTION_PARAMETERS, stage_parameter_declarations
 from .saxon import UntypedAtomic
 
-__all__ = ["ParameterWarning", "check_params", "check_step_params", "check_stage_params", "check_value",
+__all__ = ["ParameterWarning", "check_params", "check_option_params", "check_step_params", "check_stage_params",
+           "check_value",
            "declared_parameters", "EXPECTED"]
 
 
@@ -157,6 +159,26 @@ def check_stage_params(stage: str | None, params: Mapping[str, Any], *, step: st
     return checked
 
 
+def check_option_params(params: Mapping[str, Mapping[str, Any]] | None, *, steps: Mapping[str, str] | None = None
+                        ) -> None:
+    """Refuse, among parameters of the user's by step name, one that an option of pyxform's sets
+    (:data:`pyxform.runtime.registry.OPTION_PARAMETERS`: ``map.names`` is ``names=``, ``headers.table`` is ``table=``).
+
+    :param steps: the built-in stage each step runs, by step name; the other steps (stylesheets of the user's) are not
+        checked. Default: each step is the stage of its name.
+    :raises ParameterError: naming the step, the parameter and the option that sets it.
+    """
+    for step, values in (params or {}).items():
+        stage = step if steps is None else steps.get(step)
+        if stage is None:
+            continue
+        for name in values:
+            option = OPTION_PARAMETERS.get(stage, {}).get(name)
+            if option is not None:
+                raise ParameterError(f"{step}.{name} is not a parameter of yours: pyxform's option {option} sets it",
+                                     step=step, parameter=name)
+
+
 def check_step_params(step: StepLike, params: Mapping[str, Any]) -> tuple[dict[str, Any], list[ParameterWarning]]:
     """Check the parameters of one step (rules: the module docstring).
 
@@ -234,9 +256,8 @@ def _collect(path: Path, names: set[str], seen: set[Path]) -> bool:
     if path in seen:
         return True
     seen.add(path)
-    parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False)
     try:
-        root = etree.parse(str(path), parser).getroot()
+        root = parse_file(path)
     except (OSError, etree.XMLSyntaxError):
         return False
     if root.tag not in (_XSL + "stylesheet", _XSL + "transform", _XSL + "package"):

@@ -20,9 +20,10 @@ from types import MappingProxyType
 
 from lxml import etree
 
+from ..base.safexml import parse_file
 from .saxon import builtin_stylesheet
 
-__all__ = ["PIPELINE_STYLESHEETS", "BUILTIN_STAGES", "StylesheetDoc", "Declaration", "read_stylesheet",
+__all__ = ["PIPELINE_STYLESHEETS", "BUILTIN_STAGES", "OPTION_PARAMETERS", "StylesheetDoc", "Declaration", "read_stylesheet",
            "stylesheet_modules", "stage_parameters", "stage_parameter_declarations", "VALUES_ATTRIBUTE"]
 
 #: Stylesheets of the pipeline, by runtime name; the ones that ship with this build are compiled into the shared
@@ -40,6 +41,21 @@ PIPELINE_STYLESHEETS: tuple[tuple[str, str], ...] = (
 )
 #: Built-in stylesheets by stage name (``stylesheets/``): the conversion stages and the output stages.
 BUILTIN_STAGES: Mapping[str, str] = MappingProxyType(dict(PIPELINE_STYLESHEETS))
+
+#: The stage parameters that pyxform's own options set, by stage, with the option (in the Python API's words:
+#: ``table=...``, ``limits=Limits(max_slots=...)``; the command line shows ``--table``, ``--max-slots``): a conversion
+#: (:func:`pyxform.convert`, ``--param``) and the headers stage (:func:`pyxform.detect_headers`) refuse them as
+#: parameters of the user's, so that an option and a parameter never disagree
+#: (:func:`pyxform.runtime.params.check_option_params`).
+OPTION_PARAMETERS: Mapping[str, Mapping[str, str]] = MappingProxyType({
+    "normalize": {"max-slots": "limits=Limits(max_slots=...)", "max-depth": "limits=Limits(max_depth=...)",
+                  "only-table": "table=..."},
+    "headers": {"method": "method=...", "table": "table=..."},
+    "map": {"names": "names=...", "table": "table=..."},
+    "pairs": {"table": "table=..."},
+    "tabular": {"table": "table=..."},
+    "xhtml": {"table": "table=..."},
+})
 
 XSL = "http://www.w3.org/1999/XSL/Transform"
 _X = "{" + XSL + "}"
@@ -85,14 +101,9 @@ def _preceding_comment(element: etree._Element) -> str:
     return ""
 
 
-def _parse(path: Path) -> etree._Element:
-    parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, remove_blank_text=False)
-    return etree.parse(str(path), parser).getroot()
-
-
 def read_stylesheet(root_folder: Path, relative: str) -> StylesheetDoc:
     """Read the documentation of one stylesheet module (``relative`` to the stylesheets folder)."""
-    root = _parse(root_folder / relative)
+    root = parse_file(root_folder / relative)
     document = root.getroottree()
     opening = ""
     for node in document.getroot().itersiblings(preceding=True):

@@ -14,35 +14,28 @@ most :data:`MAX_RUNTIMES`, least recently used dropped) by the set of user style
 and size), so a pipeline compiles once however often it runs, and an edited stylesheet is compiled anew. ``allow_io``
 leaves that runtime unlocked (an explicit opt-in of the user's, :class:`pyxform.api.pipeline.Pipeline`).
 
-**Errors.** A stylesheet that stops on bad input says why in ``xsl:message terminate="yes"`` with text
-``px:CODE: description``; :class:`Runner` turns the codes of :data:`INPUT_ERRORS` into pyxform's errors (``px:no-table``
-is :class:`~pyxform.base.errors.NoTableError`). Every other failure is a :class:`~pyxform.base.errors.StylesheetError`
-with Saxon's error code and the stylesheet module, line and column.
+**Errors.** A stylesheet of pyxform's that stops on bad input says why in ``xsl:message terminate="yes"``, in the one
+format ``[px:CODE] MESSAGE`` (:func:`pyxform.base.errors.read_message`); :class:`Runner` raises the error of that
+code (:data:`pyxform.base.errors.ERROR_TABLE`: ``px:no-table`` is :class:`~pyxform.base.errors.NoTableError`,
+``[px:limit max_slots]`` a :class:`~pyxform.base.errors.LimitExceeded` naming the limit), or a
+:class:`~pyxform.base.errors.StylesheetError` with ``error_code`` ``px:CODE`` for a code of
+:data:`~pyxform.base.errors.STYLESHEET_CODES` that is no error class. Every other failure is a
+:class:`~pyxform.base.errors.StylesheetError` with Saxon's error code and the stylesheet module, line and column.
 """
 
 from __future__ import annotations
 
-import re
 import threading
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from types import MappingProxyType
 from typing import Any
 
-from ..base.errors import InputNotFound, LimitExceeded, NoTableError, PyxformError, StylesheetError, TableError
-from ..base.limits import limit_keyword
+from ..base.errors import InputNotFound, PyxformError, StylesheetError, coded_error, read_message
 from .registry import BUILTIN_STAGES, PIPELINE_STYLESHEETS
-from .saxon import SaxonRuntime, XsltMessage, builtin_stylesheet
+from .saxon import SaxonRuntime, XsltMessage, builtin_stylesheet, per_process
 
-__all__ = ["Runner", "runner", "shared_runtime", "user_runner", "INPUT_ERRORS", "MAX_RUNTIMES"]
-
-#: ``xsl:message`` error codes (``px:CODE: ...``) that are errors of the input, not of a stylesheet.
-INPUT_ERRORS: Mapping[str, type[PyxformError]] = MappingProxyType({
-    "no-table": NoTableError,
-    "table-failed": TableError,
-})
-_CODED_MESSAGE = re.compile(r"\s*\[?px:([\w-]+)\]?:?\s*(.*)", re.DOTALL)
+__all__ = ["Runner", "runner", "shared_runtime", "user_runner", "MAX_RUNTIMES"]
 
 #: Most user runtimes kept compiled in one process.
 MAX_RUNTIMES = 8
@@ -51,26 +44,24 @@ Params = Mapping[str, Any]
 
 
 # -- the shared runtime --------------------------------------------------------------------------------------------
-_runtime_lock = threading.Lock()
-_shared_runtime: SaxonRuntime | None = None
+def _builtin_stylesheets() -> dict[str, Path | str]:
+    """Every built-in pipeline stylesheet that ships with this installation, by runtime name."""
+    found: dict[str, Path | str] = {}
+    for name, file_name in PIPELINE_STYLESHEETS:
+        try:
+            found[name] = builtin_stylesheet(file_name)
+        except FileNotFoundError:
+            continue
+    return found
 
 
+@per_process
 def shared_runtime() -> SaxonRuntime:
     """The process-wide :class:`SaxonRuntime` with every built-in pipeline stylesheet compiled, created on first use
     (compiling takes about a second) and locked against URI access."""
-    global _shared_runtime
-    with _runtime_lock:
-        if _shared_runtime is None:
-            runtime = SaxonRuntime()
-            stylesheets = {}
-            for name, file_name in PIPELINE_STYLESHEETS:
-                try:
-                    stylesheets[name] = builtin_stylesheet(file_name)
-                except FileNotFoundError:
-                    continue
-            runtime.compile_all(stylesheets)
-            _shared_runtime = runtime
-        return _shared_runtime
+    runtime = SaxonRuntime()
+    runtime.compile_all(_builtin_stylesheets())
+    return runtime
 
 
 # -- the runner: one compiled runtime, its lock, its errors --------------------------------------------------------
@@ -109,7 +100,8 @@ class Runner:
         serialization by the stylesheet's ``xsl:output``).
 
         :param messages: receives this call's ``xsl:message`` texts (they leave the runtime's shared log).
-        :raises NoTableError, TableError: if the stylesheet stopped with a code of :data:`INPUT_ERRORS`.
+        :raises NoTableError, TableError, LimitExceeded, ParameterError: if the stylesheet stopped with a code
+            of :data:`~pyxform.base.errors.ERROR_TABLE` (``[px:CODE] MESSAGE``).
         :raises StylesheetError: for any other failure of the stylesheet.
         """
         self.require(stage)
@@ -139,55 +131,45 @@ class Runner:
             return text if text.endswith("\n") else text + "\n"
         return '<?xml version="1.0" encoding="UTF-8"?>\n' + text + ("" if text.endswith("\n") else "\n")
 
+    def _strings(self, node: Any, expression: str) -> list[str]:
+        """The string value of each item ``expression`` (XPath 3.1, prefix ``px`` bound) selects from ``node``."""
+        with self.lock:
+            xpath = self.runtime.processor.new_xpath_processor()
+            xpath.declare_namespace("px", "urn:pyxform")
+            xpath.set_context(xdm_item=node)
+            result = xpath.evaluate(expression)
+            return [str(result.item_at(i)) for i in range(result.size)] if result is not None else []
+
     def table_indexes(self, grid: Any, *, failures: bool = False) -> list[int]:
         """The ``px:index`` of every table of a grid document (``docs/formats.md`` section 2), in document order
         (with ``failures``: of every ``px:table-failure`` instead)."""
-        with self.lock:
-            xpath = self.runtime.processor.new_xpath_processor()
-            xpath.declare_namespace("px", "urn:pyxform")
-            xpath.set_context(xdm_item=grid)
-            result = xpath.evaluate(f"/px:grids/px:{'table-failure' if failures else 'table'}/@index/string()")
-        return [int(str(result.item_at(i))) for i in range(result.size)] if result is not None else []
+        return [int(index) for index in
+                self._strings(grid, f"/px:grids/px:{'table-failure' if failures else 'table'}/@index/string()")]
 
-    def table_failures(self, grid: Any) -> list[tuple[int, str, str, str]]:
-        """``(index, locator, code, message)`` of every ``px:table-failure`` of a grid document (``docs/formats.md``
-        section 2), in document order."""
-        with self.lock:
-            xpath = self.runtime.processor.new_xpath_processor()
-            xpath.declare_namespace("px", "urn:pyxform")
-            xpath.set_context(xdm_item=grid)
-            result = xpath.evaluate("/px:grids/px:table-failure ! string-join((@index, string(@locator), string(@code), "
-                                    "string(@message)), codepoints-to-string(9))")
-        rows = [str(result.item_at(i)).split("\t", 3) for i in range(result.size)] if result is not None else []
-        return [(int(row[0]), row[1], row[2], row[3]) for row in rows]
+    def table_failures(self, grid: Any) -> list[dict[str, Any]]:
+        """Every ``px:table-failure`` of a grid document (``docs/formats.md`` section 2), in document order, as
+        ``{"index", "code", "message", "locator", "limit"}`` (``limit`` ``None`` unless the code is ``limit``)."""
+        rows = [row.split("\t", 4) for row in self._strings(
+            grid, "/px:grids/px:table-failure ! string-join((@index, string(@code), string(@locator), string(@limit), "
+                  "string(@message)), codepoints-to-string(9))")]
+        return [{"index": int(index), "code": code, "message": message, "locator": locator, "limit": limit or None}
+                for index, code, locator, limit, message in rows]
 
     def has_tables_without_headers(self, grid: Any) -> bool:
         """Whether some table of a grid document lacks the header annotations (``header-rows``) of the headers
         stage."""
-        with self.lock:
-            xpath = self.runtime.processor.new_xpath_processor()
-            xpath.declare_namespace("px", "urn:pyxform")
-            xpath.set_context(xdm_item=grid)
-            return bool(xpath.effective_boolean_value("exists(/px:grids/px:table[not(@header-rows)])"))
+        return self._strings(grid, "exists(/px:grids/px:table[not(@header-rows)])") == ["true"]
 
     @staticmethod
     def _failure(stage: str, error: StylesheetError, location: str | None,
                  messages: Sequence[XsltMessage]) -> PyxformError:
-        """Turn a stylesheet's ``xsl:message terminate="yes"`` (text ``px:CODE: description``) into the error of
-        that code; any other failure stays a :class:`StylesheetError`."""
+        """Turn a stylesheet's ``xsl:message terminate="yes"`` in the one format (``[px:CODE] MESSAGE``) into the
+        error of that code (:func:`pyxform.base.errors.coded_error`); any other failure stays a
+        :class:`StylesheetError` (a user stylesheet's message added to it)."""
         if "terminated by xsl:message" in error.message and messages:
-            match = _CODED_MESSAGE.match(messages[-1].text)
-            if match:
-                code, text = match.group(1), " ".join(match.group(2).split())
-                kind = INPUT_ERRORS.get(code)
-                if kind is None:
-                    return StylesheetError(text, error_code="px:" + code,
-                                           location=location or BUILTIN_STAGES.get(stage, stage))
-                limit = next((name for name in ("max_slots", "max_depth") if f"than {name} =" in text), None)
-                if code == "table-failed" and limit is not None:  # the table asked for is over a resource limit
-                    return LimitExceeded(f"{text} (raise it with {limit_keyword(limit)})", limit=limit,
-                                         location=location)
-                return kind(text, location=location)
+            coded = read_message(messages[-1].text)
+            if coded is not None:
+                return coded_error(coded, location=location, stylesheet=BUILTIN_STAGES.get(stage, stage), step=stage)
             error.message = f"{error.message}: {messages[-1].text}"
             error.args = (error.message,)
         if location and not error.location:
@@ -195,18 +177,10 @@ class Runner:
         return error
 
 
-_runner: Runner | None = None
-_runner_lock = threading.Lock()
-
-
+@per_process
 def runner() -> Runner:
     """The process-wide :class:`Runner` of the built-in stylesheets (compiled on first use, then locked)."""
-    global _runner
-    if _runner is None:
-        with _runner_lock:
-            if _runner is None:
-                _runner = Runner()
-    return _runner
+    return Runner()
 
 
 # -- runtimes of user pipelines ------------------------------------------------------------------------------------
@@ -231,14 +205,7 @@ def user_runner(stylesheets: Sequence[Path], allow_io: bool) -> Runner:
             _user_runners.move_to_end(key)
             return found
         runtime = SaxonRuntime(allow_io=allow_io)
-        compile_list: dict[str, Path | str] = {}
-        for name, file_name in PIPELINE_STYLESHEETS:
-            try:
-                compile_list[name] = builtin_stylesheet(file_name)
-            except FileNotFoundError:
-                continue
-        compile_list.update((str(path), path) for path in stylesheets)
-        runtime.compile_all(compile_list)
+        runtime.compile_all({**_builtin_stylesheets(), **{str(path): path for path in stylesheets}})
         made = Runner(runtime)
         _user_runners[key] = made
         while len(_user_runners) > MAX_RUNTIMES:

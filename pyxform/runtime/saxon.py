@@ -23,24 +23,28 @@ redirected for the duration of the call, under one process-wide lock) and puts i
 
 from __future__ import annotations
 
+import atexit
+import functools
 import os
 import re
 import sys
 import tempfile
 import threading
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from importlib.resources import as_file, files
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from ..base.errors import BadXmlInput, StylesheetError
 from ..base.safexml import SAXON_PARSER_LIMITS, check_prolog
 
-__all__ = ["SaxonRuntime", "UntypedAtomic", "XsltMessage", "builtin_stylesheet", "builtin_schema", "to_xdm_value"]
+__all__ = ["SaxonRuntime", "UntypedAtomic", "XsltMessage", "builtin_stylesheet", "builtin_schema", "to_xdm_value",
+           "per_process", "ALLOWED_PROTOCOLS"]
 
-_ALLOWED_PROTOCOLS = "http://saxon.sf.net/feature/allowedProtocols"
+#: Saxon's feature that lists the URI schemes a stylesheet or query may read (empty: none).
+ALLOWED_PROTOCOLS = "http://saxon.sf.net/feature/allowedProtocols"
 _ERROR_CODE = re.compile(r"\b([A-Z]{4}\d{4}|Q\{[^}]*\}[\w.-]+)\b")
 _LINE = re.compile(r"on line (\d+)(?: column (\d+))? of ([^\s:]+(?::[^\s:]+)?)")
 # Saxon's report of an error: "Error at char 12 in expression in xsl:sequence/@select on line 4 column 47 of a.xsl:"
@@ -53,8 +57,36 @@ _REPORT = re.compile(r"^(?:Static |Type |Dynamic )?[Ee]rror\b[^\n]*?on line (?P<
 _REPORTED_CODE = re.compile(r"^(?:Static |Type |Dynamic )?[Ee]rror\b[^\n]*\n\s+(?P<code>[A-Z]{4}\d{4}|\S+:\S+)\s",
                             re.MULTILINE)
 
-_processor_lock = threading.Lock()
-_shared_processor: Any = None
+T = TypeVar("T")
+
+
+def per_process(factory: Callable[[], T]) -> Callable[[], T]:
+    """``factory`` made once per process, on the first call, under a lock (compiling takes a second: never twice);
+    every later call returns the same object. The one way pyxform keeps a runtime, a runner, a detector or a query
+    processor per process."""
+    lock = threading.Lock()
+    made: list[T] = []
+
+    @functools.wraps(factory)
+    def get() -> T:
+        if not made:
+            with lock:
+                if not made:
+                    made.append(factory())
+        return made[0]
+
+    return get
+
+
+def _package_file(package: str, name: str, what: str) -> Path:
+    """The file system path of a file of pyxform's package data (installed as plain files, so a real path).
+
+    :raises FileNotFoundError: no such file ships with pyxform.
+    """
+    with as_file(files(package).joinpath(name)) as path:
+        if not path.is_file():
+            raise FileNotFoundError(f"pyxform has no built-in {what} {name!r}")
+        return path
 
 
 def builtin_stylesheet(name: str) -> Path:
@@ -62,11 +94,7 @@ def builtin_stylesheet(name: str) -> Path:
 
     :raises FileNotFoundError: if no such stylesheet ships with pyxform.
     """
-    resource = files("pyxform.stylesheets").joinpath(name)
-    with as_file(resource) as path:  # package data is installed as plain files, so this is the real path
-        if not path.is_file():
-            raise FileNotFoundError(f"pyxform has no built-in stylesheet {name!r}")
-        return path
+    return _package_file("pyxform.stylesheets", name, "stylesheet")
 
 
 def builtin_schema(name: str) -> Path:
@@ -74,11 +102,7 @@ def builtin_schema(name: str) -> Path:
 
     :raises FileNotFoundError: if no such schema ships with pyxform.
     """
-    resource = files("pyxform.schemas").joinpath(name)
-    with as_file(resource) as path:
-        if not path.is_file():
-            raise FileNotFoundError(f"pyxform has no built-in schema {name!r}")
-        return path
+    return _package_file("pyxform.schemas", name, "schema")
 
 
 def _new_processor() -> Any:
@@ -99,40 +123,43 @@ class UntypedAtomic(str):
 _capture_lock = threading.RLock()
 
 
-class _ErrorCapture:
-    """Captures what native code writes to file descriptor 2 during a Saxon call (see the module docstring)."""
+@per_process
+def _capture_file() -> Any:
+    """The file standard error goes to during a Saxon call: one per process (the calls take turns,
+    :data:`_capture_lock`), closed when the process ends; no runtime has one of its own to leave open."""
+    file = tempfile.TemporaryFile()
+    atexit.register(file.close)
+    return file
 
-    def __init__(self) -> None:
-        self._file: Any = None
 
-    @contextmanager
-    def __call__(self) -> Iterator[list[str]]:
-        """Yield a list that holds, after the block, the text written to standard error during it (Saxon's error
-        reports). Text that is not a Saxon error report is written on to the real standard error."""
-        report: list[str] = []
-        with _capture_lock:
-            try:
-                sys.stderr.flush()
-                saved = os.dup(2)
-            except (OSError, ValueError, AttributeError):  # no usable standard error: nothing to capture
-                yield report
-                return
-            if self._file is None:
-                self._file = tempfile.TemporaryFile()
-            self._file.seek(0)
-            self._file.truncate()
-            os.dup2(self._file.fileno(), 2)
-            try:
-                yield report
-            finally:
-                os.dup2(saved, 2)
-                os.close(saved)
-                self._file.seek(0)
-                text = self._file.read().decode("utf-8", "replace")
-                if text:
-                    report.append(text)
-                    if not (_REPORT.search(text) or _REPORTED_CODE.search(text)):
-                        sys.stderr.write(text)
+@contextmanager
+def _captured_stderr() -> Iterator[list[str]]:
+    """Capture what native code writes to file descriptor 2 during a Saxon call (see the module docstring): yield a
+    list that holds, after the block, the text written to standard error during it (Saxon's error reports). Text
+    that is not a Saxon error report is written on to the real standard error."""
+    report: list[str] = []
+    with _capture_lock:
+        try:
+            sys.stderr.flush()
+            saved = os.dup(2)
+        except (OSError, ValueError, AttributeError):  # no usable standard error: nothing to capture
+            yield report
+            return
+        file = _capture_file()
+        file.seek(0)
+        file.truncate()
+        os.dup2(file.fileno(), 2)
+        try:
+            yield report
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+            file.seek(0)
+            text = file.read().decode("utf-8", "replace")
+            if text:
+                report.append(text)
+                if not (_REPORT.search(text) or _REPORTED_CODE.search(text)):
+                    sys.stderr.write(text)
 
 
 @dataclass(frozen=True)
@@ -184,7 +211,6 @@ class SaxonRuntime:
         self.locked = False
         self.lock = threading.RLock()
         self._executables: dict[str, Any] = {}
-        self._capture = _ErrorCapture()
         self.messages: list[XsltMessage] = []
 
     # -- compiling ------------------------------------------------------------------------------------------------
@@ -200,7 +226,7 @@ class SaxonRuntime:
             if self.locked:
                 raise RuntimeError(f"runtime is locked; cannot compile {name!r}")
             compiler = self.processor.new_xslt30_processor()
-            with self._capture() as report:
+            with _captured_stderr() as report:
                 try:
                     executable = compiler.compile_stylesheet(stylesheet_file=str(path))
                 except Exception as exc:  # saxonche raises PySaxonApiError, which is not importable portably
@@ -221,7 +247,7 @@ class SaxonRuntime:
 
     def lock_io(self) -> None:
         """Forbid every URI access (``allowedProtocols`` = none) from now on. Permanent for this processor."""
-        self.processor.set_configuration_property(_ALLOWED_PROTOCOLS, "")
+        self.processor.set_configuration_property(ALLOWED_PROTOCOLS, "")
         self.locked = True
 
     def has(self, name: str) -> bool:
@@ -236,10 +262,12 @@ class SaxonRuntime:
         """
         text = xml.decode("utf-8") if isinstance(xml, bytes) else xml
         check_prolog(text, location=location)
-        try:
-            return self.processor.parse_xml(xml_text=text)
-        except Exception as exc:
-            raise BadXmlInput(f"not well-formed XML: {' '.join(str(exc).split())}", location=location) from None
+        with _captured_stderr():  # Saxon's report of a parse error is in the exception: not printed as well
+            try:
+                return self.processor.parse_xml(xml_text=text)
+            except Exception as exc:
+                failure = exc
+        raise BadXmlInput(f"not well-formed XML: {' '.join(str(failure).split())}", location=location) from None
 
     # -- running --------------------------------------------------------------------------------------------------
     def transform(self, name: str, node: Any, params: Mapping[str, Any] | None = None) -> Any:
@@ -266,7 +294,7 @@ class SaxonRuntime:
         for key, value in (params or {}).items():
             executable.set_parameter(key, to_xdm_value(self.processor, value))
         failure: BaseException | None = None
-        with self._capture() as report:
+        with _captured_stderr() as report:
             try:
                 result = getattr(executable, method)(xdm_node=node)
             except Exception as exc:

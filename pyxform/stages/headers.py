@@ -14,26 +14,26 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from lxml import etree
 
-from ..base.errors import BadXmlInput, InputError, LimitExceeded, NoTableError, StylesheetError, TableError
+from ..base.errors import NoTableError, StylesheetError, no_table_error
 from ..base.limits import DEFAULT_LIMITS, Limits
-from ..base.safexml import parse_untrusted
+from ..base.safexml import parse_xml, serialize_root
 from ..base.source import Source
-from ..runtime.saxon import SaxonRuntime
+from ..runtime.saxon import SaxonRuntime, per_process
+from .grid_input import is_grid_document, looks_like_grid_document, read_grid_input
+from .normalize import TableFailure, read_table_failure
 
 __all__ = [
     "METHODS",
     "HeaderDetector",
     "HeadersResult",
     "Method",
-    "TableFailureNote",
     "TableHeaders",
     "detect_headers",
     "headers",
@@ -45,15 +45,9 @@ PX_NS = "urn:pyxform"
 _PX = "{" + PX_NS + "}"
 
 
-def _safe_parser() -> etree.XMLParser:
-    """An XML parser that resolves no entity, loads no DTD and uses no network (one per call: parsers are not
-    thread-safe)."""
-    return etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, huge_tree=True)
-
-
 Method = Literal["auto", "markup", "format"]
 #: The values of ``method``: auto (markup where it marks something useful, else formatting), markup, format.
-METHODS: tuple[str, ...] = ("auto", "markup", "format")
+METHODS: tuple[str, ...] = get_args(Method)
 
 
 @dataclass(frozen=True)
@@ -66,6 +60,9 @@ class TableHeaders:
     :ivar method: how they were found: ``markup`` (th/thead), ``format`` (formatting and content scores) or ``none``
         (no header: k = p = 0).
     :ivar evidence: the table's ``px:header-evidence`` element (scores and thresholds), or ``None``.
+    :ivar kind: how its data is laid out (``stylesheets/headers/kind.xsl``): ``relational`` (records under column
+        labels, or headerless rows), ``entity`` (key-value pairs describing one thing), ``matrix`` (values under row
+        and column headers) or ``layout`` (no grid of values); ``""`` for a grid annotated without it.
     """
 
     index: int
@@ -73,21 +70,12 @@ class TableHeaders:
     header_cols: int
     method: str
     evidence: etree._Element | None = field(default=None, compare=False, repr=False)
+    kind: str = ""
 
     def to_dict(self) -> dict[str, Any]:
-        """``{"index": I, "header_rows": k, "header_cols": p, "method": "markup|format|none"}``."""
+        """``{"index": I, "header_rows": k, "header_cols": p, "method": "markup|format|none", "kind": ...}``."""
         return {"index": self.index, "header_rows": self.header_rows, "header_cols": self.header_cols,
-                "method": self.method}
-
-
-@dataclass(frozen=True)
-class TableFailureNote:
-    """A table that the normalize stage could not build (``px:table-failure``): it has no header annotations."""
-
-    index: int
-    locator: str
-    code: str
-    message: str
+                "method": self.method, "kind": self.kind}
 
 
 @dataclass
@@ -102,7 +90,7 @@ class HeadersResult:
 
     document: etree._ElementTree
     tables: list[TableHeaders]
-    failures: list[TableFailureNote] = field(default_factory=list)
+    failures: list[TableFailure] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
@@ -111,8 +99,7 @@ class HeadersResult:
         :meth:`pyxform.stages.normalize.GridDocument.to_json`)."""
         result: dict[str, Any] = {"tables": [table.to_dict() for table in self.tables]}
         if self.failures:
-            result["failures"] = [{"index": f.index, "locator": f.locator, "code": f.code, "message": f.message}
-                                  for f in self.failures]
+            result["failures"] = [failure.to_dict() for failure in self.failures]
         return result
 
     def to_json_text(self) -> str:
@@ -132,44 +119,6 @@ class HeadersResult:
             if table.index == index:
                 return table
         raise NoTableError(f"no table with index {index}")
-
-
-def is_grid_document(data: bytes | str) -> bool:
-    """True if ``data`` is well-formed XML whose root element is ``px:grids`` (a grid document), else False."""
-    raw = data.encode("utf-8") if isinstance(data, str) else data
-    if b"urn:pyxform" not in raw[:4096]:
-        return False
-    try:
-        root = etree.fromstring(raw, parser=_safe_parser())
-    except etree.XMLSyntaxError:
-        return False
-    return root.tag == _PX + "grids"
-
-
-_PROLOG_MARKUP = re.compile(rb"<!--.*?-->|<\?.*?\?>|<!DOCTYPE(?:[^\[>]|\[.*?\])*>", re.DOTALL | re.IGNORECASE)
-_FIRST_START_TAG = re.compile(rb"<((?:[A-Za-z_][\w.-]*:)?)grids[\s/>]")
-
-
-def looks_like_grid_document(data: bytes | str) -> bool:
-    """True if ``data`` starts as a grid document: its first element (after the XML declaration, comments,
-    processing instructions and a document type declaration) is ``grids`` in the namespace ``urn:pyxform``, declared
-    in that start tag. Well-formed or not: such an input is read as XML (and refused as not well-formed, with line
-    and column, if it is broken), never as an HTML page. Looks at the first 4 KiB only.
-
-    :param data: the input's bytes (UTF-8 or an ASCII-compatible encoding) or text.
-    """
-    head = (data.encode("utf-8") if isinstance(data, str) else data)[:4096]
-    if head.startswith((b"\xff\xfe", b"\xfe\xff")):  # UTF-16: the start tag's ASCII is interleaved
-        head = head.decode("utf-16", "replace").encode("utf-8")
-    rest = _PROLOG_MARKUP.sub(b"", head.removeprefix(b"\xef\xbb\xbf")).lstrip()
-    match = _FIRST_START_TAG.match(rest)
-    if match is None:
-        return False
-    prefix = match.group(1)[:-1]
-    end = rest.find(b">")
-    start_tag = rest if end < 0 else rest[:end]
-    declaration = b"xmlns:" + prefix if prefix else b"xmlns"
-    return re.search(re.escape(declaration) + rb"\s*=\s*[\"']urn:pyxform[\"']", start_tag) is not None
 
 
 class HeaderDetector:
@@ -195,35 +144,55 @@ class HeaderDetector:
         self._lock = threading.Lock()
 
     def run(self, grid: bytes | str | etree._ElementTree | etree._Element, *, method: str = "auto",
-            table: int | None = None, params: Mapping[str, str | int | float] | None = None) -> HeadersResult:
+            table: int | None = None, params: Mapping[str, str | int | float] | None = None,
+            limits: Limits = DEFAULT_LIMITS, location: str | None = None) -> HeadersResult:
         """Annotate a grid document with its header regions.
 
-        :param grid: a ``px:grids`` document (``docs/formats.md`` section 2): XML bytes/str or an lxml tree/element.
+        :param grid: a ``px:grids`` document (``docs/formats.md`` section 2): XML bytes/str or an lxml tree/element,
+            checked before any work (:func:`pyxform.stages.grid_input.read_grid_input`: its schema, its tables'
+            sizes against ``limits``).
         :param method: ``auto``, ``markup`` or ``format`` (see :data:`METHODS`).
         :param table: annotate and report only the table with this index (the others are copied unchanged).
         :param params: other stylesheet parameters by name (the weights and thresholds of
             ``stylesheets/headers/params.xsl``), for evaluations; the defaults are the documented ones. Checked as
             ``convert``'s are (:func:`pyxform.runtime.params.check_stage_params`).
+        :param location: where the grid comes from (a path), for messages.
         :returns: the annotated document and one :class:`TableHeaders` per annotated table.
         :raises ValueError: for an unknown ``method``.
-        :raises ParameterError: a parameter the stage does not declare, or a value it cannot take.
-        :raises InputError: if ``grid`` is not a grid document.
+        :raises ParameterError: a parameter the stage does not declare, a value it cannot take, or ``method`` or
+            ``table`` (the options above) among ``params``.
+        :raises BadXmlInput: ``grid`` is not a grid document, or not a sound one.
+        :raises LimitExceeded: a table of ``grid`` declares more slots than ``limits`` allow.
         :raises NoTableError: if ``table`` names no table of the grid.
-        :raises TableError: if ``table`` names a table that normalize could not build (``px:table-failure``).
+        :raises TableError, LimitExceeded: if ``table`` names a table that normalize could not build
+            (``px:table-failure``: by its code and limit).
         :raises StylesheetError: if the stylesheet fails (a bug: the message says where).
+        """
+        if isinstance(grid, etree._ElementTree):
+            grid = grid.getroot()
+        root = read_grid_input(etree.tostring(grid) if isinstance(grid, etree._Element) else grid, limits=limits,
+                               location=location)
+        return self.annotate(serialize_root(root), method=method, table=table, params=params, root=root,
+                             location=location)
+
+    def annotate(self, grid: str, *, method: str = "auto", table: int | None = None,
+                 params: Mapping[str, str | int | float] | None = None, root: etree._Element | None = None,
+                 location: str | None = None) -> HeadersResult:
+        """:meth:`run` on a grid document pyxform wrote itself (the normalize stage's result), not checked again.
+
+        :param root: ``grid`` parsed, if it already is (to find ``table``).
         """
         if method not in METHODS:
             raise ValueError(f"method must be one of {', '.join(METHODS)}, not {method!r}")
         if params:
-            from ..runtime.params import check_stage_params
+            from ..runtime.params import check_option_params, check_stage_params
 
+            check_option_params({"headers": params})  # method and table are this function's own
             params = check_stage_params("headers", params)
-        text = _as_text(grid)
-        root = _check_grid(text)
         if table is not None:
-            _check_table(root, table)
+            _check_table(parse_xml(grid) if root is None else root, table, location)
         with self._lock:
-            node = self.runtime.parse(text)
+            node = self.runtime.parse(grid)
             values: dict[str, Any] = dict(params or {})
             values.update(method=method, table=-1 if table is None else int(table))
             logged = len(self.runtime.messages)
@@ -233,80 +202,48 @@ class HeaderDetector:
                 warnings = [message.text for message in self.runtime.messages[logged:]]
                 del self.runtime.messages[logged:]
         try:
-            document = etree.ElementTree(etree.fromstring(output.encode("utf-8"), parser=_safe_parser()))
+            document = etree.ElementTree(parse_xml(output))
         except etree.XMLSyntaxError as exc:  # the stylesheet always writes well-formed XML; a bug if not
             raise StylesheetError(f"the headers stage wrote XML that is not well-formed: {exc}") from None
         tables = [_table_headers(element) for element in document.getroot().iter(_PX + "table")
                   if element.get("header-rows") is not None and (table is None or element.get("index") == str(table))]
         tables.sort(key=lambda t: t.index)
-        failures = [TableFailureNote(int(e.get("index", "-1")), e.get("locator", ""), e.get("code", ""),
-                                     e.get("message", ""))
-                    for e in document.getroot().iter(_PX + "table-failure")]
+        failures = [read_table_failure(element) for element in document.getroot().iter(_PX + "table-failure")]
         return HeadersResult(document=document, tables=tables, failures=failures, warnings=warnings)
 
 
-def _as_text(grid: bytes | str | etree._ElementTree | etree._Element) -> str:
-    if isinstance(grid, etree._ElementTree):
-        grid = grid.getroot()
-    if isinstance(grid, etree._Element):
-        return etree.tostring(grid, encoding="unicode")
-    if isinstance(grid, bytes):
-        return grid.decode("utf-8")
-    return grid
-
-
-def _check_grid(text: str) -> etree._Element:
-    try:
-        root = etree.fromstring(text.encode("utf-8"), parser=_safe_parser())
-    except etree.XMLSyntaxError as exc:
-        raise InputError(f"not a grid document: the XML is not well-formed ({exc})") from None
-    if root.tag != _PX + "grids":
-        raise InputError(f"not a grid document: the root element is {root.tag!r}, not px:grids ({PX_NS})")
-    if root.getroottree().docinfo.doctype:
-        raise BadXmlInput("the grid document has a document type declaration (DTD): pyxform reads no DTD and "
-                          "expands no entity")
-    return root
-
-
-def _check_table(root: etree._Element, index: int) -> None:
+def _check_table(root: etree._Element, index: int, location: str | None) -> None:
+    """:raises NoTableError: no table ``index``; :raises LimitExceeded, TableError: it is a ``px:table-failure``."""
+    indexes = []
     for element in root:
-        if element.get("index") == str(index):
-            if element.tag == _PX + "table-failure":
-                message = f"table {index} could not be normalized: {element.get('message', '')}"
-                location = f"table {index} ({element.get('locator', '')})"
-                if element.get("code") == "limit":
-                    raise LimitExceeded(message, limit="max_slots", location=location)
-                raise TableError(message, location=location)
-            return
-    raise NoTableError(f"the page has no table with index {index}")
+        if element.tag in (_PX + "table", _PX + "table-failure"):
+            if element.get("index") == str(index):
+                if element.tag == _PX + "table-failure":
+                    raise read_table_failure(element).error(location)
+                return
+            indexes.append(int(element.get("index", "-1")))
+    raise no_table_error(index, indexes, location=location)
 
 
 def _table_headers(element: etree._Element) -> TableHeaders:
     evidence = element.find(_PX + "header-evidence")
     return TableHeaders(index=int(element.get("index", "0")), header_rows=int(element.get("header-rows", "0")),
                         header_cols=int(element.get("header-cols", "0")),
-                        method=element.get("header-method", "none"), evidence=evidence)
+                        method=element.get("header-method", "none"), evidence=evidence,
+                        kind=element.get("kind", ""))
 
 
-_detector: HeaderDetector | None = None
-_detector_lock = threading.Lock()
-
-
-def _default_detector() -> HeaderDetector:
-    global _detector
-    with _detector_lock:
-        if _detector is None:
-            _detector = HeaderDetector()
-        return _detector
+_default_detector = per_process(HeaderDetector)
 
 
 def detect_headers(grid: bytes | str | etree._ElementTree | etree._Element, *, method: str = "auto",
-                   table: int | None = None, params: Mapping[str, str | int | float] | None = None) -> HeadersResult:
+                   table: int | None = None, params: Mapping[str, str | int | float] | None = None,
+                   limits: Limits = DEFAULT_LIMITS) -> HeadersResult:
     """Run the headers stage on a grid document with the process-wide compiled stylesheet.
 
     See :meth:`HeaderDetector.run` for the parameters, the result and the errors.
     """
-    return _default_detector().run(grid, method=method, table=table, params=params)
+    return _default_detector().run(grid, method=method, table=table, params=params, limits=limits)
 
 
 def headers(page: Source | bytes | str | os.PathLike[str], *, method: str = "auto", table: int | None = None,
@@ -335,11 +272,8 @@ def headers(page: Source | bytes | str | os.PathLike[str], *, method: str = "aut
         raise TypeError(f"headers() takes a page as a Source, bytes, str or a path, not {type(page).__name__}")
     if looks_like_grid_document(bytes(data) if not isinstance(data, str) else data):
         location = (page.uri if isinstance(page, Source) else source) or None
-        root = parse_untrusted(data, what="grid document", location=location)  # BadXmlInput: line and column
-        if root.getroottree().docinfo.doctype:
-            raise BadXmlInput("the grid document has a document type declaration (DTD): pyxform reads no DTD and "
-                              "expands no entity", location=location)
-        return detect_headers(root, method=method, table=table)
-
+        return _default_detector().run(bytes(data) if not isinstance(data, str) else data, method=method,
+                                       table=table, limits=limits, location=location)
     document = grid(page, table=table, source=source, limits=limits)
-    return detect_headers(document.xml, method=method, table=table)
+    location = (page.uri if isinstance(page, Source) else source) or None
+    return _default_detector().annotate(document.xml, method=method, table=table, location=location)

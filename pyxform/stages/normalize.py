@@ -24,8 +24,10 @@ from typing import Any
 
 from lxml import etree
 
-from ..base.errors import NoTableError
+from ..base.errors import PyxformError, no_table_error, table_failure_error
 from ..base.limits import DEFAULT_LIMITS, Limits
+from ..base.memory import RELEASE_AFTER_BYTES, release_free_memory
+from ..base.safexml import parse_xml
 from ..base.source import Source, read_source
 from ..runtime.runner import shared_runtime
 from ..runtime.saxon import SaxonRuntime
@@ -41,11 +43,13 @@ __all__ = [
     "Normalizer",
     "grid",
     "read_grid_xml",
+    "read_table_failure",
     "PX_NS",
 ]
 
 PX_NS = "urn:pyxform"
 _PX = "{" + PX_NS + "}"
+_X = "{http://www.w3.org/1999/xhtml}"
 
 # Optional px:cell attributes, as written in the grid, in the order of docs/formats.md section 2.
 CELL_FEATURES: tuple[str, ...] = (
@@ -188,12 +192,38 @@ def _slot_json(cell: Cell | None) -> dict[str, Any]:
 
 @dataclass(frozen=True, slots=True)
 class TableFailure:
-    """A table that could not be normalized. ``code`` is ``limit`` (a resource limit) or ``table`` (an error)."""
+    """A table that could not be normalized (``px:table-failure``, ``docs/formats.md`` section 2); the page's other
+    tables are not affected. Also the jobs layer's ``TableFailureInfo``.
+
+    :ivar index: the table's ``px:index``.
+    :ivar code: ``limit`` (a resource limit) or ``table`` (the table model could not be formed).
+    :ivar message: why.
+    :ivar locator: an XPath to the table in the page.
+    :ivar limit: for ``limit``: the limit's name (``max_slots``, ``max_depth``), else ``None``.
+    """
 
     index: int
-    locator: str
     code: str
     message: str
+    locator: str = ""
+    limit: str | None = None
+
+    def error(self, location: str | None = None) -> PyxformError:
+        """This table, asked for alone, as an error: :class:`~pyxform.base.errors.LimitExceeded` naming the limit
+        (exit 7), else :class:`~pyxform.base.errors.TableError` (exit 9); ``location``: the page."""
+        return table_failure_error(self.index, self.locator, self.code, self.message, limit=self.limit,
+                                   location=location)
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"index", "locator", "code", "message"}``, and ``"limit"`` for a limit."""
+        found = {"index": self.index, "locator": self.locator, "code": self.code, "message": self.message}
+        return {**found, "limit": self.limit} if self.limit else found
+
+
+def read_table_failure(element: etree._Element) -> TableFailure:
+    """A ``px:table-failure`` element as a :class:`TableFailure`."""
+    return TableFailure(int(element.get("index", "-1")), element.get("code", ""), element.get("message", ""),
+                        element.get("locator", ""), element.get("limit"))
 
 
 class GridDocument:
@@ -277,9 +307,7 @@ class GridDocument:
         "message"}, ...]`` only when some table failed."""
         result: dict[str, Any] = {"tables": [table.to_json() for table in self.tables]}
         if self.failures:
-            result["failures"] = [
-                {"index": f.index, "locator": f.locator, "code": f.code, "message": f.message} for f in self.failures
-            ]
+            result["failures"] = [failure.to_dict() for failure in self.failures]
         return result
 
 
@@ -360,15 +388,14 @@ def read_grid_xml(xml: str | bytes) -> GridDocument:
     :raises lxml.etree.XMLSyntaxError: if ``xml`` is not well-formed.
     """
     data = xml.encode("utf-8") if isinstance(xml, str) else xml
-    root = etree.fromstring(data, parser=etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=True))
+    root = parse_xml(data)
     tables: list[TableGrid] = []
     failures: list[TableFailure] = []
     for child in root:
         if child.tag == _PX + "table":
             tables.append(_read_table(child))
         elif child.tag == _PX + "table-failure":
-            failures.append(TableFailure(int(child.get("index")), child.get("locator", ""), child.get("code", ""),
-                                         child.get("message", "")))
+            failures.append(read_table_failure(child))
     return GridDocument(tables=tuple(tables), failures=tuple(failures), source=root.get("source", ""),
                         title=root.get("title"), encoding=root.get("encoding"),
                         xml=data.decode("utf-8") if isinstance(xml, bytes) else xml)
@@ -433,9 +460,13 @@ def grid(page: Source | bytes | str | os.PathLike[str], *, table: int | None = N
     normalizer = normalizer or Normalizer(limits=limits)
     cleaned = clean(page, limits=limits)
     cleaned.tree.getroot().set("{urn:pyxform}source", name)
-    document = normalizer.normalize(cleaned.tables_to_bytes(), table=table)
+    xhtml = cleaned.tables_to_bytes()
+    indexes = ([int(element.get(_PX + "index", "-1")) for element in cleaned.tree.getroot().iter(_X + "table")]
+               if table is not None else [])  # for the message of a table that is not there
+    del cleaned  # the page's lxml tree: freed here, released for a large page before Saxon's heap grows
+    if len(xhtml) >= RELEASE_AFTER_BYTES:
+        release_free_memory()
+    document = normalizer.normalize(xhtml, table=table)
     if "<px:table" not in document.xml:  # neither a px:table nor a px:table-failure (the model is not read)
-        if table is None:
-            raise NoTableError("the page has no table element", location=name or None)
-        raise NoTableError(f"the page has no table with index {table}", location=name or None)
+        raise no_table_error(table, indexes, location=name or None)
     return document

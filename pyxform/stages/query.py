@@ -25,14 +25,26 @@ from typing import Any
 from lxml import etree
 
 from ..base.errors import BadXmlInput, InputError, InputNotFound, QueryError
-from ..base.safexml import SAXON_PARSER_LIMITS, parse_untrusted, serialize_root
-from ..runtime.saxon import _ALLOWED_PROTOCOLS
+from ..base.safexml import (SAXON_PARSER_LIMITS, XML_TEXT, is_xml_text, parse_untrusted, read_xml_input,
+                             serialize_root)
+from ..runtime.saxon import ALLOWED_PROTOCOLS, per_process
 
 __all__ = ["QueryItem", "QueryResult", "SkippedDocument", "query", "xpath", "documents_of", "is_xml_text",
-           "DEFAULT_NAMESPACES", "XML_TEXT"]
+           "DEFAULT_NAMESPACES", "STANDARD_NAMESPACES", "XML_TEXT"]
 
 #: Namespace prefixes every expression may use without declaring them.
 DEFAULT_NAMESPACES: dict[str, str] = {"px": "urn:pyxform"}
+#: The prefixes XQuery 3.1 (and elementpath's XPath) know without a declaration, bound for XPath expressions too
+#: (Saxon's XPath API binds none of them): ``fn:``, ``map:``, ``array:``, ``math:``, ``xs:``, ``err:``.
+STANDARD_NAMESPACES: dict[str, str] = {
+    "fn": "http://www.w3.org/2005/xpath-functions",
+    "map": "http://www.w3.org/2005/xpath-functions/map",
+    "array": "http://www.w3.org/2005/xpath-functions/array",
+    "math": "http://www.w3.org/2005/xpath-functions/math",
+    "xs": "http://www.w3.org/2001/XMLSchema",
+    "xsi": "http://www.w3.org/2001/XMLSchema-instance",
+    "err": "http://www.w3.org/2005/xqt-errors",
+}
 
 _COLLECTION_VARIABLE = "collection"
 _XQUERY_PROLOG_HEAD = re.compile(
@@ -105,27 +117,11 @@ class _QueryProcessor:
         self.processor = processor_class()(license=False)  # environment-variable() sees no variable
         for name, value in SAXON_PARSER_LIMITS.items():
             self.processor.set_configuration_property(name, value)
-        self.processor.set_configuration_property(_ALLOWED_PROTOCOLS, "")
+        self.processor.set_configuration_property(ALLOWED_PROTOCOLS, "")
         self.lock = threading.Lock()
 
 
-_processor: _QueryProcessor | None = None
-_processor_lock = threading.Lock()
-
-
-def _query_processor() -> _QueryProcessor:
-    global _processor
-    if _processor is None:
-        with _processor_lock:
-            if _processor is None:
-                _processor = _QueryProcessor()
-    return _processor
-
-
-def is_xml_text(target: object) -> bool:
-    """Whether a query target is XML text rather than a path: a ``str`` whose first character after white space is
-    ``<`` (no file name pyxform reads starts so)."""
-    return isinstance(target, str) and target.lstrip().startswith("<")
+_query_processor = per_process(_QueryProcessor)
 
 
 def _kind(path: Path) -> str:
@@ -145,7 +141,7 @@ def documents_of(target: str | os.PathLike[str] | Sequence[str | os.PathLike[str
     """The XML files a query target names: a file, a folder (its ``*.xml`` files, sorted by name, not recursive) or
     a list of files.
 
-    :raises InputError: the target is a URL (queries read local files only).
+    :raises InputError: the target is a URL (queries read local files only), or an empty list.
     :raises InputNotFound: a path that does not exist or cannot be looked up, or a folder without XML files.
     """
     from ..base.source import looks_like_url
@@ -168,28 +164,20 @@ def documents_of(target: str | os.PathLike[str] | Sequence[str | os.PathLike[str
             raise InputNotFound("no such file or folder", location=str(path))
         return [path]
     paths = [Path(p) for p in target]
+    if not paths:
+        raise InputError("no document to query: the list of files is empty (give a file, a folder, or files)")
     for path in paths:
         if _kind(path) != "file":
             raise InputNotFound("no such file", location=str(path))
     return paths
 
 
-#: The location errors of a query over XML text (not a file) name.
-XML_TEXT = "<XML text>"
-
-
 def _load(processor: Any, path: Path | str) -> Any:
     """Parse one file (or, given a ``str``, XML text) with lxml (no DTD, no entities, no network:
     :func:`pyxform.base.safexml.parse_untrusted`) and give its root element (without DTD) to Saxon, with the file's URI
     as base URI."""
-    location = XML_TEXT if isinstance(path, str) else str(path)
-    if isinstance(path, str):
-        data: bytes | str = path
-    else:
-        try:
-            data = path.read_bytes()
-        except OSError as error:
-            raise InputNotFound(f"cannot read the document: {error.strerror or error}", location=location) from None
+    data, name = read_xml_input(path)
+    location = name or XML_TEXT
     try:
         text = serialize_root(parse_untrusted(data, location=location))
     except BadXmlInput as error:
@@ -282,10 +270,12 @@ def query(target: str | os.PathLike[str] | Sequence[str | os.PathLike[str]], exp
         path (no file or folder name is tried for text, and a URL is refused). XML text is the context item and
         the collection, without a base URI; its errors are located at ``<XML text>``.
     :param expression: the expression. ``collection()`` and ``$collection`` are the target's documents; prefix
-        ``px`` is bound to ``urn:pyxform``; more prefixes via ``namespaces`` (XPath) or the query prolog (XQuery).
+        ``px`` is bound to ``urn:pyxform``, and the standard prefixes (``fn``, ``map``, ``array``, ``math``, ``xs``:
+        :data:`STANDARD_NAMESPACES`) in XPath as in XQuery; more prefixes via ``namespaces`` (XPath) or the query
+        prolog (XQuery).
     :returns: a :class:`QueryResult`.
     :raises InputNotFound: the target does not exist or cannot be read (a path too long, ...).
-    :raises InputError: the target is a URL.
+    :raises InputError: the target is a URL, or an empty list.
     :raises QueryError: a document is not well-formed, or the expression fails to compile or to run (Saxon's error
         code and message).
     """
@@ -418,7 +408,7 @@ def _original_offset(offsets: list[tuple[int, int]], position: int) -> int:
 def _run_xpath(processor: Any, expression: str, context: Any, collection: Any, namespaces: Mapping[str, str]) -> Any:
     xpath_processor = processor.new_xpath_processor()
     xpath_processor.set_language_version("3.1")
-    for prefix, uri in namespaces.items():
+    for prefix, uri in {**STANDARD_NAMESPACES, **namespaces}.items():
         xpath_processor.declare_namespace(prefix, uri)
     xpath_processor.declare_variable(_COLLECTION_VARIABLE)
     xpath_processor.set_parameter(_COLLECTION_VARIABLE, collection)

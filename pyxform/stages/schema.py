@@ -9,12 +9,11 @@ Neither reads a DTD, resolves an external entity or touches the network.
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
 from lxml import etree
 
-from ..base.errors import InputNotFound, ValidationError
-from ..base.safexml import parse_untrusted, serialize_root
+from ..base.errors import ValidationError
+from ..base.safexml import parse_untrusted, read_xml_input, serialize_root, xml_parser
 from ..runtime.runner import runner
 
 __all__ = ["generate_schema", "validate", "MAX_REPORTED_ERRORS"]
@@ -25,25 +24,9 @@ MAX_REPORTED_ERRORS = 100
 XmlInput = bytes | str | os.PathLike[str]
 
 
-def _read(document: XmlInput, what: str) -> tuple[bytes, str | None]:
-    """The bytes of an XML input and its name: a path (``os.PathLike``) is read, ``str`` and ``bytes`` are the XML."""
-    if isinstance(document, os.PathLike):
-        path = Path(document)
-        try:
-            return path.read_bytes(), str(path)
-        except OSError as error:
-            raise InputNotFound(f"cannot read the {what}: {error.strerror or error}", location=str(path)) from None
-    return (document.encode("utf-8") if isinstance(document, str) else document), None
-
-
-def _parser() -> etree.XMLParser:
-    return etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, huge_tree=True,
-                           remove_blank_text=False)
-
-
 def _parse(data: bytes, *, what: str, location: str | None) -> etree._ElementTree:
     try:
-        root = etree.fromstring(data, _parser())
+        root = etree.fromstring(data, xml_parser())
     except etree.XMLSyntaxError as error:
         line = error.lineno if error.lineno else None
         raise ValidationError(f"the {what} is not well-formed XML: {error.msg}",
@@ -59,13 +42,14 @@ def _parse(data: bytes, *, what: str, location: str | None) -> etree._ElementTre
 def generate_schema(document: XmlInput) -> str:
     """Generate an XSD 1.0 schema (text) for a pyxform output document.
 
-    :param document: the output XML as bytes or text, or a path to it.
+    :param document: the output XML as bytes or text, or a path to it (``os.PathLike``, or a ``str`` that is not XML
+        text: :func:`pyxform.base.safexml.is_xml_text`, the rule ``query`` follows too).
     :returns: the XSD, UTF-8 text with an XML declaration. The document validates against it.
     :raises InputNotFound: a path that cannot be read.
     :raises BadXmlInput: the document is not well-formed, or uses entities (none is expanded, no DTD is read).
     :raises StylesheetError: the document element is in a namespace.
     """
-    data, location = _read(document, "document")
+    data, location = read_xml_input(document)
     root = parse_untrusted(data, location=location)
     run_on = runner()
     node = run_on.parse(serialize_root(root), location=location)
@@ -75,19 +59,19 @@ def generate_schema(document: XmlInput) -> str:
 def validate(document: XmlInput, schema: XmlInput | None = None) -> None:
     """Validate an XML document against an XSD 1.0 schema.
 
-    :param document: the XML as bytes or text, or a path to it.
-    :param schema: the XSD as bytes or text, or a path to it; ``None``: a schema generated from the document itself
+    :param document: the XML as bytes or text, or a path to it (as :func:`generate_schema`).
+    :param schema: the XSD as bytes or text, or a path to it (the same rule); ``None``: a schema generated from the document itself
         (:func:`generate_schema`), which checks that the document is well-formed and that the generator covers it.
     :raises ValidationError: the document is not well-formed or not valid; ``errors`` lists ``(line, message)``
         (at most :data:`MAX_REPORTED_ERRORS`), ``location`` names the document.
     :raises InputNotFound: a path that cannot be read.
     """
-    data, location = _read(document, "document")
+    data, location = read_xml_input(document)
     tree = _parse(data, what="document", location=location)
     if schema is None:
         xsd_data, xsd_location = generate_schema(data).encode("utf-8"), "generated schema"
     else:
-        xsd_data, xsd_location = _read(schema, "schema")
+        xsd_data, xsd_location = read_xml_input(schema, what="schema")
     xsd_tree = _parse(xsd_data, what="schema", location=xsd_location)
     try:
         xml_schema = etree.XMLSchema(xsd_tree)

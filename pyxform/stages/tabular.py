@@ -24,7 +24,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
-from lxml import etree
+from ..base.safexml import parse_xml
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas
@@ -74,6 +74,8 @@ class TabularTable:
     :ivar heading: the text of the nearest ``h1``-``h6`` before the table in document order, or ``None``.
     :ivar hidden: whether CSS hides the table.
     :ivar header_method: how the headers stage found k and p: ``markup``, ``format`` or ``none``.
+    :ivar notes: the table's note rows (a source line, a footnote after the data), one text each, in row order: they
+        are not records (CSV leaves them out; a DataFrame has them in ``attrs["notes"]``).
     """
 
     index: int
@@ -89,6 +91,7 @@ class TabularTable:
     heading: str | None = None
     hidden: bool = False
     header_method: str | None = None
+    notes: tuple[str, ...] = ()
 
     @property
     def index_columns(self) -> tuple[Column, ...]:
@@ -115,7 +118,7 @@ class TabularTable:
         "Height")``, ``("Ratio", "")`` for a header spanning both rows, so ``df["Ratio"]`` is a Series), else their
         names. Index: the section and row header columns (a MultiIndex when there are several), named after their
         header paths joined with ``separator`` (``None`` where empty); without any, a RangeIndex. ``df.attrs`` has
-        ``table`` (the index) and ``caption``.
+        ``table`` (the index), ``caption`` and ``notes`` (the note rows' texts, a list).
 
         :param numbers: convert each data column whose non-empty values are all numbers (``1,234``, ``-2.5``,
             ``−3``, ``1e6``) to numbers, empty values becoming NaN; other columns keep their texts.
@@ -146,6 +149,7 @@ class TabularTable:
                 frame.index = pd.MultiIndex.from_arrays(arrays, names=names)
         frame.attrs["table"] = self.index
         frame.attrs["caption"] = self.caption
+        frame.attrs["notes"] = list(self.notes)
         return frame
 
 
@@ -185,8 +189,7 @@ def read_tabular(xml: str | bytes) -> list[TabularTable]:
     """Read the output of ``stylesheets/tabular.xsl`` (``px:tabular``) into :class:`TabularTable` objects, in table
     index order."""
     data = xml.encode("utf-8") if isinstance(xml, str) else xml
-    root = etree.fromstring(data, etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False,
-                                                  huge_tree=True))
+    root = parse_xml(data)
     tables = []
     for element in root.iterchildren(_PX + "table"):
         columns = tuple(
@@ -204,5 +207,6 @@ def read_tabular(xml: str | bytes) -> list[TabularTable]:
             rows=tuple(int(record.get("row", "0")) for record in records),
             caption=element.get("caption"), parent_table=int(parent) if parent is not None else None,
             depth=int(element.get("depth", "0")), locator=element.get("locator"), heading=element.get("heading"),
-            hidden=element.get("hidden") == "true", header_method=element.get("header-method")))
+            hidden=element.get("hidden") == "true", header_method=element.get("header-method"),
+            notes=tuple(note.text or "" for note in element.iterchildren(_PX + "note"))))
     return tables

@@ -2,7 +2,7 @@
 <!--
   Mode m:annotate: copy one px:table, adding the header annotations of docs/formats.md section 3 from the result map
   of f:detect-headers (tunnel parameter $result):
-    px:table  header-rows, header-cols, header-method, and a child px:header-evidence after caption and summary;
+    px:table  header-rows, header-cols, header-method, kind, and a child px:header-evidence after caption and summary;
     px:cell   role (header, data, section, empty);
     px:slot   row-headers and column-headers (space-separated cell ids) on every slot of a data or empty cell.
   Annotations of an earlier run are replaced, so the stage can run twice on the same grid.
@@ -22,10 +22,11 @@
   <xsl:template match="px:table" mode="m:annotate">
     <xsl:param name="result" as="map(*)" tunnel="yes"/>
     <xsl:copy>
-      <xsl:apply-templates select="@* except (@header-rows, @header-cols, @header-method)" mode="#current"/>
+      <xsl:apply-templates select="@* except (@header-rows, @header-cols, @header-method, @kind)" mode="#current"/>
       <xsl:attribute name="header-rows" select="$result?k"/>
       <xsl:attribute name="header-cols" select="$result?p"/>
       <xsl:attribute name="header-method" select="$result?method"/>
+      <xsl:attribute name="kind" select="$result?kind"/>
       <!-- grid.xsd: caption, summary, header-evidence, then cells, rows and errors -->
       <xsl:apply-templates select="px:caption | px:summary" mode="#current"/>
       <xsl:sequence select="f:evidence($result)"/>

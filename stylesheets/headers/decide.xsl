@@ -6,6 +6,7 @@
       'method'  : 'markup' | 'format' | 'none' (none: k = p = 0),
       'k', 'p'  : header rows and header columns,
       'kinds'   : row kinds (rows.xsl),
+      'kind'    : the table's kind, relational | entity | matrix | layout (kind.xsl),
       'roles'   : cell roles, 'assignment' : the header cells of the data slots (assign.xsl, f:slot-headers),
       'markup'  : the markup analysis (absent with method format),
       'format'  : the formatting analysis (absent when markup decided alone)
@@ -53,6 +54,7 @@
           'k' : $decision?k,
           'p' : $decision?p,
           'kinds' : $decision?kinds,
+          'kind' : f:table-kind($model, $decision?k, $decision?p, $decision?kinds),
           'roles' : $roles,
           'assignment' : f:assign($model, $roles, $use-markup),
           'requested' : $method

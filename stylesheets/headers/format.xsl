@@ -45,6 +45,9 @@
     <xsl:variable name="base" as="map(*)" select="fp:base($model, $scored)"/>
     <xsl:variable name="values" as="map(xs:string, xs:double)"
         select="map:merge($scored ! map { ?id : f:format-score(., $base) })"/>
+    <!-- the same without the size term: the marks a cell carries whatever its type size -->
+    <xsl:variable name="marks" as="map(xs:string, xs:double)"
+        select="map:merge($scored ! map { ?id : f:format-score(map:remove(., 'font-size'), $base) })"/>
     <xsl:variable name="profile" as="map(xs:integer, map(*))" select="f:content-profile($model)"/>
     <!-- the usual face, colour, background and class of each column (over rows that are not wide) and row -->
     <xsl:variable name="narrow-rows" as="xs:integer*"
@@ -53,11 +56,13 @@
         map { $x : fp:usual(f:column-ids($model, $x, $narrow-rows) ! f:model-cell($model, .)[not(?blank)]) })"/>
     <xsl:variable name="row-usual" as="map(xs:integer, map(*))" select="map:merge(for $y in 0 to $model?rows - 1
         return map { $y : fp:usual(f:model-row($model, $y)?texts ! f:model-cell($model, .)) })"/>
-    <xsl:variable name="context" as="map(*)" select="map { 'model' : $model, 'values' : $values,
-        'profile' : $profile, 'column-usual' : $column-usual, 'row-usual' : $row-usual }"/>
+    <xsl:variable name="row-bands" as="map(xs:integer, xs:boolean)" select="fp:bands($model, $narrow-rows,
+        function($y) { f:model-row($model, $y)?texts }, function($id, $x) { $column-usual($x) }, true())"/>
+    <xsl:variable name="context" as="map(*)" select="map { 'model' : $model, 'values' : $values, 'marks' : $marks,
+        'profile' : $profile, 'column-usual' : $column-usual, 'row-usual' : $row-usual, 'row-bands' : $row-bands }"/>
     <!-- pass 1: k over all columns -->
     <xsl:variable name="rows-1" as="map(*)*" select="fp:row-scores($context, 0 to $n - 1)"/>
-    <xsl:variable name="row-boundary-1" as="map(*)" select="fp:boundary($rows-1, true(), $max-header-rows)"/>
+    <xsl:variable name="row-boundary-1" as="map(*)" select="fp:boundary($rows-1, true(), $max-header-rows, ())"/>
     <xsl:variable name="kinds-1" as="array(xs:string)" select="f:row-kinds($model, $row-boundary-1?k, false())"/>
     <!-- p over the data rows, less those that stand out as a whole (a bold total row) -->
     <xsl:variable name="data-rows" as="xs:integer*" select="f:rows-of-kind($kinds-1, 'data')"/>
@@ -66,15 +71,17 @@
     <xsl:variable name="data-format" as="xs:double*"
         select="$rows-1[map:contains($is-data-row, ?index)] ! ?format"/>
     <xsl:variable name="usual" as="xs:double" select="(f:mean($data-format), 0)[1]"/>
-    <xsl:variable name="cols" as="map(*)*" select="fp:column-scores($context,
-        $rows-1[map:contains($is-data-row, ?index)][not(?format ge $usual + $threshold)] ! ?index)"/>
-    <xsl:variable name="col-boundary" as="map(*)" select="fp:boundary($cols, false(), $max-header-cols)"/>
+    <xsl:variable name="column-rows" as="xs:integer*"
+        select="$rows-1[map:contains($is-data-row, ?index)][not(?format ge $usual + $threshold)] ! ?index"/>
+    <xsl:variable name="cols" as="map(*)*" select="fp:column-scores($context, $column-rows)"/>
+    <xsl:variable name="col-boundary" as="map(*)" select="fp:boundary($cols, false(), $max-header-cols,
+        fp:labels-rows($model, $column-rows))"/>
     <xsl:variable name="p" as="xs:integer" select="$col-boundary?k"/>
     <!-- pass 2: k over the columns right of the header columns -->
     <xsl:variable name="rows-2" as="map(*)*"
         select="if ($p gt 0) then fp:row-scores($context, $p to $n - 1) else $rows-1"/>
     <xsl:variable name="row-boundary" as="map(*)"
-        select="if ($p gt 0) then fp:boundary($rows-2, true(), $max-header-rows) else $row-boundary-1"/>
+        select="if ($p gt 0) then fp:boundary($rows-2, true(), $max-header-rows, ()) else $row-boundary-1"/>
     <xsl:variable name="k" as="xs:integer" select="$row-boundary?k"/>
     <xsl:sequence select="map {
         'k' : $k,
@@ -120,13 +127,14 @@
   </xsl:function>
 
   <!-- The features that set a cell apart from the cells around it (its column's usual values, for the rows; its
-       row's, for the columns): face, text colour, background colour and class. -->
+       row's, for the columns): face, text colour, background colour and class. The text colour of a cell whose text
+       is mostly links is the page's colour of links, in data cells as much as in headers: it does not count. -->
   <xsl:function name="f:distinct-score" as="xs:double">
     <xsl:param name="cell" as="map(*)"/>
     <xsl:param name="usual" as="map(*)"/>
     <xsl:sequence select="sum((
         if ($cell?face ne $usual?face) then $weight-face else 0,
-        if ($cell?color ne $usual?color) then $weight-color else 0,
+        if ($cell?color ne $usual?color and not($cell?link-coloured)) then $weight-color else 0,
         if ($cell?background ne $usual?background) then $weight-background else 0,
         if ($cell?class ne $usual?class) then $weight-class else 0))"/>
   </xsl:function>
@@ -137,17 +145,19 @@
   <xsl:function name="f:format-score" as="xs:double">
     <xsl:param name="cell" as="map(*)"/>
     <xsl:param name="base" as="map(*)"/>
-    <xsl:sequence select="sum((
+    <xsl:variable name="size" as="xs:double" select="
         if (exists($cell?font-size))
         then fp:size-difference(f:font-size-level($cell?font-size) - f:font-size-level($base?font-size))
              * $weight-size-level
-        else 0,
+        else 0"/>
+    <xsl:variable name="marks" as="xs:double" select="sum((
         if ($cell?bold) then $weight-bold else 0,
         if ($cell?italic) then $weight-italic else 0,
         if ($cell?colon) then $weight-colon else 0,
         if ($cell?indent lt $base?indent) then $weight-indent else 0,
         if ($base?row-classes-style and $cell?row-class ne $base?row-class) then $weight-class else 0,
         if (f:is-header-class($cell?class) or f:is-header-class($cell?row-class)) then $weight-header-class else 0))"/>
+    <xsl:sequence select="$marks + $size"/>
   </xsl:function>
 
   <!-- The size term: the paper's signed (n - k0), or its absolute value with $size-difference = 'absolute'. -->
@@ -167,18 +177,28 @@
           for $x in $columns return
           f:owner($model, $y, $x)[map:contains($context?values, .)] ! f:model-cell($model, .) ! map {
             'format' : $context?values(?id) + f:distinct-score(., $context?column-usual($x)),
+            'marks' : $context?marks(?id) + f:distinct-score(., $context?column-usual($x)),
             'content' : f:content-score($context?profile, ., $x),
             'typed-column' : f:is-numeric-column($context?profile, $x),
             'numeric' : ?type eq 'numeric' }"/>
       <xsl:variable name="in-typed" as="map(*)*" select="$slots[?typed-column]"/>
+      <xsl:variable name="data-typed" as="xs:boolean"
+          select="exists($in-typed) and count($in-typed[?numeric]) * 2 ge count($in-typed)"/>
+      <!-- a band of numbers in numeric columns is a highlighted data row (a winner, a total), not a header -->
+      <xsl:variable name="band" as="xs:double"
+          select="if (map:contains($context?row-bands, $y) and not($data-typed)) then $weight-band else 0"/>
       <xsl:sequence select="map:merge((
           map { 'index' : $y, 'wide' : f:is-wide-row($model, $y),
                 'text' : exists(f:model-row($model, $y)?texts),
-                'data-typed' : exists($in-typed) and count($in-typed[?numeric]) * 2 ge count($in-typed) },
+                'data-typed' : $data-typed,
+                'spanned-from' : distinct-values(f:model-row($model, $y)?texts ! f:model-cell($model, .)
+                                                 [?row lt $y] ! ?row) },
           if (exists($slots)) then map {
-            'format' : f:mean($slots ! ?format),
+            'format' : f:mean($slots ! ?format) + $band,
+            'marks' : f:mean($slots ! ?marks) + $band,
+            'sub-score' : f:mean($slots ! (?marks + ?content)) + $band,
             'content' : f:mean($slots ! ?content),
-            'score' : f:mean($slots ! (?format + ?content))
+            'score' : f:mean($slots ! (?format + ?content)) + $band
           } else ()))"/>
     </xsl:for-each>
   </xsl:function>
@@ -188,15 +208,97 @@
     <xsl:param name="context" as="map(*)"/>
     <xsl:param name="rows" as="xs:integer*"/>
     <xsl:variable name="model" as="map(*)" select="$context?model"/>
+    <xsl:variable name="bands" as="map(xs:integer, xs:boolean)" select="fp:bands($model, 0 to $model?cols - 1,
+        function($x) { f:column-ids($model, $x, $rows)[map:contains($context?values, .)] },
+        function($id, $x) { $context?row-usual(f:model-cell($model, $id)?row) }, false())"/>
     <xsl:for-each select="0 to $model?cols - 1">
       <xsl:variable name="x" as="xs:integer" select="."/>
+      <!-- smaller type does not take away a cell's marks here: a column of row headers in smaller bold type heads
+           its rows as one in the usual size does -->
       <xsl:variable name="slots" as="xs:double*" select="for $y in $rows return
           f:owner($model, $y, $x)[map:contains($context?values, .)] ! f:model-cell($model, .)
-          ! ($context?values(?id) + f:distinct-score(., $context?row-usual($y)))"/>
+          ! (max(($context?values(?id), $context?marks(?id))) + f:distinct-score(., $context?row-usual($y)))"/>
+      <xsl:variable name="band" as="xs:double" select="if (map:contains($bands, $x)) then $weight-band else 0"/>
       <xsl:sequence select="map:merge((
           map { 'index' : $x, 'wide' : false(), 'text' : exists($slots) },
-          if (exists($slots)) then map { 'score' : f:mean($slots), 'format' : f:mean($slots) } else ()))"/>
+          if (exists($slots)) then map { 'score' : f:mean($slots) + $band, 'format' : f:mean($slots) + $band }
+          else ()))"/>
     </xsl:for-each>
+  </xsl:function>
+
+  <!--
+    Bands: lines (rows, or columns) whose cells with text all share one background colour of their own, a header band
+    (a row or column painted as a whole, as header rows and header columns often are, while conditional colours
+    such as win/loss backgrounds vary from cell to cell). A line is a band if at least two of its cells with text
+    ($ids($line)), and at least $typed-share of them (a highlighted row may cross a band column), have the same
+    background B (not none), at least half of those differ from the usual background across the line
+    ($usual($id, $line): their column's, for a row; their row's, for a column), and no other line has B on all of
+    its cells with text. map { line : true() } of the bands. $rows: the lines are rows (a wide row is no band).
+  -->
+  <xsl:function name="fp:bands" as="map(xs:integer, xs:boolean)">
+    <xsl:param name="model" as="map(*)"/>
+    <xsl:param name="lines" as="xs:integer*"/>
+    <xsl:param name="ids" as="function(xs:integer) as xs:string*"/>
+    <xsl:param name="usual" as="function(xs:string, xs:integer) as map(*)?"/>
+    <xsl:param name="rows" as="xs:boolean"/>
+    <!-- the one background of each line whose cells with text share one -->
+    <xsl:variable name="painted" as="map(*)*" select="for $line in $lines return
+        let $all := $ids($line) ! f:model-cell($model, .), $colour := (f:mode($all ! ?background), '')[1],
+            $cells := $all[?background eq $colour]
+        return map { 'line' : $line, 'background' : $colour, 'cells' : $cells }
+               [$colour ne '' and count($cells) ge 2 and count($cells) ge $typed-share * count($all)]"/>
+    <xsl:sequence select="map:merge(for $band in $painted return
+        let $differ := $band?cells[?background ne ($usual(?id, if ($rows) then ?col else ?row)?background, '')[1]]
+        return if (count($differ) * 2 ge count($band?cells)
+                   and count($painted[?background eq $band?background]) eq 1)
+               then map { $band?line : true() } else ())"/>
+  </xsl:function>
+
+  <!--
+    The header columns up to column x label the rows (Zhang & Li's row headers head their rows): the table has at
+    least two rows (a table of one row is no column of labels), and of the rows $rows (the data rows the columns are
+    scored over) at least half have text in columns 0 .. x, and at least half of those have
+    texts there that no other row has (a column of the same few values, "Win", "Loss", is data, however it is
+    coloured; a repeated outer header such as a team's name next to its years is labelled with the years). Returns
+    the test as a function of x.
+  -->
+  <xsl:function name="fp:labels-rows" as="function(xs:integer) as xs:boolean">
+    <xsl:param name="model" as="map(*)"/>
+    <xsl:param name="rows" as="xs:integer*"/>
+    <xsl:sequence select="function($x as xs:integer) as xs:boolean {
+        let $labels := $rows ! string-join(for $c in 0 to $x return
+                         (f:owner($model, ., $c)[. ne ''] ! f:model-cell($model, .)?text, '')[1], '&#9;')
+                       [normalize-space(translate(., '&#9;', ' ')) ne '']
+        return $model?rows ge 2 and count($labels) * 2 ge count($rows)
+               and count(distinct-values($labels)) * 2 ge count($labels) }"/>
+  </xsl:function>
+
+  <!-- The scores the header lines are held against: all of them for rows; for columns, without the columns that
+       stand out from the others as a whole (at least $threshold over their median: a bold total column at the right,
+       highlighted data, as bold total rows are left out of the column scores). -->
+  <xsl:function name="fp:body-scores" as="xs:double*">
+    <xsl:param name="scores" as="xs:double*"/>
+    <xsl:param name="columns" as="xs:boolean"/>
+    <xsl:variable name="median" as="xs:double?" select="f:median($scores)"/>
+    <xsl:sequence select="if (not($columns) or empty($scores)) then $scores
+                          else $scores[. lt $median + $threshold]"/>
+  </xsl:function>
+
+  <!-- True if header rows S[1..j] over the rest S[j+1..] are formatted throughout: when the first stands out from the
+       rest by its formatting alone (format at least $threshold above the rest's mean format), every one of them
+       carries formatting marks of its own, whatever its type size (marks, the format less the size term, at least
+       $threshold above the rest's mean marks: a header marked by formatting is marked as a whole, a sub-header row
+       in smaller bold type included; a row that stands out by its content alone below it is a data row), or is
+       spanned into by a cell with text of a header row above it (the header's own cells span it: "Year" and "Song"
+       over two rows beside plain chart names). -->
+  <xsl:function name="fp:formatted-throughout" as="xs:boolean">
+    <xsl:param name="head" as="map(*)*"/>
+    <xsl:param name="rest" as="map(*)*"/>
+    <xsl:variable name="rest-format" as="xs:double" select="(f:mean($rest ! ?format), 0)[1]"/>
+    <xsl:variable name="rest-marks" as="xs:double" select="(f:mean($rest ! (?marks, ?format)[1]), 0)[1]"/>
+    <xsl:sequence select="count($head) le 1 or $head[1]?format lt $rest-format + $threshold
+                          or (every $h in $head satisfies (($h?marks, $h?format)[1] ge $rest-marks + $threshold
+                                                           or $h?spanned-from = $head ! ?index))"/>
   </xsl:function>
 
   <!--
@@ -226,6 +328,7 @@
     <xsl:param name="items" as="map(*)*"/>
     <xsl:param name="titles" as="xs:boolean"/>
     <xsl:param name="max" as="xs:integer"/>
+    <xsl:param name="labels" as="(function(xs:integer) as xs:boolean)?"/>
     <xsl:variable name="first-body" as="xs:integer"
         select="(index-of($items ! (exists(?score) and not(?wide and $titles)), true())[1], count($items) + 1)[1]"/>
     <xsl:variable name="title-items" as="map(*)*"
@@ -233,18 +336,23 @@
     <xsl:variable name="body" as="map(*)*" select="$items[position() ge $first-body][exists(?score)]
                                                    [not($titles and ?wide)]"/>
     <xsl:variable name="r" as="xs:integer" select="count($body)"/>
+    <!-- below the first header row, a row's value leaves out the size term when that is larger (?sub-score): smaller
+         type does not take away the marks of a sub-header row set in smaller bold type under the header row -->
     <xsl:variable name="candidates" as="map(*)*" select="
         for $j in 1 to min(($r idiv 2, $max)) return
-        let $head := subsequence($body, 1, $j) ! ?score,
-            $rest := subsequence($body, $j + 1) ! ?score,
+        let $head := (subsequence($body, 1, 1) ! ?score,
+                      subsequence($body, 2, $j - 1) ! max((?score, ?sub-score))),
+            $rest := fp:body-scores(subsequence($body, $j + 1) ! ?score, not($titles)),
             $mean := f:mean($rest),
-            $difference := $body[$j]?score - $body[$j + 1]?score,
+            $difference := $head[last()] - $body[$j + 1]?score,
             $separation := min($head) - $mean
         return map {
           'j' : $j, 'index' : $body[$j]?index, 'difference' : $difference, 'body-mean' : $mean,
           'separation' : $separation,
           'valid' : $separation ge $threshold and min($head) ge $threshold and $difference gt 0
                     and not($j gt 1 and $body[$j]?data-typed)
+                    and fp:formatted-throughout(subsequence($body, 1, $j), subsequence($body, $j + 1))
+                    and (empty($labels) or $labels($body[$j]?index))
         }"/>
     <xsl:variable name="chosen" as="map(*)?" select="$candidates[?valid][last()]"/>
     <xsl:variable name="all-mean" as="xs:double?" select="f:mean($body ! ?score)"/>

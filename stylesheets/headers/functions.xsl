@@ -26,25 +26,18 @@
     <xsl:sequence select="matches(string($text), '^[\s\p{Z}\p{Cf}]*$')"/>
   </xsl:function>
 
-  <!-- The text with footnote markers such as "[4]", "[a]", "[n 2]" and "[citation needed]" removed. -->
-  <xsl:function name="f:strip-footnotes" as="xs:string">
-    <xsl:param name="text" as="xs:string?"/>
-    <xsl:sequence select="if (not(contains(string($text), '['))) then string($text)
-        else replace(string($text), '\[(\s*[\p{L}\p{N}]{1,3}(\s+[\p{L}\p{N}]{1,3})?\s*|citation needed)\]', '')"/>
-  </xsl:function>
-
   <!--
     The content type of a cell's text, for the content evidence of the headers stage:
       blank    nothing visible;
       null     a placeholder with no letter or digit ("-", "—", "?", "*") or n/a;
       numeric  numbers, measures, money, percentages, ranges, times and dates: at least one digit and at least as
-               many digits as letters (after footnote markers are removed), or an English month name next to a
+               many digits as letters (after reference marks are cut, lib/labels.xsl), or an English month name next to a
                number ("12 March 2010", "Mar 3");
       text     anything else.
   -->
   <xsl:function name="f:content-type" as="xs:string">
     <xsl:param name="text" as="xs:string?"/>
-    <xsl:variable name="clean" as="xs:string" select="normalize-space(f:strip-footnotes($text))"/>
+    <xsl:variable name="clean" as="xs:string" select="normalize-space(f:strip-marks($text))"/>
     <!-- printable ASCII (most cells) is counted with translate(), which costs far less than the regular
          expressions that other scripts need -->
     <xsl:variable name="ascii" as="xs:boolean" select="matches($clean, '^[ -~]*$')"/>

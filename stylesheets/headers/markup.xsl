@@ -53,7 +53,9 @@
       }"/>
   </xsl:function>
 
-  <!-- The top kind of a row for the markup method: header, blank, title or data. A row whose cells with text are
+  <!-- The top kind of a row for the markup method: header, blank, title or data. A row of th cells followed by td
+       cells (empty ones too) is a data row: the td shares their row, so WHATWG reads them as its row headers. A row
+       whose cells with text are
        all th with scope row or rowgroup labels no column: its author declares that they head their own row or the
        rows of their row group (HTML 4.9.12.2; a navigation box's group heading over an empty list), as in the body
        (rows.xsl); such a row is a title when it is wide (then a section row when no label row follows), else data. -->
@@ -65,6 +67,7 @@
     <xsl:sequence select="
         if (empty($row?contents)) then 'blank'
         else if ($row?group-kind eq 'thead') then 'header'
+        else if ($row?row-headed and not($row?wide)) then 'data'
         else if (exists($texts) and (every $c in $texts satisfies $c?tag eq 'th')
                  and (some $c in $texts satisfies not($c?scope = ('row', 'rowgroup')))) then 'header'
         else if ($row?wide) then 'title'

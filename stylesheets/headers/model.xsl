@@ -11,7 +11,9 @@
       'skip'   : map { "y:x" : true } for slots that more than one cell covers (WHATWG: a scan skips them),
       'row'    : array of m row maps { 'index', 'group-kind', 'class', 'ids' (distinct covering cell ids,
                  left to right), 'texts' (those with visible text), 'contents' (those with any content),
-                 'wide', 'spanning' (see f:is-wide-row) },
+                 'wide', 'spanning' (see f:is-wide-row), 'row-headed' (the cells anchored in the row are th
+                 cells followed by td cells only, empty ones or ones holding a table included: WHATWG reads the th
+                 cells as the row's headers, since a td shares their row) },
       'row-classes' : map { row index : the row's classes (f:style-classes) }
     }
 
@@ -59,9 +61,25 @@
     <xsl:variable name="skip" as="map(xs:string, xs:boolean)"
         select="map:merge($table/px:error[@code eq 'overlap'] ! map { @row || ':' || @col : true() },
                           map { 'duplicates' : 'use-first' })"/>
+    <!-- per column: how many of the cells with text anchored in it, in rows that hold a td (not rows of header
+         cells alone), spanning that column only, are th, and bold (fp:model-row) -->
+    <xsl:variable name="td-rows" as="map(xs:integer, xs:boolean)" select="map:merge(
+        map:for-each($cells, function($id, $c) { $c[?tag eq 'td'] ! map { ?row : true() } }),
+        map { 'duplicates' : 'use-first' })"/>
+    <xsl:variable name="column-marks" as="map(xs:integer, map(*))">
+      <xsl:map>
+        <xsl:for-each-group select="map:for-each($cells, function($id, $c) {
+            $c[not(?blank) and ?colspan eq 1 and map:contains($td-rows, ?row)] })" group-by="?col">
+          <xsl:map-entry key="current-grouping-key()" select="map {
+              'text' : count(current-group()), 'th' : count(current-group()[?tag eq 'th']),
+              'bold' : count(current-group()[?bold]) }"/>
+        </xsl:for-each-group>
+      </xsl:map>
+    </xsl:variable>
     <xsl:variable name="row-maps" as="array(*)" select="array:join(
         for $y in 1 to $m
-        return [ fp:model-row($rows[$y], $y - 1, distinct-values($owner($y)?*[. ne '']), $cells, $n) ])"/>
+        return [ fp:model-row($rows[$y], $y - 1, distinct-values($owner($y)?*[. ne '']), $cells, $n,
+                              $column-marks) ])"/>
     <xsl:sequence select="map {
         'table' : $table,
         'rows' : $m,
@@ -129,7 +147,8 @@
     The features of a cell with text that only the formatting method reads (computed for it alone: the content
     features cost regular expressions): the content features, 'type' (f:content-type), 'script' (f:script), 'case'
     (f:initial-case), 'length' (characters without footnote markers), 'colon' (a trailing colon), and the formatting
-    features of clean, 'font-size' (px, absent if unknown), 'italic', 'face', 'color', 'background', 'indent' (px),
+    features of clean, 'font-size' (px, absent if unknown), 'italic', 'face', 'color', 'link-coloured' (most of its
+    text is the text of links, so that its colour is the page's colour of links), 'background', 'indent' (px),
     'class' and 'row-class' (the class of the cell's row; classes as f:style-classes gives them).
   -->
   <xsl:function name="f:cell-features" as="map(*)">
@@ -143,12 +162,15 @@
         'type' : f:content-type($text),
         'script' : f:script($text),
         'case' : f:initial-case($text),
-        'length' : string-length(normalize-space(f:strip-footnotes($text))),
+        'length' : string-length(normalize-space(f:strip-marks($text))),
         'colon' : f:has-trailing-colon($text),
         'font-size' : if ($font-size eq $font-size) then $font-size else (),
         'italic' : $element/@italic = ('true', '1'),
         'face' : lower-case(normalize-space($element/@face)),
         'color' : lower-case(normalize-space($element/@color)),
+        'link-coloured' : exists($element/px:link)
+                          and sum($element/px:link ! string-length(normalize-space(.))) * 2
+                              ge string-length(normalize-space($text)),
         'background' : lower-case(normalize-space($element/@background)),
         'indent' : if ($indent eq $indent) then $indent else 0.0e0,
         'class' : if (exists($element/@class)) then f:style-classes($element/@class) else '',
@@ -171,10 +193,14 @@
     <xsl:param name="ids" as="xs:string*"/>
     <xsl:param name="cells" as="map(*)"/>
     <xsl:param name="n" as="xs:integer"/>
+    <xsl:param name="column-marks" as="map(*)"/>
     <xsl:variable name="texts" as="xs:string*" select="$ids[not($cells(.)?blank)]"/>
     <xsl:variable name="contents" as="xs:string*" select="$ids[not($cells(.)?empty)]"/>
     <xsl:variable name="only" as="map(*)?" select="if (count($texts) eq 1 and count($contents) eq 1)
                                                   then $cells($texts) else ()"/>
+    <!-- the tags of the cells anchored in the row, left to right -->
+    <xsl:variable name="tags" as="xs:string*" select="$ids ! $cells(.)[?row eq $y] ! ?tag"/>
+    <xsl:variable name="first-td" as="xs:integer?" select="index-of($tags, 'td')[1]"/>
     <xsl:sequence select="map {
         'index' : $y,
         'group-kind' : string($row/@group-kind),
@@ -182,12 +208,26 @@
         'ids' : $ids,
         'texts' : $texts,
         'contents' : $contents,
+        'row-headed' : exists($first-td) and $first-td gt 1 and not(subsequence($tags, $first-td) = 'th'),
         'spanning' : exists($only) and $only?row eq $y and $only?rowspan eq 1
                      and $only?colspan ge 2 and $only?colspan * 2 ge $n,
         'wide' : exists($only) and $only?row eq $y and $only?rowspan eq 1
                  and (($only?colspan ge 2 and $only?colspan * 2 ge $n)
-                      or ($n ge 3 and ($only?tag eq 'th' or $only?bold) and $only?scope ne 'row'))
+                      or ($n ge 3 and ($only?tag eq 'th' or $only?bold) and $only?scope ne 'row'
+                          and not(fp:column-mark($column-marks($only?col), $only))))
       }"/>
+  </xsl:function>
+
+  <!-- True if the heading mark of a lone cell (th, or bold for a td) is its column's own: at least half of the other
+       cells with text anchored in its column (in rows with a td, one column wide) carry it (a row header column of th, a bold key column), so that the
+       cell heads its own row, whose other cells are empty (missing values), as the others head theirs. -->
+  <xsl:function name="fp:column-mark" as="xs:boolean">
+    <xsl:param name="marks" as="map(*)?"/>
+    <xsl:param name="cell" as="map(*)"/>
+    <xsl:variable name="others" as="xs:integer" select="($marks?text, 1)[1] - 1"/>
+    <xsl:variable name="marked" as="xs:integer"
+        select="if ($cell?tag eq 'th') then ($marks?th, 1)[1] - 1 else ($marks?bold, 1)[1] - 1"/>
+    <xsl:sequence select="$others gt 0 and $marked * 2 ge $others"/>
   </xsl:function>
 
   <!-- ===================================================================================================== -->
@@ -228,8 +268,10 @@
     True if row y is a wide row: the row holds one cell with content, which has visible text, is anchored in the
     row and spans only it, and either spans at least two columns and at least half the table's width (a spanning
     row), or is marked as a heading (th or bold) in a table of at least three columns with the rest of the row left
-    empty (as in "<th>Group A</th><td></td><td></td>"). A th with scope=row is not such a heading: its author
-    declares that it heads its own row (HTML 4.9.12.2), which is a data row with empty data cells. At the top of a
+    empty (as in "<th>Group A</th><td></td><td></td>") where that mark is not its column's (fp:column-mark). A th
+    with scope=row is not such a heading: its author declares that it heads its own row (HTML 4.9.12.2), which is a
+    data row with empty data cells; nor is a th in a column of th row headers (or a bold td in a bold key column):
+    it heads its own row as the others do, and the row is a data row whose values are missing. At the top of a
     table a wide row is a title; in the body it is a section row (or, after the last data row, a note).
   -->
   <xsl:function name="f:is-wide-row" as="xs:boolean">

@@ -44,6 +44,12 @@
        label, title or caption, or the token th: "tdlabel", "table-header") says what the author means: as
        strong as a colon (6), on top. -->
   <xsl:param name="weight-class" as="xs:double" select="3"/>
+  <!-- A band: a row (column) whose cells all have a background colour of their own, one that no other row (column)
+       has on all its cells, set apart from the cells across it: a header row or column painted as a whole. On top
+       of the background itself (3), as strong again: a band of its own colour stands out as a header does by text
+       and background colour together (6), while a colour that varies from cell to cell (win/loss, a status) does
+       not. -->
+  <xsl:param name="weight-band" as="xs:double" select="3"/>
   <xsl:param name="weight-header-class" as="xs:double" select="6"/>
 
   <!-- Content evidence (content.xsl): a text cell over a column of numbers or dates, as strong as bold (10); a

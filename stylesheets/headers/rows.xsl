@@ -14,7 +14,9 @@
       repeat   a header row repeated inside the body: (a) at least two of its text cells, and at least half of
                them, repeat the text of a header cell of the same column; or (b) with markup, every text cell that
                starts in the row is a th, not all of them with scope=row (row headers of a row whose data cells
-               are empty), and none holds a number in a column after the first;
+               are empty), none holds a number in a column after the first, and the row is not a row of leading th
+               cells followed by td cells only (empty ones too, or holding a nested table: the th cells head their
+               own row, whose values are missing or nested, as WHATWG assigns them);
       summary  with markup only: every text cell that starts in the row is a th but some cell after the first
                column holds a number (a "Total" or "Career" row marked up with th, also under a td that spans
                down from the rows above): a data row whose leading cells head it;
@@ -74,7 +76,7 @@
         some $x in $cell?col to $cell?col + $cell?colspan - 1 satisfies $key = $header-texts($x)])"/>
     <xsl:sequence select="
         if ($repeats ge 2 and $repeats * 2 ge count($texts)) then 'repeat'
-        else if ($markup and exists($own) and (every $c in $own satisfies $c?tag eq 'th'))
+        else if ($markup and not(f:model-row($model, $y)?row-headed) and exists($own) and (every $c in $own satisfies $c?tag eq 'th'))
         then (if (some $c in $own satisfies ($c?col ge 1 and ($c?type, f:content-type($c?text))[1] eq 'numeric'))
               then 'summary'
               else if (some $c in $own satisfies $c?scope ne 'row') then 'repeat'
@@ -84,7 +86,7 @@
 
   <xsl:function name="fp:key-text" as="xs:string">
     <xsl:param name="text" as="xs:string"/>
-    <xsl:sequence select="lower-case(normalize-space(f:strip-footnotes($text)))"/>
+    <xsl:sequence select="lower-case(normalize-space(f:strip-marks($text)))"/>
   </xsl:function>
 
   <!-- The rows of a kind, as 0-based indexes. -->

@@ -1,20 +1,24 @@
 <?xml version="1.0" encoding="UTF-8"?>
 <!--
   Element names from header text (Zhang & Li 2007, section 3: "Population Statistics" gives population-statistics).
-  Needs lib/name-characters.xsl (the name characters of XML 1.0, fourth edition).
+  Needs lib/name-characters.xsl (the name characters of XML 1.0, fourth edition); includes lib/labels.xsl (the rule
+  for reference marks).
 
   The rule, applied by f:xml-name to the text of a header cell or caption:
     1. Unicode NFKC normalization (full-width and compatibility forms become plain letters and digits: "km²" gives
-       "km2"), lower-cased (fn:lower-case, every script), footnote markers removed ("[9]", "[a]", "[iv]",
-       "[note 3]", "[nb 1]", "[citation needed]": "UK[9]" gives uk), white space collapsed.
+       "km2"), the label rule of lib/labels.xsl (reference marks cut: "UK[9]" gives uk; white space collapsed),
+       lower-cased (fn:lower-case, every script).
     2. A few symbols that carry meaning alone in headers are spelt out: "+/-" and "±" as plus-minus, "#" number,
        "%" percent, "&" and, "+" plus, "@" at. Apostrophes are removed ("Women's" gives womens).
     3. The words are the runs of letters (\p{L}), combining marks (\p{M}) and decimal digits (\p{Nd}) of every
        script; any other character separates words. Within a word, a character that XML 1.0 (fourth edition) does
        not allow in names is replaced by its canonical decomposition when that consists of allowed characters
        ("ș" U+0219 becomes s + U+0326), else written _xHHHH_ with its code point in hexadecimal (as SQL/XML and .NET
-       escape names), so letters of every script are kept and every XML processor accepts the name.
-    4. The words are joined with "-", and the name is cut at a word boundary to at most 64 characters.
+       escape names), so letters of every script are kept and every XML processor accepts the name. A word holds no
+       "_" (it separates words), so the escapes read back unambiguously: replacing each _xHHHH_ by its character
+       gives the word again (in canonical decomposition where a character was decomposed).
+    4. The words are joined with "-", and the name is cut at a word boundary to at most 64 characters (a first word
+       longer than that is cut at a character boundary: an escape is never split).
     5. No word at all (the text is only punctuation or symbols): the caller's fallback name (field, row, table).
     6. A name that does not start with a letter (a digit of any script, a combining mark, an escape) gets a leading
        "_" ("2010" gives _2010); so does a name starting with "xml", which XML reserves ("XML version" gives
@@ -30,6 +34,8 @@
                 exclude-result-prefixes="#all"
                 expand-text="yes">
 
+  <xsl:include href="labels.xsl"/>
+
   <!-- Longest element name made from a header, in characters (cut at a word boundary). -->
   <xsl:variable name="fp:max-name-length" as="xs:integer" select="64"/>
 
@@ -42,7 +48,7 @@
     <xsl:param name="text" as="xs:string"/>
     <xsl:param name="fallback" as="xs:string"/>
     <xsl:variable name="folded" as="xs:string" select="
-        $text => normalize-unicode('NFKC') => lower-case() => fp:strip-footnotes() => normalize-space()"/>
+        $text => normalize-unicode('NFKC') => f:label() => lower-case()"/>
     <xsl:variable name="words" as="xs:string*"
                   select="tokenize(fp:spell-symbols($folded), '[^\p{L}\p{M}\p{Nd}]+')[. ne ''] ! fp:name-word(.)"/>
     <xsl:variable name="name" as="xs:string" select="fp:join-words($words, '')"/>
@@ -87,24 +93,6 @@
     <xsl:sequence select="not(matches(string($text), '[^\s\p{Z}\p{Cf}]'))"/>
   </xsl:function>
 
-  <!-- Footnote markers: a bracketed number, letter, roman numeral, "note N", "nb N" or a "... needed" tag. -->
-  <xsl:variable name="fp:footnote" as="xs:string"
-                select="'\[\s*([0-9]{1,4}|[a-z]|[ivx]{1,5}|(note|nb|n)\s*[0-9a-z]{1,3}|[a-z ]{1,20} needed)\s*\]'"/>
-
-  <!-- fp:strip-footnotes($text): $text (lower-cased) without its footnote markers. -->
-  <xsl:function name="fp:strip-footnotes" as="xs:string">
-    <xsl:param name="text" as="xs:string"/>
-    <xsl:sequence select="replace($text, $fp:footnote, ' ')"/>
-  </xsl:function>
-
-  <!-- f:label($text): a header's text as a one-line label (a CSV column name): footnote markers removed as in
-       rule 1 (any case: "US[18]" gives "US"), white space, line feeds included, collapsed to single spaces; the case
-       and every other character kept. -->
-  <xsl:function name="f:label" as="xs:string">
-    <xsl:param name="text" as="xs:string"/>
-    <xsl:sequence select="normalize-space(replace($text, $fp:footnote, ' ', 'i'))"/>
-  </xsl:function>
-
   <xsl:function name="fp:spell-symbols" as="xs:string">
     <xsl:param name="text" as="xs:string"/>
     <xsl:sequence select="
@@ -118,17 +106,44 @@
         => replace('[''’‘ʼ`´]', '')"/>
   </xsl:function>
 
-  <!-- Join words with "-" while the name stays within the length limit (a first word alone is cut). -->
+  <!-- Join words with "-" while the name stays within the length limit (a first word alone is cut, at a character
+       boundary: fp:cut-word). -->
   <xsl:function name="fp:join-words" as="xs:string">
     <xsl:param name="words" as="xs:string*"/>
     <xsl:param name="name" as="xs:string"/>
     <xsl:variable name="next" as="xs:string?" select="head($words)"/>
     <xsl:sequence select="
         if (empty($next)) then $name
-        else if ($name eq '')
-        then fp:join-words(tail($words), replace(substring($next, 1, $fp:max-name-length), '_x[0-9A-F]*$', ''))
+        else if ($name eq '') then fp:join-words(tail($words), fp:cut-word($next))
         else if (string-length($name) + 1 + string-length($next) gt $fp:max-name-length) then $name
         else fp:join-words(tail($words), $name || '-' || $next)"/>
+  </xsl:function>
+
+  <!-- An escaped word cut to at most $fp:max-name-length characters without splitting an escape _xHHHH_ (a word
+       holds "_" only in escapes). -->
+  <xsl:function name="fp:cut-word" as="xs:string">
+    <xsl:param name="word" as="xs:string"/>
+    <xsl:choose>
+      <xsl:when test="string-length($word) le $fp:max-name-length">
+        <xsl:sequence select="$word"/>
+      </xsl:when>
+      <xsl:otherwise>
+        <xsl:iterate select="analyze-string($word, '_x[0-9A-F]+_|.', 's')/*:match ! string()">
+          <xsl:param name="kept" as="xs:string" select="''"/>
+          <xsl:on-completion select="$kept"/>
+          <xsl:choose>
+            <xsl:when test="string-length($kept) + string-length(.) gt $fp:max-name-length">
+              <xsl:break select="$kept"/>
+            </xsl:when>
+            <xsl:otherwise>
+              <xsl:next-iteration>
+                <xsl:with-param name="kept" select="$kept || ."/>
+              </xsl:next-iteration>
+            </xsl:otherwise>
+          </xsl:choose>
+        </xsl:iterate>
+      </xsl:otherwise>
+    </xsl:choose>
   </xsl:function>
 
 </xsl:stylesheet>

@@ -40,6 +40,19 @@
     </xsl:for-each-group>
   </xsl:function>
 
+  <!-- f:note-rows($table): the rows of a table that are notes, not records: rows of kind "note" in the headers
+       stage's evidence (a table-wide row after the last data row: a source line, a footnote such as "— denotes a
+       recording that did not chart") below a row that holds data; a table of wide rows alone (a one-cell layout
+       table) has records, not notes. Map gives each one <note> element, tabular one px:note, instead of a record. -->
+  <xsl:function name="f:note-rows" as="xs:integer*">
+    <xsl:param name="table" as="element(px:table)"/>
+    <xsl:variable name="notes" as="xs:integer*"
+        select="$table/px:header-evidence/px:row-kind[@kind eq 'note']/@row ! xs:integer(.)"/>
+    <xsl:variable name="first-record" as="xs:integer?" select="min(
+        $table/px:row[px:slot[f:cell(.)/@role = 'data']]/xs:integer(@index)[not(. = $notes)])"/>
+    <xsl:sequence select="$notes[exists($first-record) and . gt $first-record]"/>
+  </xsl:function>
+
   <!-- f:cell($slot): the cell covering a slot (empty for a slot no cell covers). -->
   <xsl:function name="f:cell" as="element(px:cell)?">
     <xsl:param name="slot" as="element(px:slot)"/>

@@ -7,7 +7,7 @@
   nested in a header or section cell is listed here, at the top level, with px:parent-table), then a
   px:table-failure for every table that normalize could not process or that map failed on. With table = N: table N's
   element alone (nested or not); an index that names no table stops with error px:no-table, one that names a table
-  normalize could not process with px:table-failed.
+  normalize could not process with the code of its px:table-failure (px:limit, px:table).
 -->
 <xsl:stylesheet version="3.0"
                 xmlns:xsl="http://www.w3.org/1999/XSL/Transform"
@@ -27,14 +27,15 @@
     <xsl:variable name="failure" as="element(px:table-failure)?"
                   select="px:table-failure[xs:integer(@index) eq $table][1]"/>
     <xsl:if test="exists($failure)">
-      <xsl:message terminate="yes" error-code="px:table-failed"
-        >px:table-failed: table {$table} could not be normalized: {$failure/@message}</xsl:message>
+      <xsl:message terminate="yes" error-code="px:{$failure/@code}"
+        >[px:{$failure/@code}{$failure/@limit ! (' ' || .)}] table {$table} ({$failure/@locator}) could not be
+        normalized: {$failure/@message}</xsl:message>
     </xsl:if>
     <xsl:if test="empty($chosen)">
+      <xsl:variable name="indexes" as="xs:integer*" select="(px:table | px:table-failure)/@index ! xs:integer(.)"/>
       <xsl:message terminate="yes" error-code="px:no-table"
-        >px:no-table: the page has no table {$table} (it has {count(px:table)} table(s){
-        if (exists(px:table)) then ', indexes ' || min(px:table/@index ! xs:integer(.)) || ' to '
-        || max(px:table/@index ! xs:integer(.)) else ''})</xsl:message>
+        >[px:no-table] the page has no table {$table} (it has {count($indexes)} table(s){
+        if (exists($indexes)) then ', indexes ' || min($indexes) || ' to ' || max($indexes) else ''})</xsl:message>
     </xsl:if>
     <xsl:apply-templates select="$chosen" mode="m:map-table"/>
   </xsl:template>
@@ -54,7 +55,7 @@
 
   <xsl:template match="px:grids" mode="m:document" as="element(pyxform)">
     <xsl:if test="empty(px:table | px:table-failure)">
-      <xsl:message terminate="yes" error-code="px:no-table">px:no-table: the page has no table</xsl:message>
+      <xsl:message terminate="yes" error-code="px:no-table">[px:no-table] the page has no table</xsl:message>
     </xsl:if>
     <xsl:variable name="indexes" as="xs:string*" select="px:table/@index"/>
     <pyxform px:source="{@source}" px:title="{@title}" px:encoding="{@encoding}">

@@ -41,21 +41,15 @@
   <xsl:template match="px:table" mode="m:map-table" as="element()">
     <xsl:if test="not(@header-rows and @header-cols)">
       <xsl:message terminate="yes" error-code="px:no-header-annotations"
-        >px:no-header-annotations: table {@index} ({@locator}) has no header
+        >[px:no-header-annotations] table {@index} ({@locator}) has no header
         annotations (header-rows, header-cols): run the headers stage before map</xsl:message>
     </xsl:if>
     <xsl:variable name="table" as="element(px:table)" select="."/>
-    <xsl:variable name="label" as="map(xs:string, xs:string)" select="fp:table-label($table)"/>
+    <xsl:variable name="label" as="map(xs:string, item())" select="fp:table-label($table)"/>
     <!-- note rows (a table-wide row after the last data row: a source line, a footnote; headers stage, row kind
          "note") give one <note> element, not a value under every column header of the columns the note spans -->
     <xsl:variable name="all-data-slots" as="element(px:slot)*" select="f:data-slots($table)"/>
-    <xsl:variable name="note-kind-rows" as="xs:string*"
-                  select="px:header-evidence/px:row-kind[@kind eq 'note']/@row ! string()"/>
-    <!-- only below a record: a table of wide rows alone (a one-cell layout table) has records, not notes -->
-    <xsl:variable name="first-record-row" as="xs:integer?"
-                  select="min($all-data-slots/../@index[not(. = $note-kind-rows)] ! xs:integer(.))"/>
-    <xsl:variable name="note-rows" as="xs:string*"
-                  select="$note-kind-rows[exists($first-record-row) and xs:integer(.) gt $first-record-row]"/>
+    <xsl:variable name="note-rows" as="xs:string*" select="f:note-rows($table) ! string()"/>
     <xsl:variable name="data-slots" as="element(px:slot)*" select="$all-data-slots[not(../@index = $note-rows)]"/>
     <!-- Slots of one row share their row header cells, and slots of one column their column header cells: the cells
          and the element each makes are found once per distinct px:slot/@row-headers (@column-headers) value. -->
@@ -63,12 +57,20 @@
         map:merge(distinct-values($data-slots/@row-headers ! string()) ! map:entry(., fp:header-cells($table, .)))"/>
     <xsl:variable name="column-headers" as="map(xs:string, element(px:cell)*)" select="
         map:merge(distinct-values($data-slots/@column-headers ! string()) ! map:entry(., fp:header-cells($table, .)))"/>
+    <xsl:variable name="row-header-ids" as="xs:string*"
+                  select="distinct-values(map:for-each($row-headers, function($k, $cells) {$cells/@id}))"/>
+    <xsl:variable name="column-header-ids" as="xs:string*"
+                  select="distinct-values(map:for-each($column-headers, function($k, $cells) {$cells/@id}))"/>
+    <xsl:variable name="names" as="map(xs:string, xs:string)"
+                  select="f:element-names($table/px:cell[@id = ($row-header-ids, $column-header-ids)])"/>
+    <xsl:variable name="corners" as="map(xs:integer, xs:string)" select="fp:corner-labels($table)"/>
     <xsl:variable name="steps" as="map(xs:string, element())" select="
         map:merge((
-          distinct-values(map:for-each($row-headers, function($k, $cells) {$cells/@id}))
-            ! map:entry('r' || ., fp:header-step(key('f:cell', ., root($table))[1], 'row', true())),
-          distinct-values(map:for-each($column-headers, function($k, $cells) {$cells/@id}))
-            ! map:entry('c' || ., fp:header-step(key('f:cell', ., root($table))[1], 'field', false()))))"/>
+          for $cell in $row-header-ids ! key('f:cell', ., root($table))[1]
+          return map:entry('r' || $cell/@id, fp:header-step($cell, $names, true(),
+                                                             $corners(xs:integer($cell/@col))[$cell/@role eq 'header'])),
+          $column-header-ids
+            ! map:entry('c' || ., fp:header-step(key('f:cell', ., root($table))[1], $names, false(), ()))))"/>
     <!-- the identity of a row header path: the ids of its non-null row header cells -->
     <xsl:variable name="paths" as="map(xs:string, xs:string)" select="
         map:merge(map:for-each($row-headers, function($k, $cells) {map:entry($k, string-join($cells/@id, ' '))}))"/>
@@ -91,6 +93,9 @@
       <xsl:attribute name="px:header-rows" select="@header-rows"/>
       <xsl:attribute name="px:header-cols" select="@header-cols"/>
       <xsl:attribute name="px:header-method" select="@header-method"/>
+      <xsl:if test="@kind">
+        <xsl:attribute name="px:table-kind" select="@kind"/>
+      </xsl:if>
       <xsl:if test="@parent-table">
         <xsl:attribute name="px:parent-table" select="@parent-table"/>
       </xsl:if>
@@ -98,24 +103,38 @@
         <xsl:attribute name="px:hidden" select="'true'"/>
       </xsl:if>
       <xsl:attribute name="px:key" select="'t' || @index"/>
-      <xsl:variable name="chains" as="array(*)*">
-        <xsl:for-each select="$data-slots">
-          <xsl:variable name="slot-row-headers" as="element(px:cell)*" select="fp:cells($row-headers, @row-headers)"/>
-          <xsl:variable name="record" as="xs:boolean" select="
-              empty($slot-row-headers[not(@role = 'section')])
-              or $rows-per-path(fp:path($paths, @row-headers)) gt 1"/>
-          <xsl:sequence select="fp:slot-chain(., $slot-row-headers, fp:cells($column-headers, @column-headers),
-                                              $record, $steps)"/>
-        </xsl:for-each>
-      </xsl:variable>
+      <xsl:if test="@kind eq 'entity'">
+        <xsl:sequence select="fp:entity-content($table, $label?row)"/>
+      </xsl:if>
+      <xsl:variable name="chains" as="array(*)*" select="if (@kind eq 'entity') then () else fp:chains(
+          $data-slots, $row-headers, $column-headers, $paths, $rows-per-path, $steps)"/>
       <xsl:sequence select="fp:nest($chains, 1)"/>
-      <xsl:for-each-group select="$all-data-slots[../@index = $note-rows]" group-by="../@index">
+      <xsl:for-each-group select="$all-data-slots[../@index = $note-rows][not($table/@kind = 'entity')]"
+                          group-by="../@index">
         <note px:row="{current-grouping-key()}" px:key="n{current-grouping-key()}">
           <xsl:sequence select="f:value(f:cell(.))"/>
         </note>
       </xsl:for-each-group>
     </xsl:element>
   </xsl:template>
+
+  <!-- The chains (fp:slot-chain) of a table's data slots, in row order. -->
+  <xsl:function name="fp:chains" as="array(*)*">
+    <xsl:param name="data-slots" as="element(px:slot)*"/>
+    <xsl:param name="row-headers" as="map(xs:string, element(px:cell)*)"/>
+    <xsl:param name="column-headers" as="map(xs:string, element(px:cell)*)"/>
+    <xsl:param name="paths" as="map(xs:string, xs:string)"/>
+    <xsl:param name="rows-per-path" as="map(xs:string, xs:integer)"/>
+    <xsl:param name="steps" as="map(xs:string, element())"/>
+    <xsl:for-each select="$data-slots">
+      <xsl:variable name="slot-row-headers" as="element(px:cell)*" select="fp:cells($row-headers, @row-headers)"/>
+      <xsl:variable name="record" as="xs:boolean" select="
+          empty($slot-row-headers[not(@role = 'section')])
+          or $rows-per-path(fp:path($paths, @row-headers)) gt 1"/>
+      <xsl:sequence select="fp:slot-chain(., $slot-row-headers, fp:cells($column-headers, @column-headers),
+                                          $record, $steps)"/>
+    </xsl:for-each>
+  </xsl:function>
 
   <!-- The cells of a memo map (above) for a slot's @row-headers or @column-headers (none for a missing one). -->
   <xsl:function name="fp:cells" as="element(px:cell)*">
@@ -130,20 +149,34 @@
     <xsl:sequence select="if (exists($ids)) then $paths(string($ids)) else ''"/>
   </xsl:function>
 
-  <!-- The text the table's element is named after and where it came from: caption, heading, title or default. -->
-  <xsl:function name="fp:table-label" as="map(xs:string, xs:string)">
+  <!-- The text the table's element is named after and where it came from: caption, title-row (an entity table's
+       title: its first row with content, when that is one header or heading cell with text spanning the table; map
+       key 'row' gives its index), heading, title or default. -->
+  <xsl:function name="fp:table-label" as="map(xs:string, item())">
     <xsl:param name="table" as="element(px:table)"/>
     <xsl:variable name="top-level" as="xs:boolean" select="not($table/@parent-table)"/>
-    <xsl:variable name="candidates" as="map(xs:string, xs:string)*" select="
-        map {'from': 'caption', 'text': normalize-space($table/px:caption)},
-        map {'from': 'heading', 'text': normalize-space($table/@heading)}[$top-level],
-        map {'from': 'title', 'text': normalize-space(root($table)/px:grids/@title)}[$top-level]"/>
+    <xsl:variable name="title-row" as="map(xs:string, item())?" select="if (not($table/@kind = 'entity')) then ()
+        else (for $row in $table/px:row
+              return let $cells := distinct-values($row/px:slot/@cell ! string()) ! key('f:cell', ., root($table))[1]
+                            [fp:has-content(.)]
+              return map {'cells': $cells, 'row': xs:integer($row/@index)}[exists($cells)]
+             )[1][count(?cells) eq 1 and xs:integer(?cells/@colspan) eq xs:integer($table/@cols)
+                  and (?cells/@role = ('header', 'section') or fp:is-heading(?cells))
+                  and empty(?cells/(px:image | px:table-ref))]
+             ! map {'from': 'title-row', 'text': f:cell-label(?cells), 'row': ?row}"/>
+    <xsl:variable name="candidates" as="map(xs:string, item())*" select="
+        map {'from': 'caption', 'text': f:label($table/px:caption)},
+        $title-row,
+        map {'from': 'heading', 'text': f:label($table/@heading)}[$top-level],
+        map {'from': 'title', 'text': f:label(root($table)/px:grids/@title)}[$top-level]"/>
     <xsl:sequence select="($candidates[not(f:is-null(?text))], map {'from': 'default', 'text': ''})[1]"/>
   </xsl:function>
 
-  <!-- The chain of nested elements of one data slot, as [keys, elements, row, slot]: the px:key of each element of
-       the chain, outermost first; the elements (made once per table: fp:header-step, fp:column-step,
-       $fp:record-step), whose copies fp:nest nests; the slot's row index; the slot, whose value ends the chain. -->
+  <!-- The chain of nested elements of one data slot, as [keys, elements, row, slot, column]: the px:key of each
+       element of the chain, outermost first; the elements (made once per table: fp:header-step, fp:column-step,
+       $fp:record-step), whose copies fp:nest nests; the slot's row index; the slot, whose value ends the chain; the
+       slot's grid column when its innermost column header spans several columns (the value element gets px:col, so
+       that values under one header keep their columns when one is missing: JSON places them by it). -->
   <xsl:function name="fp:slot-chain" as="array(*)">
     <xsl:param name="slot" as="element(px:slot)"/>
     <xsl:param name="row-headers" as="element(px:cell)*"/>
@@ -159,7 +192,8 @@
         ($row-headers/@id ! $steps('r' || .), $fp:record-step[$record],
          if (exists($column-headers)) then $column-headers/@id ! $steps('c' || .) else fp:column-step($column)),
         $row,
-        $slot]"/>
+        $slot,
+        $column[exists($column-headers) and number($column-headers[last()]/@colspan) gt 1]]"/>
   </xsl:function>
 
   <!-- The element of a data row that needs a record element (px:row is added by fp:nest). -->
@@ -180,19 +214,71 @@
     </xsl:choose>
   </xsl:function>
 
-  <!-- The (empty) element a header cell makes: named after its text, or <field name="..."> with generic names. -->
+  <!-- The (empty) element a header cell makes: named after its label ($names: f:element-names), or
+       <field name="..."> with generic names. -->
   <xsl:function name="fp:header-step" as="element()">
     <xsl:param name="cell" as="element(px:cell)"/>
-    <xsl:param name="fallback" as="xs:string"/>
+    <xsl:param name="names" as="map(xs:string, xs:string)"/>
     <xsl:param name="with-links" as="xs:boolean"/>
-    <xsl:variable name="text" as="xs:string" select="f:text($cell)"/>
-    <xsl:element name="{if ($f:generic-names) then 'field' else f:xml-name($text, $fallback)}">
-      <xsl:attribute name="{if ($f:generic-names) then 'name' else 'px:label'}" select="$text"/>
+    <xsl:param name="level" as="xs:string?"/>
+    <xsl:variable name="label" as="xs:string" select="f:cell-label($cell)"/>
+    <xsl:element name="{if ($f:generic-names) then 'field' else $names($label)}">
+      <xsl:attribute name="{if ($f:generic-names) then 'name' else 'px:label'}" select="$label"/>
+      <xsl:if test="exists($level)">
+        <xsl:attribute name="px:level" select="$level"/>
+      </xsl:if>
       <xsl:if test="$with-links">
         <xsl:sequence select="f:link-attributes($cell)"/>
       </xsl:if>
     </xsl:element>
   </xsl:function>
+
+  <!-- The corner of a table: map { header column x : the label of the header cells above it } (the header cells
+       anchored in the header rows over column x that lie within the header columns, top first, joined with " / ":
+       "Final" over the team names of a line score). A row header element carries it as px:level, the label of its
+       level of row headers, which no data slot has among its headers. -->
+  <xsl:function name="fp:corner-labels" as="map(xs:integer, xs:string)">
+    <xsl:param name="table" as="element(px:table)"/>
+    <xsl:variable name="k" as="xs:integer" select="xs:integer($table/@header-rows)"/>
+    <xsl:variable name="p" as="xs:integer" select="xs:integer($table/@header-cols)"/>
+    <xsl:sequence select="map:merge(for $x in 0 to $p - 1 return
+        let $labels := distinct-values(
+              $table/px:row[xs:integer(@index) lt $k]/px:slot[xs:integer(@col) eq $x]/f:cell(.)
+                [@role eq 'header'][xs:integer(@col) + xs:integer(@colspan) le $p] ! f:cell-label(.)[. ne ''])
+        return map:entry($x, string-join($labels, ' / '))[exists($labels)])"/>
+  </xsl:function>
+
+  <!--
+    f:element-names($cells): map { label : element name } for the labels (f:label) of some header cells of one
+    table, in the cells' order: one name per distinct label, and distinct labels get distinct names, so that
+    siblings from different headers never share a name and the merge rule (same name, same header cell) is not
+    needed to tell them apart. The name is f:xml-name of the label (fallback "field"); a name pyxform uses for its
+    own structure (the record <row>, the note <note>, the positional <column-N>) gets a trailing "_" ("Row" gives
+    row_); a name already given to an earlier label gets "_2", "_3", ... (the first free one): "Total" and "TOTAL"
+    give total and total_2, and two headers that agree in their first 64 characters of name stay apart. Names from
+    header text hold "_" only as a leading "_" or in an escape _xHHHH_, so a suffix never makes another label's
+    name.
+  -->
+  <xsl:function name="f:element-names" as="map(xs:string, xs:string)">
+    <xsl:param name="cells" as="element(px:cell)*"/>
+    <xsl:iterate select="distinct-values($cells ! f:cell-label(.))">
+      <xsl:param name="names" as="map(xs:string, xs:string)" select="map {}"/>
+      <xsl:param name="taken" as="map(xs:string, xs:boolean)" select="map {}"/>
+      <xsl:on-completion select="$names"/>
+      <xsl:variable name="base" as="xs:string" select="f:xml-name(., 'field')"/>
+      <xsl:variable name="free" as="xs:string" select="if (matches($base, $fp:reserved-names)) then $base || '_'
+                                                       else $base"/>
+      <xsl:variable name="name" as="xs:string" select="if (not(map:contains($taken, $free))) then $free
+          else (for $n in 2 to map:size($taken) + 2 return $free || '_' || $n)[not(map:contains($taken, .))][1]"/>
+      <xsl:next-iteration>
+        <xsl:with-param name="names" select="map:put($names, ., $name)"/>
+        <xsl:with-param name="taken" select="map:put($taken, $name, true())"/>
+      </xsl:next-iteration>
+    </xsl:iterate>
+  </xsl:function>
+
+  <!-- The names of pyxform's own elements in the output: a record, a note, a column named by position. -->
+  <xsl:variable name="fp:reserved-names" as="xs:string" select="'^(row|note|column-[0-9]+)$'"/>
 
   <!-- The elements of the chains (fp:slot-chain) from their $depth-th element on: a copy of that element with its
        px:key (the record element with px:row too) holding the chain's next elements, or, for the last, the slot's
@@ -212,6 +298,9 @@
         </xsl:if>
         <xsl:sequence select="$step/@*"/>
         <xsl:attribute name="px:key" select="$chain(1)[$depth]"/>
+        <xsl:if test="count($chain(1)) eq $depth and exists($chain(5))">
+          <xsl:attribute name="px:col" select="$chain(5)"/>
+        </xsl:if>
         <xsl:sequence select="if (count($chain(1)) gt $depth) then fp:nest(current-group(), $depth + 1)
                               else f:value(f:cell($chain(4)))"/>
       </xsl:copy>

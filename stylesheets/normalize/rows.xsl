@@ -14,7 +14,7 @@
   both readings.
 
   Work is linear: one xsl:iterate over the rows, one over each row's cells, and a map from column to the first row
-  that multi-row cells no longer cover. The slot limit ($max-slots) is checked while the width grows, before any
+  that multi-row cells no longer cover; a row's placement is one record (f:place-rows), not a map per cell. The slot limit ($max-slots) is checked while the width grows, before any
   slot exists, so no work is ever proportional to a raw span value.
 -->
 <xsl:stylesheet version="3.0"
@@ -114,15 +114,20 @@
   </xsl:function>
 
   <!--
-    f:place-cells($table-index, $rows, $initial-width, $max-slots): the "algorithm for processing rows" over $rows (from
-    f:table-rows). Returns one map per cell, in processing order (tfoot rows last), and then one map with the table's
-    width:
-      map { 'n': cell number in tree order, 'cell': element(td|th), 'row', 'col': anchor slot, 'rowspan', 'colspan':
-            effective spans, 'group', 'group-kind', 'errors': element(px:error)* }
+    f:place-rows($table-index, $rows, $initial-width, $max-slots): the "algorithm for processing rows" over $rows (from
+    f:table-rows), in table order (tfoot rows last). Returns one record per row, then one map with the table's width:
+      map { 'row': the row's map of f:table-rows,
+            'xs': the anchor column of each of the row's cells, in tree order (xs:integer*),
+            'spans': map { position in the row of a cell with a colspan or rowspan attribute:
+                           [effective colspan, effective rowspan] } (every other cell spans one slot),
+            'active': [column, colspan, cell number] of each cell of an earlier row that covers this row,
+            'errors': the span errors of the row's cells, in tree order (element(px:error)*) }
       map { 'cols': the table's width (x_width) }
-    Raises px:limit when rows x columns would exceed $max-slots (checked as the width grows, before any slot exists).
+    One record per row, not per cell: a cell is a column number (and, with a span attribute, an array), so the work
+    per cell is a few integer operations. Raises px:limit when rows x columns would exceed $max-slots (checked as
+    the width grows, before any slot exists).
   -->
-  <xsl:function name="f:place-cells" as="map(*)*">
+  <xsl:function name="f:place-rows" as="map(*)*">
     <xsl:param name="table-index" as="xs:integer"/>
     <xsl:param name="rows" as="map(*)*"/>
     <xsl:param name="initial-width" as="xs:integer"/>
@@ -132,23 +137,41 @@
       <xsl:param name="width" as="xs:integer" select="fp:checked-width($row-count, $initial-width, $max-slots)"/>
       <!-- column -> first row index no longer covered by the multi-row cells placed so far in that column -->
       <xsl:param name="covered-until" as="map(xs:integer, xs:integer)" select="map {}"/>
+      <!-- [column, colspan, cell number, first row no longer covered] of the multi-row cells placed so far -->
+      <xsl:param name="multi-row" as="array(xs:integer)*" select="()"/>
       <xsl:on-completion>
         <xsl:sequence select="map { 'cols': $width }"/>
       </xsl:on-completion>
       <xsl:variable name="row" as="map(*)" select="."/>
-      <xsl:variable name="placed" as="map(*)*"
+      <xsl:variable name="y" as="xs:integer" select="?y"/>
+      <xsl:variable name="active" as="array(xs:integer)*" select="$multi-row[?4 gt $y]"/>
+      <xsl:variable name="placed" as="item()*"
           select="fp:place-row-cells($table-index, $row, $width, $covered-until, $row-count, $max-slots)"/>
       <xsl:variable name="state" as="map(*)" select="$placed[last()]"/>
-      <xsl:sequence select="$placed[position() lt last()]"/>
+      <xsl:variable name="cells" as="item()*" select="$placed[position() lt last()]"/>
+      <xsl:variable name="spanning" as="map(*)*" select="$cells[. instance of map(*)]"/>
+      <xsl:sequence select="map {
+          'row': $row,
+          'xs': if (empty($spanning)) then $cells else $cells ! (if (. instance of map(*)) then ?x else .),
+          'spans': map:merge($spanning ! map { ?position: [?colspan, ?rowspan] }),
+          'active': $active ! [?1, ?2, ?3],
+          'errors': $spanning?errors }"/>
       <xsl:next-iteration>
         <xsl:with-param name="width" select="$state?width"/>
         <xsl:with-param name="covered-until" select="$state?covered-until"/>
+        <xsl:with-param name="multi-row"
+            select="if (empty($spanning)) then $active
+                    else ($active, $spanning[?rowspan gt 1] ! [?x, ?colspan, ?n, $y + ?rowspan])"/>
       </xsl:next-iteration>
     </xsl:iterate>
   </xsl:function>
 
-  <!-- One row of "processing rows" (steps 5 to 17): the row's cell maps, then map { 'width', 'covered-until' }. -->
-  <xsl:function name="fp:place-row-cells" as="map(*)+">
+  <!--
+    One row of "processing rows" (steps 5 to 17): for each cell in tree order its anchor column, or, for a cell with
+    a colspan or rowspan attribute, map { 'position', 'n', 'x', 'colspan', 'rowspan', 'errors' }; then
+    map { 'width', 'covered-until' }.
+  -->
+  <xsl:function name="fp:place-row-cells" as="item()+">
     <xsl:param name="table-index" as="xs:integer"/>
     <xsl:param name="row" as="map(*)"/>
     <xsl:param name="width" as="xs:integer"/>
@@ -157,39 +180,48 @@
     <xsl:param name="max-slots" as="xs:integer"/>
     <xsl:variable name="y" as="xs:integer" select="$row?y"/>
     <xsl:variable name="left" as="xs:integer" select="$row?left"/>
-    <xsl:variable name="group" as="xs:integer" select="$row?group"/>
-    <xsl:variable name="group-kind" as="xs:string" select="$row?group-kind"/>
+    <xsl:variable name="first-cell" as="xs:integer" select="$row?first-cell"/>
     <xsl:iterate select="$row?tr/(td | th)">
-      <xsl:param name="n" as="xs:integer" select="$row?first-cell"/>
       <xsl:param name="x" as="xs:integer" select="0"/>
       <xsl:param name="width" as="xs:integer" select="$width"/>
       <xsl:param name="covered-until" as="map(xs:integer, xs:integer)" select="$covered-until"/>
       <xsl:on-completion>
         <xsl:sequence select="map { 'width': $width, 'covered-until': $covered-until }"/>
       </xsl:on-completion>
-      <xsl:variable name="id" as="xs:string" select="f:cell-id($table-index, $n)"/>
       <!-- "Cells": skip the slots that cells of earlier rows already cover. -->
-      <xsl:variable name="anchor-x" as="xs:integer" select="fp:first-free-column($covered-until, $x, $width, $y)"/>
-      <!-- the spans, and their errors; an absent attribute is a span of 1 without error (no map made) -->
-      <xsl:variable name="colspan" as="map(*)?" select="if (exists(@colspan)) then fp:colspan(., $id) else ()"/>
-      <xsl:variable name="rowspan" as="map(*)?" select="if (exists(@rowspan)) then fp:rowspan(., $id, $left) else ()"/>
-      <xsl:variable name="columns-spanned" as="xs:integer" select="if (exists($colspan)) then $colspan?value else 1"/>
-      <xsl:variable name="rows-spanned" as="xs:integer" select="if (exists($rowspan)) then $rowspan?value else 1"/>
-      <xsl:variable name="new-width" as="xs:integer"
-          select="fp:checked-width($row-count, max(($width, $anchor-x + $columns-spanned)), $max-slots)"/>
-      <xsl:sequence select="map {
-          'n': $n, 'id': $id, 'cell': ., 'row': $y, 'col': $anchor-x,
-          'rowspan': $rows-spanned, 'colspan': $columns-spanned,
-          'group': $group, 'group-kind': $group-kind,
-          'errors': ($colspan?errors, $rowspan?errors) }"/>
-      <xsl:next-iteration>
-        <xsl:with-param name="n" select="$n + 1"/>
-        <xsl:with-param name="x" select="$anchor-x + $columns-spanned"/>
-        <xsl:with-param name="width" select="$new-width"/>
-        <xsl:with-param name="covered-until" select="
-            if ($rows-spanned eq 1) then $covered-until
-            else fp:cover-columns($covered-until, $anchor-x, $columns-spanned, $y + $rows-spanned)"/>
-      </xsl:next-iteration>
+      <xsl:variable name="anchor-x" as="xs:integer"
+          select="if ($covered-until($x) gt $y) then fp:first-free-column($covered-until, $x, $width, $y) else $x"/>
+      <xsl:choose>
+        <xsl:when test="empty(@colspan) and empty(@rowspan)">
+          <xsl:sequence select="$anchor-x"/>
+          <xsl:next-iteration>
+            <xsl:with-param name="x" select="$anchor-x + 1"/>
+            <xsl:with-param name="width"
+                select="if ($anchor-x lt $width) then $width
+                        else fp:checked-width($row-count, $anchor-x + 1, $max-slots)"/>
+          </xsl:next-iteration>
+        </xsl:when>
+        <xsl:otherwise>
+          <xsl:variable name="n" as="xs:integer" select="$first-cell + position() - 1"/>
+          <xsl:variable name="id" as="xs:string" select="f:cell-id($table-index, $n)"/>
+          <!-- the spans, and their errors; an absent attribute is a span of 1 without error (no map made) -->
+          <xsl:variable name="colspan" as="map(*)?" select="if (exists(@colspan)) then fp:colspan(., $id) else ()"/>
+          <xsl:variable name="rowspan" as="map(*)?" select="if (exists(@rowspan)) then fp:rowspan(., $id, $left) else ()"/>
+          <xsl:variable name="columns-spanned" as="xs:integer" select="if (exists($colspan)) then $colspan?value else 1"/>
+          <xsl:variable name="rows-spanned" as="xs:integer" select="if (exists($rowspan)) then $rowspan?value else 1"/>
+          <xsl:sequence select="map {
+              'position': position(), 'n': $n, 'x': $anchor-x, 'colspan': $columns-spanned, 'rowspan': $rows-spanned,
+              'errors': ($colspan?errors, $rowspan?errors) }"/>
+          <xsl:next-iteration>
+            <xsl:with-param name="x" select="$anchor-x + $columns-spanned"/>
+            <xsl:with-param name="width"
+                select="fp:checked-width($row-count, max(($width, $anchor-x + $columns-spanned)), $max-slots)"/>
+            <xsl:with-param name="covered-until" select="
+                if ($rows-spanned eq 1) then $covered-until
+                else fp:cover-columns($covered-until, $anchor-x, $columns-spanned, $y + $rows-spanned)"/>
+          </xsl:next-iteration>
+        </xsl:otherwise>
+      </xsl:choose>
     </xsl:iterate>
   </xsl:function>
 
@@ -278,7 +310,7 @@
     <xsl:param name="max-slots" as="xs:integer"/>
     <xsl:sequence select="if ($rows * $cols le $max-slots) then $cols
         else error(xs:QName('px:limit'), 'the table has ' || $rows || ' rows and at least ' || $cols
-                   || ' columns: more than max_slots = ' || $max-slots || ' slots')"/>
+                   || ' columns: more than max_slots = ' || $max-slots || ' slots', 'max_slots')"/>
   </xsl:function>
 
 </xsl:stylesheet>

@@ -17,7 +17,7 @@ from typing import Final
 
 from lxml import etree
 
-from ...base.limits import DEFAULT_LIMITS, Limits, limit_exceeded
+from ...base.limits import DEFAULT_LIMITS, Limits, check_page_bytes, limit_exceeded
 from ...base.source import Source
 from .decode import Decoded, decode_html
 from .features import annotate_tables, collapse
@@ -203,7 +203,7 @@ def clean(source: Source | bytes | str, *, limits: Limits = DEFAULT_LIMITS) -> C
     """
     if isinstance(source, str):
         text = source
-        _check_size(len(text.encode("utf-8", "surrogatepass")), limits, "<text>")
+        check_page_bytes(len(text.encode("utf-8", "surrogatepass")), limits, "<text>")
         if not text.strip():
             from ...base.errors import EmptyInput
 
@@ -216,7 +216,7 @@ def clean(source: Source | bytes | str, *, limits: Limits = DEFAULT_LIMITS) -> C
                 raise TypeError(f"a page is bytes, str or a Source, not {type(source).__name__}")
             source = Source(bytes(source), "", None)
         uri = source.uri
-        _check_size(len(source.data), limits, uri or "<bytes>")
+        check_page_bytes(len(source.data), limits, uri or "<bytes>")
         decoded = decode_html(source.data, charset=source.charset, location=uri or None)
     location = uri or "<bytes>"
     warnings = list(decoded.warnings)
@@ -228,6 +228,7 @@ def clean(source: Source | bytes | str, *, limits: Limits = DEFAULT_LIMITS) -> C
     cascade = Cascade(root, parsed.style_sheets, quirks=parsed.quirks)
     for element in list(root.iter(_X + "noscript")):
         _remove(element)
+    kept_hidden = False
     for element in cascade.hidden_elements(outermost=False):
         if element.tag in _SKELETON:
             warnings.append(f"<{etree.QName(element).localname}> is hidden by the page's style: kept")
@@ -236,9 +237,11 @@ def clean(source: Source | bytes | str, *, limits: Limits = DEFAULT_LIMITS) -> C
             # Persondata): its grid is in the DOM that browsers and users script against, and table indexes must
             # not shift. It is marked, and px:hidden="true" goes on every table inside (see _mark_hidden_tables).
             element.set(_PX + "hidden", "true")
+            kept_hidden = True
         elif element.getparent() is not None:
             _remove(element)
-    _mark_hidden_tables(root)
+    if kept_hidden:
+        _mark_hidden_tables(root)
     annotate_tables(root, cascade)
 
     root.set(_PX + "source", uri)
@@ -260,8 +263,3 @@ def _mark_hidden_tables(root: etree._Element) -> None:
         for table in element.iter(_X + "table"):
             table.set(_PX + "hidden", "true")
 
-
-def _check_size(size: int, limits: Limits, location: str) -> None:
-    if size > limits.max_page_bytes:
-        raise limit_exceeded("max_page_bytes", f"the page has more than {limits.max_page_bytes} bytes",
-                             limits=limits, location=location)

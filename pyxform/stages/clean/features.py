@@ -49,25 +49,22 @@ def _number(value: float) -> str:
 
 def _text_runs(cell: etree._Element) -> Iterator[tuple[str, etree._Element]]:
     """``(text, element whose style it has)`` for the cell's text in document order, nested tables skipped."""
-    stack: list[tuple[etree._Element, bool]] = [(cell, False)]
-    while stack:
-        element, closing = stack.pop()
-        if closing:
-            if element is not cell and element.tail:
-                parent = element.getparent()
-                assert parent is not None
-                yield element.tail, parent
+    walker = etree.iterwalk(cell, events=("start", "end"))
+    for event, element in walker:
+        tag = element.tag
+        if element is cell or not isinstance(tag, str):  # comments and processing instructions are no text
+            if event == "start" and element is cell and element.text:
+                yield element.text, element
             continue
-        if element is not cell and element.tag == _TABLE:
-            if element.tail:
-                parent = element.getparent()
-                assert parent is not None
-                yield element.tail, parent
-            continue
-        stack.append((element, True))
-        if element.text:
-            yield element.text, element
-        stack.extend((child, False) for child in reversed(element) if isinstance(child.tag, str))
+        if event == "start":
+            if tag == _TABLE:
+                walker.skip_subtree()  # its text belongs to its own cells; its tail comes at its end
+            elif element.text:
+                yield element.text, element
+        elif element.tail:
+            parent = element.getparent()
+            assert parent is not None
+            yield element.tail, parent
 
 
 def _indent(cell: etree._Element, cascade: Cascade, first: etree._Element | None, nbsp: int) -> float:
@@ -162,8 +159,33 @@ def cell_features(cell: etree._Element, cascade: Cascade) -> dict[str, str]:
     return features
 
 
+def _text_only_features(own: Style, background: str | None, nbsp: int | None) -> dict[str, str]:
+    """:func:`cell_features` of a cell whose content is one text node (or nothing), with its own style ``own``:
+    ``nbsp`` is the number of non-breaking spaces before its first visible character, ``None`` if it has none."""
+    features = {_PX + "font-size": _number(round(own.font_size, 2) if nbsp is not None else own.font_size),
+                _PX + "bold": "true" if own.weight >= 600 else "false",
+                _PX + "italic": "true" if own.italic else "false"}
+    if own.face:
+        features[_PX + "face"] = own.face
+    if own.color:
+        features[_PX + "color"] = own.color
+    if background:
+        features[_PX + "background"] = background
+    indent = own.padding_left + own.margin_left + own.text_indent
+    if nbsp is not None:
+        indent += nbsp * 0.25 * own.font_size
+    features[_PX + "indent"] = _number(max(indent, 0.0))
+    if own.align:
+        features[_PX + "align"] = own.align
+    return features
+
+
 def annotate_tables(root: etree._Element, cascade: Cascade) -> None:
-    """Write ``px:font-size`` and ``px:heading`` on every table and the feature attributes on every cell."""
+    """Write ``px:font-size`` and ``px:heading`` on every table and the feature attributes on every cell.
+
+    A cell whose content is one text node (most cells) takes its features from its own style, its background and
+    the non-breaking spaces that start its text alone: they are computed once per distinct combination on the page
+    (the same values :func:`cell_features` gives)."""
     heading: str | None = None
     for element in root.iter(_TABLE, *_HEADINGS):
         if element.tag == _TABLE:
@@ -172,9 +194,35 @@ def annotate_tables(root: etree._Element, cascade: Cascade) -> None:
                 element.set(_PX + "heading", heading)
         else:
             heading = collapse("".join(element.itertext())) or heading
+    style = cascade.style
+    text_only: dict[tuple[int, str | None, int | None], dict[str, str]] = {}
+    last_row: etree._Element | None = None
+    row_style: Style | None = None
+    row_background: str | None = None
     for cell in root.iter(*_CELLS):
-        parent = cell.getparent()
-        if parent is None or parent.tag != _TR:
+        row = cell.getparent()
+        if row is None or row.tag != _TR:
             continue
-        for name, value in cell_features(cell, cascade).items():
-            cell.set(_PX + name, value)
+        if len(cell):
+            cell.attrib.update({_PX + name: value for name, value in cell_features(cell, cascade).items()})
+            continue
+        if row is not last_row:  # a row's cells come one after another: its style and background once
+            last_row, row_style = row, style(row)
+            row_background = row_style.background
+            group = row.getparent()
+            if row_background is None and group is not None and group.tag in _ROW_GROUPS:
+                row_background = style(group).background
+        # no element inside: the cell's style is needed here only, so it is not kept in the cascade
+        own = cascade.child_style(cell, row_style)
+        text = cell.text
+        nbsp: int | None = None
+        if text:
+            stripped = text.lstrip("\t\n\x0c\r " + _NBSP)
+            if stripped:
+                nbsp = text[:len(text) - len(stripped)].count(_NBSP)
+        background = own.background if own.background is not None else row_background
+        key = (id(own), background, nbsp)
+        features = text_only.get(key)
+        if features is None:
+            features = text_only[key] = _text_only_features(own, background, nbsp)
+        cell.attrib.update(features)

@@ -30,6 +30,8 @@ import turbohtml
 from lxml import etree
 from turbohtml import Html
 
+from ...base.safexml import xml_parser
+
 __all__ = ["XHTML_NS", "SVG_NS", "MATHML_NS", "Parsed", "parse_html", "parse_html_slow", "DROPPED_ELEMENTS"]
 
 XHTML_NS: Final = "http://www.w3.org/1999/xhtml"
@@ -45,7 +47,7 @@ PX_NS: Final = "urn:pyxform"
 DROPPED_ELEMENTS: Final = ("script", "style", "template")
 
 _XML_SERIALIZATION: Final = Html(xml=True)
-_NOT_XML_CHAR: Final = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+_NOT_XML_CHAR: Final = re.compile("[\x00-\x08\x0b\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 _XML_NAME: Final = re.compile(r"^[A-Za-z_][A-Za-z0-9._-]*$")
 # What turbohtml writes before the root element: doctype, comments, whitespace.
 _PROLOG: Final = re.compile(r"(?:<!DOCTYPE[^>]*>|<!--.*?-->|<\?.*?\?>|\s)*(?=<html\b)", re.S)
@@ -71,11 +73,11 @@ _PROBLEM_ATTRIBUTES: Final = (
 # Element names that are not XML names without a colon (HTML allows "fb:like", "b<table", "x=y" ...).
 _PROBLEM_ELEMENTS: Final = f'//*[translate(name(), "{_NAME_CHARACTERS}", "") != ""]'
 _NOT_NAME_CHARACTER: Final = re.compile(r"[^A-Za-z0-9._-]")
+# Names as turbohtml's XML serialization writes them: attributes as ` NAME="`, elements as `<NAME` (a "<" in text or in
+# an attribute value is written "&lt;"); see _needs_repair.
+_SERIALIZED_ATTRIBUTE: Final = re.compile(r' ([^ =<>"]+)="')
+_SERIALIZED_ELEMENT: Final = re.compile(r"<([^\s/>!?]+)")
 
-_XML_PARSER: Final = etree.XMLParser(
-    resolve_entities=False, no_network=True, huge_tree=True, remove_comments=True, remove_pis=True,
-    collect_ids=False, load_dtd=False,
-)
 
 
 # Public identifiers that put a document in quirks mode (HTML 13.2.6.4.1, the "initial" insertion mode; abridged to
@@ -144,6 +146,24 @@ def _prepare(document: turbohtml.Document, drop: tuple[str, ...]) -> None:
     """Remove the ``drop`` elements and repair what XML cannot hold, on the few nodes concerned."""
     if drop:
         document.remove(", ".join(drop))
+    _repair_names(document)
+
+
+def _needs_repair(markup: str) -> bool:
+    """Whether turbohtml's XML serialization ``markup`` may hold a name that :func:`_repair_names` changes: some
+    attribute name (written `` NAME="``) or element name (``<NAME``) is not an ASCII XML name, or is ``xmlns...``.
+
+    Text can look like markup here (`` a:b="`` in a paragraph), which only costs the repair; a name the serializer
+    leaves out is one XML cannot hold, which the repair would drop too. So when this is false, repairing would not
+    change the tree, and the two XPath queries of the repair (several times the cost of the parse) are skipped."""
+    for name in set(_SERIALIZED_ATTRIBUTE.findall(markup)):
+        if not _XML_NAME.match(name) or name.startswith("xmlns"):
+            return True
+    return any(not _XML_NAME.match(name) for name in set(_SERIALIZED_ELEMENT.findall(markup)))
+
+
+def _repair_names(document: turbohtml.Document) -> None:
+    """Drop the attributes and rename the elements whose names XML cannot hold (:func:`_attribute_name`)."""
     for element in document.xpath(_PROBLEM_ATTRIBUTES):
         foreign = str(element.namespace) != "Namespace.HTML"
         attributes = element.attrs
@@ -159,7 +179,8 @@ def parse_html(text: str, *, drop: tuple[str, ...] = DROPPED_ELEMENTS) -> Parsed
 
     HTML elements are in the XHTML namespace, SVG and MathML elements in theirs. Comments, processing instructions,
     the doctype and the ``drop`` elements (with their content) are not in the tree. Characters XML 1.0 does not allow
-    become U+FFFD; attributes whose names XML cannot hold are dropped. Never raises on bad markup (HTML5 tree
+    become U+FFFD, except form feed, HTML white space that browsers show as a space, which becomes a space;
+    attributes whose names XML cannot hold are dropped. Never raises on bad markup (HTML5 tree
     construction has no fatal errors).
 
     :param text: the decoded page.
@@ -167,12 +188,15 @@ def parse_html(text: str, *, drop: tuple[str, ...] = DROPPED_ELEMENTS) -> Parsed
     :returns: the tree (its root is always ``{http://www.w3.org/1999/xhtml}html``), the page's ``style`` sheets and
         whether the document is in quirks mode.
     """
-    if _NOT_XML_CHAR.search(text):
-        text = _NOT_XML_CHAR.sub("\ufffd", text)
+    text = _xml_characters(text)
     document = turbohtml.parse(text, scripting=False, positions=False)
     sheets, quirks = _style_sheets(document), _quirks(document)
-    _prepare(document, drop)
+    if drop:
+        document.remove(", ".join(drop))
     markup = document.serialize(_XML_SERIALIZATION)
+    if _needs_repair(markup):
+        _repair_names(document)
+        markup = document.serialize(_XML_SERIALIZATION)
     prolog = _PROLOG.match(markup)
     if prolog is None:
         return Parsed(_build(document), sheets, quirks)
@@ -180,16 +204,25 @@ def parse_html(text: str, *, drop: tuple[str, ...] = DROPPED_ELEMENTS) -> Parsed
     if ' xmlns=""' in markup:
         markup = _EMPTY_DEFAULT_NS.sub(rf'\1 xmlns="{XHTML_NS}"', markup)
     try:
-        root = etree.fromstring(markup.encode("utf-8"), _XML_PARSER)
+        root = etree.fromstring(markup.encode("utf-8"),
+                                xml_parser(remove_comments=True, remove_pis=True, collect_ids=False))
     except etree.XMLSyntaxError:
         return Parsed(_build(document), sheets, quirks)
     return Parsed(etree.ElementTree(root), sheets, quirks)
 
 
+def _xml_characters(text: str) -> str:
+    """``text`` with the characters XML 1.0 cannot hold replaced: form feed (U+000C, white space in HTML, shown as a
+    space) by a space, the others (C0 controls but tab, line feed and carriage return; lone surrogates; U+FFFE,
+    U+FFFF) by U+FFFD."""
+    if "\x0c" in text:
+        text = text.replace("\x0c", " ")
+    return _NOT_XML_CHAR.sub("\ufffd", text) if _NOT_XML_CHAR.search(text) else text
+
+
 def parse_html_slow(text: str, *, drop: tuple[str, ...] = DROPPED_ELEMENTS) -> Parsed:
     """The same tree as :func:`parse_html`, built by walking the turbohtml tree in Python (the fallback route)."""
-    if _NOT_XML_CHAR.search(text):
-        text = _NOT_XML_CHAR.sub("\ufffd", text)
+    text = _xml_characters(text)
     document = turbohtml.parse(text, scripting=False, positions=False)
     sheets, quirks = _style_sheets(document), _quirks(document)
     _prepare(document, drop)

@@ -48,6 +48,7 @@ _ALIGN_VALUES: Final = {"left": "left", "right": "right", "center": "center", "m
 _HEADINGS: Final = ("h1", "h2", "h3", "h4", "h5", "h6")
 _X_LENGTH: Final = len(_X)
 _TH: Final = _X + "th"
+_ANY_KEY: Final = ("*", "")
 # Elements whose attributes give presentational hints (see Cascade._hints).
 _HINTED: Final = frozenset({"font", "body", "td", "th", "tr", "thead", "tbody", "tfoot", "table", "caption", "div",
                             "p", *_HEADINGS})
@@ -94,6 +95,13 @@ _BLOCK_DISPLAYS: Final = frozenset({"block", "list-item", "flex", "grid", "table
 # !important: UA 6, author 5, style attribute 5 with a higher specificity-free rank (CSS Cascade 4, 6.2).
 _LEVEL_UA, _LEVEL_HINT, _LEVEL_AUTHOR, _LEVEL_INLINE = 0, 1, 2, 3
 _LEVEL_AUTHOR_IMPORTANT, _LEVEL_INLINE_IMPORTANT = 4, 5
+
+# Elements with a hidden attribute; elements whose style attribute may set display or visibility (a superset of
+# those may_hide accepts: the words in ASCII letters of any case, or an escape), in document order, below the root.
+_HIDDEN_ATTRIBUTE: Final = etree.XPath("descendant::*[@hidden]")
+_MAY_HIDE_STYLE: Final = etree.XPath(
+    "descendant::*[@style][contains(translate(@style, 'ABDEILPSTVY', 'abdeilpstvy'), 'display') "
+    "or contains(translate(@style, 'ABDEILPSTVY', 'abdeilpstvy'), 'visibility') or contains(@style, '\\')]")
 
 
 @dataclass(eq=False)
@@ -147,6 +155,7 @@ class Cascade:
         # values, and with the same parent style the same computed style (most cells and their content do).
         self._specified_memo: dict[tuple, dict[str, str]] = {}
         self._computed_memo: dict[tuple[int, int, bool], tuple[Style | None, Style]] = {}
+        self._fast_memo: dict[tuple, tuple[Style | None, Style]] = {}
         self._match_sets: dict[_Rule, set[etree._Element]] = {}
         self.warnings: list[str] = []
         order = 0
@@ -166,15 +175,27 @@ class Cascade:
     # --- matching ---------------------------------------------------------------------------------------------
 
     def _matching_rules(self, element: etree._Element) -> list[_Rule]:
-        keys = [("*", ""), ("tag", etree.QName(element).localname)]
+        """The author rules that match ``element``, among those indexed under its name, id, classes and ``*``."""
+        index = self._index
+        if not index:
+            return []
+        get = index.get
+        tag = element.tag
+        groups = [group for group in (get(_ANY_KEY), get(("tag", tag[tag.rfind("}") + 1:]))) if group]
         element_id = element.get("id")
         if element_id:
-            keys.append(("id", element_id))
-        for name in (element.get("class") or "").split():
-            keys.append(("class", name))
-        matched = []
-        for key in keys:
-            for rule in self._index.get(key, ()):
+            group = get(("id", element_id))
+            if group:
+                groups.append(group)
+        classes = element.get("class")
+        if classes:
+            for name in classes.split():
+                group = get(("class", name))
+                if group:
+                    groups.append(group)
+        matched: list[_Rule] = []
+        for group in groups:
+            for rule in group:
                 if element in self._matches(rule) and rule not in matched:
                     matched.append(rule)
         return matched
@@ -275,24 +296,51 @@ class Cascade:
 
     def style(self, element: etree._Element) -> Style:
         """The computed :class:`Style` of ``element`` (its ancestors are computed first and kept)."""
-        cached = self._computed.get(element)
+        computed = self._computed
+        cached = computed.get(element)
         if cached is not None:
             return cached
-        chain = []
-        node: etree._Element | None = element
-        while node is not None and node not in self._computed:
+        chain = [element]
+        parent_style: Style | None = None
+        node = element.getparent()
+        while node is not None:
+            parent_style = computed.get(node)
+            if parent_style is not None:
+                break
             chain.append(node)
             node = node.getparent()
-        parent_style = self._computed[node] if node is not None else None
         for current in reversed(chain):
             parent_style = self._compute(current, parent_style)
-            self._computed[current] = parent_style
+            computed[current] = parent_style
         assert parent_style is not None
         return parent_style
 
+    def child_style(self, element: etree._Element, parent: Style) -> Style:
+        """The computed :class:`Style` of ``element`` whose parent's style is ``parent``, without keeping it (for an
+        element whose descendants' styles are never asked for)."""
+        cached = self._computed.get(element)
+        return cached if cached is not None else self._compute(element, parent)
+
     def _compute(self, element: etree._Element, parent: Style | None) -> Style:
-        specified = self.specified(element)
         tag = element.tag
+        if not self._index:
+            # No author rule on the page (most pages): the specified values depend on the name and the
+            # style-bearing attributes alone, so the computed style is found without matching.
+            get = element.get
+            name = tag[_X_LENGTH:] if tag.startswith(_X) else ""
+            fast_key = (id(parent), tag, get("style"), get("hidden"),
+                        (get("size"), get("face"), get("color"), get("text"), get("bgcolor"), get("align"))
+                        if name in _HINTED else None)
+            memo = self._fast_memo.get(fast_key)
+            if memo is not None and memo[0] is parent:
+                return memo[1]
+            style = self._compute_specified(element, tag, parent)
+            self._fast_memo[fast_key] = (parent, style)  # parent kept alive, so its id is never reused
+            return style
+        return self._compute_specified(element, tag, parent)
+
+    def _compute_specified(self, element: etree._Element, tag: str, parent: Style | None) -> Style:
+        specified = self.specified(element)
         is_th = tag == _TH or tag == "th" or tag.endswith("}th")  # the local name, as the UA rule reads it
         key = (id(parent), id(specified), is_th)
         memo = self._computed_memo.get(key)
@@ -384,8 +432,8 @@ class Cascade:
         An element made hidden by ``visibility`` is kept when one of its descendants sets ``visibility: visible``
         (CSS lets such a descendant show).
         """
-        candidates: list[etree._Element] = list(self.root.iterfind(".//*[@hidden]"))
-        candidates += [e for e in self.root.iterfind(".//*[@style]") if may_hide(e.get("style") or "")
+        candidates: list[etree._Element] = _HIDDEN_ATTRIBUTE(self.root)
+        candidates += [e for e in _MAY_HIDE_STYLE(self.root) if may_hide(e.get("style") or "")
                        and any(p in ("display", "visibility") for d in self._inline(e) for p in d)]
         for rule in self._hiding_rules:
             candidates += self._matches(rule)

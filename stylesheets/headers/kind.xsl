@@ -1,0 +1,93 @@
+<?xml version="1.0" encoding="UTF-8"?>
+<!--
+  The kind of a table, once its header region is known: how its data is laid out, which decides how it maps
+  (map/table.xsl: an entity table is one record, docs/mapping.md).
+
+    f:table-kind($model, $k, $p, $kinds) => 'layout' | 'entity' | 'matrix' | 'relational'
+
+    layout      no grid of values to read under headers: fewer than two rows or two columns, fewer than two cells
+                with text, or no header found (k = p = 0) in a table whose cells hold tables (tables laid out in a
+                table); the first test that holds decides, in this order;
+    entity      one thing described by key-value pairs (an infobox, a spec sheet, a "Details" box): no row of column
+                labels (k = 0, or every header row is a title row spanning the table), at most one header column;
+                of the rows that are neither wide (titles, sub-headings, notes) nor blank, none has more than two
+                cells with content, and at least half, and at least two where the keys are header cells (p = 1) or
+                three where nothing marks them (two rows alone do not tell keys from a two-column list), are
+                key-value rows: a key, a text that is no number, in the first column, and one value cell after it (the second column, or a cell
+                spanning the rest), the keys all different (the other rows are values without a key: a link, a
+                button);
+    matrix      a two-dimensional table (Zhang & Li's k > 0 and p > 0): some column-label row and some header column,
+                so that every value sits under a row header and a column header; or a cross-tab whose row labels are
+                not marked: below column labels, every column after the first holds numbers (a line score, a
+                calendar, counts per year and place);
+    relational  records under column labels, or rows of values without any header (the paper's one-dimensional
+                tables): the rest.
+-->
+<xsl:stylesheet version="3.0"
+    xmlns:xsl="http://www.w3.org/1999/XSL/Transform"
+    xmlns:xs="http://www.w3.org/2001/XMLSchema"
+    xmlns:map="http://www.w3.org/2005/xpath-functions/map"
+    xmlns:array="http://www.w3.org/2005/xpath-functions/array"
+    xmlns:px="urn:pyxform"
+    xmlns:f="urn:pyxform:function"
+    xmlns:fp="urn:pyxform:function:private"
+    exclude-result-prefixes="#all"
+    expand-text="yes">
+
+  <xsl:function name="f:table-kind" as="xs:string">
+    <xsl:param name="model" as="map(*)"/>
+    <xsl:param name="k" as="xs:integer"/>
+    <xsl:param name="p" as="xs:integer"/>
+    <xsl:param name="kinds" as="array(*)"/>
+    <xsl:variable name="cells" as="map(*)*" select="$model?ids ! f:model-cell($model, .)"/>
+    <xsl:variable name="titles-only" as="xs:boolean"
+        select="every $y in 0 to $k - 1 satisfies (f:is-wide-row($model, $y) or f:is-blank-row($model, $y))"/>
+    <xsl:sequence select="
+        if ($model?rows lt 2 or $model?cols lt 2 or count($cells[not(?blank)]) lt 2) then 'layout'
+        else if ($k + $p eq 0 and (some $c in $cells satisfies exists($c?element/px:table-ref))) then 'layout'
+        else if ($titles-only and $p le 1 and fp:is-entity($model, $k, 3 - $p)) then 'entity'
+        else if (not($titles-only) and ($p ge 1 or fp:is-cross-tab($model, $k, $kinds))) then 'matrix'
+        else 'relational'"/>
+  </xsl:function>
+
+  <!-- True if, below column labels, every column after the first holds numbers (three in four of its cells with text
+       in the data rows), at least two such columns: one measure over two dimensions, the rows named by the first
+       column or by position (a line score, a calendar, counts per year), whether or not the row labels are marked. -->
+  <xsl:function name="fp:is-cross-tab" as="xs:boolean">
+    <xsl:param name="model" as="map(*)"/>
+    <xsl:param name="k" as="xs:integer"/>
+    <xsl:param name="kinds" as="array(*)"/>
+    <xsl:variable name="data" as="xs:integer*" select="f:rows-of-kind($kinds, 'data')"/>
+    <xsl:sequence select="$k ge 1 and $model?cols ge 3 and exists($data) and (every $x in 1 to $model?cols - 1 satisfies
+        (let $types := f:column-ids($model, $x, $data) ! f:model-cell($model, .)[not(?blank)] ! f:content-type(?text)
+         return exists($types) and count($types[. eq 'numeric']) * 4 ge count($types) * 3))"/>
+  </xsl:function>
+
+  <!-- True if the rows from $k on are key-value rows (see the module comment), at least $least of them. -->
+  <xsl:function name="fp:is-entity" as="xs:boolean">
+    <xsl:param name="model" as="map(*)"/>
+    <xsl:param name="k" as="xs:integer"/>
+    <xsl:param name="least" as="xs:integer"/>
+    <xsl:variable name="rows" as="xs:integer*"
+        select="($k to $model?rows - 1)[not(f:is-wide-row($model, .) or f:is-blank-row($model, .))]"/>
+    <xsl:variable name="keys" as="map(*)*" select="$rows ! fp:key-value($model, .)"/>
+    <xsl:sequence select="count($keys) ge $least and count($keys) * 2 ge count($rows)
+        and (every $y in $rows satisfies count(f:model-row($model, $y)?contents) le 2)
+        and count(distinct-values($keys ! normalize-space(?text))) eq count($keys)"/>
+  </xsl:function>
+
+  <!-- The key cell of row y if the row is a key-value row: two cells with content, the first anchored in column 0
+       (and in the row), not spanning the table, its text no number; the second covering every other column or
+       the second column of a two-column table. Else empty. -->
+  <xsl:function name="fp:key-value" as="map(*)?">
+    <xsl:param name="model" as="map(*)"/>
+    <xsl:param name="y" as="xs:integer"/>
+    <xsl:variable name="contents" as="map(*)*" select="f:model-row($model, $y)?contents ! f:model-cell($model, .)"/>
+    <xsl:variable name="key" as="map(*)?" select="$contents[1]"/>
+    <xsl:variable name="value" as="map(*)?" select="$contents[2]"/>
+    <xsl:sequence select="$key[count($contents) eq 2 and ?col eq 0 and ?colspan eq 1 and ?row eq $y
+        and not(?blank) and f:content-type(?text) eq 'text'
+        and $value?col eq 1 and $value?col + $value?colspan ge $model?cols]"/>
+  </xsl:function>
+
+</xsl:stylesheet>
