@@ -127,6 +127,8 @@ def test_robots_txt_unavailable_disallows_and_missing_allows(tmp_path: Path) -> 
     (Reply(body=b"<!DOCTYPE html><html><body><h1>Welcome</h1><p>Disallow: /private</p></body></html>"), True),
     # 2 MB of robots.txt: its first 500 KiB are read (the rule is there)
     (Reply(body=b"User-agent: *\nDisallow: /private\n" + b"# padding\n" * 200_000, headers=TEXT), False),
+    # a byte order mark before the first line (as some editors save it): the rules still hold
+    (Reply(body=b"\xef\xbb\xbfUser-agent: *\nDisallow: /private\n", headers=TEXT), False),
 ])
 def test_hostile_robots_txt(tmp_path: Path, robots: Reply, private: bool) -> None:
     site = chain_site(5, {"/robots.txt": robots, "/": html_page("Home", "", {"/p0": "a", "/private/x": "b"})})

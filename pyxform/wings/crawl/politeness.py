@@ -54,7 +54,8 @@ class Robots:
     def from_answer(status: int | None, body: bytes, error: str | None) -> Robots:
         """The rules an answer to ``/robots.txt`` gives (the module docstring)."""
         if status is not None and 200 <= status < 300 and error is None:
-            return Robots("rules", body[:ROBOTS_MAX_BYTES].decode("utf-8", "replace"), f"HTTP {status}")
+            # RFC 9309, 2.3: UTF-8; a byte order mark before the first line is no part of it
+            return Robots("rules", body[:ROBOTS_MAX_BYTES].decode("utf-8-sig", "replace"), f"HTTP {status}")
         if status is not None and 400 <= status < 500 and status != 429:
             return Robots("allow-all", reason=f"HTTP {status}: no robots.txt")
         return Robots("disallow-all", reason=error or f"HTTP {status}: robots.txt unavailable")
