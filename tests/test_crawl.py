@@ -103,6 +103,21 @@ def test_crawl_delay_of_robots_txt_wins(tmp_path: Path) -> None:
     assert web.shortest_gap() >= 0.4
 
 
+def test_crawl_delay_longer_than_a_crawl_waits_sets_the_origin_aside(tmp_path: Path) -> None:
+    """A Crawl-delay of a day would hold the crawl for days: the origin's URLs are set aside with the reason, and the
+    crawl ends (the other hosts go on)."""
+    robots = Reply(body=b"User-agent: *\nCrawl-delay: 86400\nDisallow: /private\n", headers=TEXT)
+    with TestWeb(static_site(chain_site(4, {"/robots.txt": robots}))) as web:
+        finished: list[object] = []
+        worker = threading.Thread(target=lambda: finished.append(run(web, tmp_path)), daemon=True)
+        worker.start()
+        worker.join(600)  # a regression waits a day: the test fails instead of hanging
+    assert finished, "the crawl waited for the Crawl-delay"
+    assert web.paths() == ["/robots.txt"]
+    ((state, reason),) = rows(tmp_path, "SELECT state, reason FROM frontier")
+    assert state == "robots" and "Crawl-delay" in reason and "86400" in reason
+
+
 def test_robots_txt_that_never_answers_disallows(tmp_path: Path) -> None:
     limits = replace(DEFAULT_LIMITS, fetch_timeout=0.5)
     with TestWeb(static_site(chain_site(3, {"/robots.txt": Reply(body=b"", delay=2.0)}))) as web:

@@ -27,10 +27,13 @@ from protego import Protego
 
 from .fetcher import ROBOTS_TOKEN
 
-__all__ = ["Robots", "HostSlots", "ROBOTS_MAX_BYTES"]
+__all__ = ["Robots", "HostSlots", "ROBOTS_MAX_BYTES", "MAX_CRAWL_DELAY"]
 
 #: How much of a robots.txt is read (RFC 9309, section 2.5: at least 500 kibibytes).
 ROBOTS_MAX_BYTES: Final = 500 * 1024
+#: The longest ``Crawl-delay`` (seconds) a crawl honours; an origin that asks for more is not crawled (its URLs are
+#: set aside with the reason), as Nutch's ``fetcher.max.crawl.delay`` does.
+MAX_CRAWL_DELAY: Final = 120.0
 
 
 @dataclass(frozen=True)
@@ -67,9 +70,14 @@ class _Rules:
         self.parser = robots.parser()
         delay = self.parser.crawl_delay(ROBOTS_TOKEN) if self.parser is not None else None
         self.crawl_delay = float(delay) if delay is not None and float(delay) >= 0 else 0.0
+        self.reason = robots.reason
+        self.too_slow = self.crawl_delay > MAX_CRAWL_DELAY
+        if self.too_slow:
+            self.reason = f"Crawl-delay {self.crawl_delay:g} s, longer than a crawl waits ({MAX_CRAWL_DELAY:g} s)"
+            self.crawl_delay = 0.0  # no request goes to the origin
 
     def allowed(self, url: str) -> bool:
-        if self.robots.status in ("disallow-all", "refused"):
+        if self.robots.status in ("disallow-all", "refused") or self.too_slow:
             return False
         return self.parser is None or self.parser.can_fetch(url, ROBOTS_TOKEN)
 
@@ -105,7 +113,7 @@ class HostSlots:
         return self.rules[origin].allowed(url)
 
     def robots_reason(self, origin: str) -> str:
-        return self.rules[origin].robots.reason
+        return self.rules[origin].reason
 
     def refused(self, origin: str) -> bool:
         """Whether the origin's host was refused before any request (its URLs fail with :meth:`robots_reason`)."""
