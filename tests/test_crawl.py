@@ -275,13 +275,15 @@ def test_max_pages_counts_every_fetch(tmp_path: Path) -> None:
 def test_redirects(tmp_path: Path) -> None:
     site = chain_site(3, {
         "/": html_page("Home", "", {"/r1": "a", "/loop0": "b", "/known": "c", "/p0": "d", "/to-private": "e",
-                                    "/ftp": "f"}),
+                                    "/ftp": "f", "/cred": "g", "/port": "h"}),
         "/r1": Reply(301, b"", (("Location", "/r2"),)),
         "/r2": Reply(307, b"", (("Location", web_url_placeholder := "/r3"),)),
         "/r3": Reply(308, b"", (("Location", "/p1"),)),
         "/known": Reply(302, b"", (("Location", "/p0"),)),
         "/to-private": Reply(302, b"", (("Location", "/private/secret"),)),
         "/ftp": Reply(302, b"", (("Location", "ftp://example.org/file"),)),
+        "/cred": Reply(302, b"", (("Location", "http://user:secret@127.0.0.1/p2"),)),
+        "/port": Reply(302, b"", (("Location", "http://127.0.0.1:99999/p2"),)),
         **{f"/loop{i}": Reply(302, b"", (("Location", f"/loop{i + 1}"),)) for i in range(40)},
     })
     assert web_url_placeholder
@@ -297,6 +299,8 @@ def test_redirects(tmp_path: Path) -> None:
     failures = dict(rows(tmp_path, "SELECT url, failure FROM pages WHERE failure IS NOT NULL"))
     assert "more than 10 redirects" in failures[web.url + "/loop10"]
     assert "http and https URLs only" in failures[web.url + "/ftp"]
+    assert "credentials" in failures[web.url + "/cred"] and "http and https" not in failures[web.url + "/cred"]
+    assert "port" in failures[web.url + "/port"].lower() and "http and https" not in failures[web.url + "/port"]
 
 
 def test_errors_non_html_and_broken_pages(tmp_path: Path) -> None:

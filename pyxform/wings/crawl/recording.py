@@ -108,8 +108,11 @@ class Recording:
         else:
             try:
                 key = canonical(target, self.traps.ignored_parameters(host_of(target)))
-            except ValueError:
-                failure = f"redirect to {target[:200]!r}: pyxform crawls http and https URLs only"
+            except ValueError as error:
+                why = "pyxform crawls http and https URLs only"
+                if target.lower().startswith(("http://", "https://")):  # credentials, a bad port or host
+                    why = str(error).removesuffix(f": {target!r}")
+                failure = f"redirect to {target[:200]!r}: {why}"
         if key is not None:
             if candidate.hops + 1 > MAX_REDIRECTS:
                 failure = f"more than {MAX_REDIRECTS} redirects"
