@@ -4,6 +4,7 @@ reads the server's own log (bench/crawl_eval/web.py), never the crawler's record
 from __future__ import annotations
 
 import calendar
+import json
 import os
 import re
 import signal
@@ -479,6 +480,48 @@ def _wait_for(web: TestWeb, requests: int) -> None:
             return
         time.sleep(0.01)
     raise AssertionError(f"the crawl made {len(web.log)} requests, not {requests}")
+
+
+WAITING_CHILD = textwrap.dedent("""
+    import json, sys
+    from pyxform.wings.crawl import CrawlConfig, crawl
+    seeds, out, options = json.loads(sys.argv[1]), sys.argv[2], json.loads(sys.argv[3])
+    summary = crawl(CrawlConfig(seeds=tuple(seeds), topic="olympic medals", out=out, max_pages=50,
+                                allow_private=True, convert=False, **options))
+    print(summary.ended)
+""")
+
+
+@pytest.mark.parametrize("case", ["robots-backoff", "host-delay", "address-delay"])
+def test_sigterm_while_the_crawl_waits_stops_it(tmp_path: Path, case: str) -> None:
+    """A graceful stop (SIGTERM) ends a crawl that is waiting (a robots.txt retry's backoff, a host's --delay, another
+    host name's turn on one address) without waiting the hour out, and sends no request after the stop."""
+    hour = {"delay": 3600.0} if case != "robots-backoff" else {"backoff": 3600.0, "delay": 0.0}
+    site = chain_site(3, {"/robots.txt": Reply(503, b"busy")} if case == "robots-backoff" else None)
+    with TestWeb(static_site(site)) as web:
+        seeds = [web.url + "/"]
+        if case == "address-delay":
+            if socket.getaddrinfo("localhost", 80, type=socket.SOCK_STREAM)[0][4][0] != "127.0.0.1":
+                pytest.skip("localhost does not resolve to 127.0.0.1 first here")
+            seeds.append(web.url.replace("127.0.0.1", "localhost") + "/")
+        child = subprocess.Popen([sys.executable, "-c", WAITING_CHILD, json.dumps(seeds), str(tmp_path),
+                                  json.dumps({**hour, "concurrency": 2})],
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
+                                 start_new_session=True)
+        try:
+            _wait_for(web, 1)
+            time.sleep(0.5)  # any moment of the wait will do: the crawl is waiting from the first answer on
+            child.send_signal(signal.SIGTERM)
+            out, err = child.communicate(timeout=600)  # a regression waits the hour: it fails here
+        finally:
+            if child.poll() is None:
+                child.kill()
+                child.communicate()
+        requests = web.paths()
+    assert (child.returncode, out.strip()) == (0, "interrupted"), err
+    assert requests == ["/robots.txt"]  # nothing sent after the stop
+    states = rows(tmp_path, "SELECT state FROM frontier")
+    assert states and {state for (state,) in states} == {"queued"}  # the resume takes them up
 
 
 @pytest.mark.parametrize("kill", [signal.SIGKILL, signal.SIGTERM])

@@ -20,7 +20,7 @@ from .fetcher import Answer, Fetcher
 from .frontier import Frontier
 from .learning import LinkClassifier
 from .ordering import Candidate, Ordering
-from .politeness import ROBOTS_MAX_BYTES, HostSlots, Robots
+from .politeness import ROBOTS_MAX_BYTES, HostSlots, Robots, sleep_unless
 from .recording import MAX_REDIRECTS, MAX_RETRY_AFTER, Recording
 from .relevance import Topic
 from .resume import Resuming
@@ -136,7 +136,8 @@ class _Crawler(Resuming, Recording):
         self.ordering = Ordering(config.ordering, self.topic, config.weights, self.graph, self.classifier,
                                  config.seed)
         self.traps = TrapDetector()
-        self.slots = HostSlots(config.delay, config.max_pages_per_host)
+        self.stop_event = asyncio.Event()  # set with stopping: waits end at once
+        self.slots = HostSlots(config.delay, config.max_pages_per_host, stop=self.stop_event)
         self.waiting: list[tuple[float, Candidate]] = []  # retries after their backoff
         self.inflight = 0  # page requests dispatched, not yet logged
         self.conversions: set[asyncio.Future[Any]] = set()
@@ -202,6 +203,7 @@ class _Crawler(Resuming, Recording):
             for task in self.tasks:
                 task.cancel()
         self.stopping = True
+        self.stop_event.set()
 
     async def _dispatch(self) -> str:
         tasks = self.tasks
@@ -226,7 +228,7 @@ class _Crawler(Resuming, Recording):
             if not tasks:
                 if wait is None:
                     break  # nothing left that may ever be fetched
-                await asyncio.sleep(max(0.0, wait))
+                await sleep_unless(self.stop_event, wait)
                 continue
             done, _ = await asyncio.wait(tasks, timeout=wait, return_when=asyncio.FIRST_COMPLETED)
             for task in done:
@@ -304,13 +306,15 @@ class _Crawler(Resuming, Recording):
         url, robots, sent, attempts = robots_url(origin_), None, False, 0
         try:
             hops = 0
-            while robots is None:
+            while robots is None and not self.stopping:  # stopping: not known, asked again on resume
                 try:
                     aimed = await self.fetcher.check(url)
                 except PyxformError as error:
                     robots = Robots("refused", reason=f"[{error.code}] {error.message}")
                     break
                 async with self.slots.on_address(aimed[0].host, host):
+                    if self.stopping:
+                        break
                     fetch_id = self._log_fetch(url, "robots")
                     sent = True
                     answer = await self.fetcher.get(url, aimed, max_bytes=ROBOTS_MAX_BYTES)
@@ -324,13 +328,14 @@ class _Crawler(Resuming, Recording):
                         break
                     url = target
                     if host_of(target) == host:
-                        await asyncio.sleep(self.slots.gap(host))
+                        await sleep_unless(self.stop_event, self.slots.gap(host))
                     continue
                 unavailable = answer.retryable or answer.status == 429
                 asked = answer.retry_after or 0.0
                 if unavailable and attempts < self.config.retries and not self.stopping and asked <= MAX_RETRY_AFTER:
                     attempts += 1
-                    await asyncio.sleep(max(self.config.backoff * 2 ** (attempts - 1), asked, self.slots.gap(host)))
+                    await sleep_unless(self.stop_event,
+                                       max(self.config.backoff * 2 ** (attempts - 1), asked, self.slots.gap(host)))
                     continue
                 robots = Robots.from_answer(answer.status, answer.body, answer.error)
         finally:
@@ -380,6 +385,9 @@ class _Crawler(Resuming, Recording):
                     self._record_failure(candidate, f"[{error.code}] {error.message}", state="refused")
                 return
             async with self.slots.on_address(aimed[0].host, host):
+                if self.stopping:  # stopped while waiting for the address: not sent, the URL stays queued
+                    self.inflight -= 1
+                    return
                 fetch_id = self._log_fetch(url, "page")
                 self.inflight -= 1
                 self.stats.fetches += 1

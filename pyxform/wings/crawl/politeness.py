@@ -27,13 +27,27 @@ from protego import Protego
 
 from .fetcher import ROBOTS_TOKEN
 
-__all__ = ["Robots", "HostSlots", "ROBOTS_MAX_BYTES", "MAX_CRAWL_DELAY"]
+__all__ = ["Robots", "HostSlots", "ROBOTS_MAX_BYTES", "MAX_CRAWL_DELAY", "sleep_unless"]
 
 #: How much of a robots.txt is read (RFC 9309, section 2.5: at least 500 kibibytes).
 ROBOTS_MAX_BYTES: Final = 500 * 1024
 #: The longest ``Crawl-delay`` (seconds) a crawl honours; an origin that asks for more is not crawled (its URLs are
 #: set aside with the reason), as Nutch's ``fetcher.max.crawl.delay`` does.
 MAX_CRAWL_DELAY: Final = 120.0
+
+
+async def sleep_unless(stop: asyncio.Event | None, seconds: float) -> None:
+    """Sleep ``seconds``, or until ``stop`` is set if that comes first (a crawl that stops waits for nothing)."""
+    if stop is None:
+        await asyncio.sleep(seconds)
+        return
+    if stop.is_set():
+        return
+    try:
+        async with asyncio.timeout(max(0.0, seconds)):
+            await stop.wait()
+    except TimeoutError:
+        pass
 
 
 @dataclass(frozen=True)
@@ -87,11 +101,13 @@ class HostSlots:
 
     :param delay: the least gap in seconds between two requests to one host.
     :param budget: most fetches per host (0: no limit).
+    :param stop: set when the crawl stops: a wait for an address's turn ends at once (the caller then sends nothing).
     """
 
-    def __init__(self, delay: float, budget: int = 0) -> None:
+    def __init__(self, delay: float, budget: int = 0, stop: asyncio.Event | None = None) -> None:
         self.delay = delay
         self.budget = budget
+        self.stop = stop
         self.rules: dict[str, _Rules] = {}
         self.busy: set[str] = set()
         self.ready_at: dict[str, float] = {}
@@ -139,12 +155,13 @@ class HostSlots:
     async def on_address(self, address: str, host: str) -> AsyncIterator[None]:
         """Hold the slot of an IP address for one request of ``host``: one request at a time per address, and
         ``gap(host)`` from the end of the last one, whatever host name or port it was for (several names, or a
-        redirect to another name, on one server; Scrapy's per-IP concurrency, Heritrix's per-IP politeness)."""
+        redirect to another name, on one server; Scrapy's per-IP concurrency, Heritrix's per-IP politeness). When
+        ``stop`` is set the wait ends at once: the caller checks whether the crawl is stopping before it sends."""
         lock = self._address_locks.setdefault(address, asyncio.Lock())
         async with lock:
             wait = self.address_ready.get(address, 0.0) - time.monotonic()
             if wait > 0:
-                await asyncio.sleep(wait)
+                await sleep_unless(self.stop, wait)
             try:
                 yield
             finally:
