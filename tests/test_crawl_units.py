@@ -383,6 +383,9 @@ def test_config_checks() -> None:
     with pytest.raises(ValueError, match="ordering"):
         replace(base, ordering="best")  # type: ignore[arg-type]
     assert replace(base, ordering="bfs", topic="").ordering == "bfs"
+    for name in ("delay", "backoff"):
+        with pytest.raises(ValueError, match=f"{name} must be a finite number"):
+            replace(base, **{name: float("inf")})
 
 
 # -- store: the WARC file read back after a kill ---------------------------------------------------------------------
@@ -562,6 +565,9 @@ def test_link_host_is_the_canonical_host(url: str) -> None:
     (["http://a.test/", "--topic", "the of and"], 2, "has no word to look for"),
     (["http://a.test/"], 2, "the focused ordering needs a topic"),
     (["http://a.test/", "--topic", "olympic", "--delay", "-1"], 2, "--delay: must be 0 or more"),
+    # an endless delay would hold the crawl after its first answer
+    (["http://a.test/", "--topic", "olympic", "--delay", "inf"], 2, "--delay: must be a finite number"),
+    (["http://a.test/", "--topic", "olympic", "--delay", "nan"], 2, "--delay: must be"),
 ])
 def test_command_line_usage_errors(tmp_path, capsys, args: list[str], code: int, message: str) -> None:  # type: ignore[no-untyped-def]
     from pyxform.cli.main import main

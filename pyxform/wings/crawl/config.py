@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Final, Literal
 
@@ -116,6 +117,8 @@ class CrawlConfig:
         if self.ordering == "focused" and not self.topic.strip():
             raise ValueError("the focused ordering needs a topic")
         for name in ("delay", "backoff", "relevant_threshold"):
+            if not math.isfinite(getattr(self, name)):  # an endless delay holds the crawl after its first answer
+                raise ValueError(f"{name} must be a finite number (got {getattr(self, name)})")
             if not getattr(self, name) >= 0:
                 raise ValueError(f"{name} must be >= 0 (got {getattr(self, name)})")
         for name in ("max_depth", "max_pages_per_host", "retries", "max_query_params"):
