@@ -332,6 +332,39 @@ def test_links_anchor_and_context() -> None:
     assert parsed.title == "T" and parsed.follow
 
 
+def test_link_context_is_found_without_a_scan_per_link(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A block of many links whose anchors share their first words (a long list: "olympic medal 1", ...): each
+    link's context is found from its rarest word, not by trying every place of its first word (N * N token
+    comparisons: a page of 100,000 such links held the crawl for an hour)."""
+    from pyxform.wings.crawl import text as text_module
+
+    slices = 0
+
+    class Counting(list):  # type: ignore[type-arg]
+        def __getitem__(self, index):  # type: ignore[no-untyped-def]
+            nonlocal slices
+            slices += isinstance(index, slice)
+            return super().__getitem__(index)
+
+    block_init = text_module._Block.__init__
+
+    def counting_init(self, text: str) -> None:  # type: ignore[no-untyped-def]
+        block_init(self, text)
+        self.tokens = Counting(self.tokens)
+
+    monkeypatch.setattr(text_module._Block, "__init__", counting_init)
+    n = 3000
+    page = ("<html><body><p>" + " ".join(f'<a href="/l{i}">olympic medal {i}</a>' for i in range(n))
+            + "</p></body></html>").encode()
+    parsed = parse_page(page, "http://a.test/", "text/html")
+    tokens = " ".join(f"olympic medal {i}" for i in range(n)).split()
+    assert len(parsed.links) == n
+    for i in (0, 1500, n - 1):
+        start = 3 * i
+        assert parsed.links[i].context == " ".join(tokens[max(0, start - 10):start] + tokens[start + 3:start + 13])
+    assert slices <= 5 * n
+
+
 def test_charset_from_the_headers() -> None:
     body = "<html><body><a href='/c'>café</a></body></html>".encode("latin-1")
     assert parse_page(body, "http://a.test/", "text/html; charset=iso-8859-1").links[0].anchor == "café"

@@ -21,6 +21,8 @@ __all__ = ["Link", "ParsedPage", "parse_page", "words", "terms", "charset_of", "
 #: Words of text on each side of a link's anchor that make its context (Pant & Srinivasan, "Link contexts in
 #: classifier-guided topical crawlers", 2006, found 5 to 20 best).
 CONTEXT_WORDS: Final = 10
+#: The most places of an anchor's rarest word where the anchor is looked for in its block.
+_MAX_TRIES: Final = 32
 _WORD: Final = re.compile(r"[^\W_]+", re.UNICODE)
 _HAS_LETTER: Final = re.compile(r"[^\W\d_]", re.UNICODE)
 #: The blocks whose text is a link's context (the nearest one that holds the link).
@@ -106,12 +108,21 @@ class _Block:
             self.positions.setdefault(token, []).append(i)
 
     def context(self, anchor: str) -> str:
-        """The words around ``anchor`` in the block (the anchor's words left out)."""
+        """The words around ``anchor``'s first place in the block (the anchor's words left out); the block's first
+        words if it is not found.
+
+        The anchor is looked for at the places of its rarest word (at most :data:`_MAX_TRIES` of them): a long list
+        of like anchors ("medal 1", "medal 2", ...) costs a try or two per link, not one per place of its first word.
+        """
         anchor_tokens = anchor.split()
         n = len(anchor_tokens)
-        for i in self.positions.get(anchor_tokens[0], ()) if anchor_tokens else ():
-            if self.tokens[i:i + n] == anchor_tokens:
-                return " ".join(self.tokens[max(0, i - CONTEXT_WORDS):i] + self.tokens[i + n:i + n + CONTEXT_WORDS])
+        if n:
+            k = min(range(n), key=lambda j: len(self.positions.get(anchor_tokens[j], ())))
+            for place in self.positions.get(anchor_tokens[k], ())[:_MAX_TRIES]:
+                i = place - k
+                if i >= 0 and self.tokens[i:i + n] == anchor_tokens:
+                    return " ".join(self.tokens[max(0, i - CONTEXT_WORDS):i]
+                                    + self.tokens[i + n:i + n + CONTEXT_WORDS])
         return " ".join(self.tokens[: 2 * CONTEXT_WORDS])
 
 
