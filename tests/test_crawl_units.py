@@ -96,6 +96,27 @@ def test_url_term() -> None:
         o.priority(candidate("http://a.test/wiki/Pasta")) == 0
 
 
+@given(st.lists(st.tuples(st.integers(0, 12), st.integers(0, 12)), max_size=60))
+@settings(max_examples=60, deadline=None)
+def test_backlinks_term_reads_the_kept_maximum(edges: list[tuple[int, int]]) -> None:
+    """B's denominator is the graph's most backlinks, kept as edges arrive (a priority costs no pass over the
+    graph: a page of 100,000 new links cost 100,000 passes over 100,000 nodes)."""
+
+    class Uniterable(list):  # type: ignore[type-arg]
+        def __iter__(self):  # type: ignore[no-untyped-def]
+            raise AssertionError("a pass over every node's backlinks")
+
+    o = ordering({"backlinks": 1.0})
+    for source, target in edges:
+        o.graph.add_edge(f"http://a.test/{source}", f"http://a.test/{target}")
+    counts = list(o.graph.backlinks)
+    assert o.graph.max_backlinks == max(counts, default=0)
+    o.graph.backlinks = Uniterable(counts)
+    for url, node in o.graph.ids.items():
+        expected = math.log1p(counts[node]) / math.log1p(max(counts)) if max(counts) else 0.0
+        assert o.backlink_term(candidate(url)) == pytest.approx(expected)
+
+
 def test_parent_term() -> None:
     o = ordering({"parent": 1.0})
     assert o.priority(candidate(parent=0.8)) == pytest.approx(0.8)

@@ -128,7 +128,7 @@ class Ordering:
         """``B``: log-scaled backlinks, 0..1."""
         node = self.graph.ids.get(candidate.url)
         count = self.graph.backlinks[node] if node is not None else 0
-        top = max(self.graph.backlinks, default=0)
+        top = self.graph.max_backlinks
         return math.log1p(count) / math.log1p(top) if top > 0 else 0.0
 
     def refresh_rank(self) -> None:
