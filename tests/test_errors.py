@@ -50,7 +50,7 @@ def test_a_class_of_pyxform_without_a_row_cannot_be_defined() -> None:
 def _codes_written() -> dict[str, set[str]]:
     """Every code the stylesheets write, literally: in ``error-code``, ``[px:CODE]``, ``xs:QName('px:CODE')`` and
     ``px:table-failure/@code``; by file."""
-    patterns = [r'error-code="px:([a-z][a-z0-9-]*)"', r"\[px:([a-z][a-z0-9-]*)", r"QName\('px:([a-z][a-z0-9-]*)'\)",
+    patterns = [r'error-code="px:([a-z][a-z0-9-]*)"', r"\[px:([a-z][a-z0-9-]*)[] ]", r"QName\('px:([a-z][a-z0-9-]*)'\)",
                 r'<px:table-failure[^>]*\bcode="([a-z][a-z0-9-]*)"']
     found: dict[str, set[str]] = {}
     for path in sorted(STYLESHEETS.rglob("*.xsl")):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import inspect
 import json
+import os
 import pickle
 import subprocess
 import sys
@@ -192,3 +193,32 @@ def test_the_worker_runs_inside_a_dask_worker_process() -> None:
         with distributed.Client(cluster) as client:
             status, tables, payload, could_fork = client.submit(_in_a_dask_worker, ONE).result(timeout=300)
     assert (status, tables, payload, could_fork) == ("ok", 1, b"a,b\r\n1,2\r\n", False)
+
+
+_PROCESS_GROUP_SCRIPT = """
+import json, os, signal, sys, time
+from pyxform.base.limits import Limits
+from pyxform.base.source import Source
+from pyxform.jobs import PageOptions, Worker
+page = Source(b'<table><tr><th>a<tr><td>1</table>', 'p.html')
+with Worker(Limits(timeout=600)) as worker:
+    first = worker.run(page, PageOptions())
+    pid = worker.pid
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # this process stands for a command that stops gracefully
+    os.killpg(os.getpgid(0), signal.SIGINT)  # Ctrl-C at the terminal: the whole foreground process group
+    second = worker.run(page, PageOptions())
+    print(json.dumps({"own_group": os.getpgid(pid) != os.getpgid(0), "same_worker": worker.pid == pid,
+                      "first": first.tables, "second": second.tables,
+                      "second_error": None if second.error is None else second.error.code}))
+"""
+
+
+@pytest.mark.skipif(not hasattr(os, "killpg"), reason="process groups (POSIX)")
+@pytest.mark.parametrize("fork", ["1", "0"])
+def test_ctrl_c_at_the_terminal_reaches_the_command_not_its_worker(fork: str) -> None:
+    # The crawler and batch stop gracefully on Ctrl-C: the page in the worker must finish, not die as a crash.
+    done = subprocess.run([sys.executable, "-c", _PROCESS_GROUP_SCRIPT], check=False, capture_output=True, text=True,
+                          timeout=600, env={**os.environ, "PYXFORM_WORKER_FORK": fork}, start_new_session=True)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == {"own_group": True, "same_worker": True, "first": 1, "second": 1,
+                                       "second_error": None}

@@ -21,7 +21,7 @@ from .page import bug_result
 from .toolkit import job_result, prepare_job
 from .wire import send_error, send_result
 
-__all__ = ["serve", "release_signals", "HELD_SIGNALS"]
+__all__ = ["serve", "release_signals", "become_worker", "HELD_SIGNALS"]
 
 #: The signals the parent holds while it starts a child (:class:`pyxform.jobs.Worker`), released in the child.
 HELD_SIGNALS: Final = frozenset({signal.SIGINT, signal.SIGTERM})
@@ -87,6 +87,32 @@ def serve(limits: Limits, *, warm_up: bool = True) -> None:
         send_result(outbox, result)
 
 
+def become_worker(parent: int) -> bool:
+    """In a new child of process ``parent``: leave the terminal's process group (Ctrl-C and SIGTERM reach the command,
+    which ends its worker or lets it finish its page: the crawler and batch stop gracefully), end when the parent
+    ends however it ends (Linux ``prctl(PR_SET_PDEATHSIG, SIGKILL)``: a stylesheet without end never outlives its
+    command), and let go of the signals the parent held while it started this process.
+
+    :returns: False when the parent has already ended (the caller should end too).
+    """
+    try:
+        os.setpgid(0, 0)
+    except OSError:
+        pass
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG = 1
+        except (OSError, AttributeError):
+            pass
+    if os.getppid() != parent:
+        return False
+    release_signals()
+    return True
+
+
 if __name__ == "__main__":
-    release_signals()  # held by the parent while it started this process
+    if not become_worker(int(os.environ.get("PYXFORM_WORKER_PARENT", os.getppid()))):
+        sys.exit(70)
     serve(Limits(**json.loads(sys.argv[1])), warm_up=sys.argv[2:3] != ["cold"])

@@ -42,7 +42,7 @@ from ..base.limits import DEFAULT_LIMITS, MIN_WORKER_MEMORY, Limits, limit_excee
 from ..base.source import Source
 from .options import PageOptions
 from .page import PageResult, run_page
-from .child import HELD_SIGNALS, release_signals, serve
+from .child import HELD_SIGNALS, become_worker, serve
 from .toolkit import JobOptions, job_noun, prepare_job, run_job
 from .wire import loads_error, receive_result
 
@@ -130,8 +130,9 @@ class Worker:
                    "warm" if self.warm_up else "cold"]
         package_root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
         path = os.pathsep.join(p for p in (package_root, os.environ.get("PYTHONPATH", "")) if p)
-        process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                   stderr=self._stderr, env={**os.environ, "PYTHONPATH": path})
+        env = {**os.environ, "PYTHONPATH": path, "PYXFORM_WORKER_PARENT": str(os.getpid())}
+        process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr, env=env,
+                                   process_group=0)  # as become_worker: Ctrl-C at the terminal reaches the command
         assert process.stdin is not None and process.stdout is not None
         self._send = Connection(os.dup(process.stdin.fileno()), readable=False)
         self._receive = Connection(os.dup(process.stdout.fileno()), writable=False)
@@ -296,19 +297,6 @@ def _signals_held() -> Iterator[None]:
         signal.pthread_sigmask(signal.SIG_UNBLOCK, HELD_SIGNALS)
 
 
-def _die_with_parent() -> None:
-    """In a forked child (Linux): end when the parent ends, however it ends (SIGKILL too), so that a worker running a
-    stylesheet without end never outlives its command (``prctl(PR_SET_PDEATHSIG, SIGKILL)``; the fork is made by the
-    main thread, the one whose end counts)."""
-    if not sys.platform.startswith("linux"):
-        return
-    try:
-        import ctypes
-
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG = 1
-    except (OSError, AttributeError):
-        return
 class _ForkedChild:
     """The parts of ``subprocess.Popen`` :class:`Worker` uses, for a child made by ``os.fork``."""
 
@@ -366,10 +354,8 @@ def _fork_child(limits: Limits, stderr_fd: int, warm_up: bool) -> tuple[_ForkedC
     if pid == 0:  # the child: never returns into the parent's code
         code = 70
         try:
-            _die_with_parent()
-            if os.getppid() != parent:  # the parent ended before that: end too
+            if not become_worker(parent):  # the parent ended before that: end too
                 os._exit(code)
-            release_signals()
             os.close(to_child_write)
             os.close(from_child_read)
             os.dup2(to_child_read, 0)
