@@ -623,7 +623,8 @@ def test_link_host_is_the_canonical_host(url: str) -> None:
     (["http://a.test/", "--topic", "olympic", "--delay", "inf"], 2, "--delay: must be a finite number"),
     (["http://a.test/", "--topic", "olympic", "--delay", "nan"], 2, "--delay: must be"),
 ])
-def test_command_line_usage_errors(tmp_path, capsys, args: list[str], code: int, message: str) -> None:  # type: ignore[no-untyped-def]
+def test_command_line_usage_errors(tmp_path, capsys, args: list[str], code: int,  # type: ignore[no-untyped-def]
+                                   message: str) -> None:
     from pyxform.cli.main import main
 
     with pytest.raises(SystemExit) as stop:  # argparse's way: usage and message on standard error

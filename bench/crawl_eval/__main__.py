@@ -168,7 +168,8 @@ def main() -> None:
             at = result["at"]
             print(f"  {topic.name:8s} {ordering:9s} relevant at 10/25/50%: "
                   f"{at['10%']['relevant']:3d} {at['25%']['relevant']:3d} {at['50%']['relevant']:3d}  "
-                  f"traps {result['traps']:3d}  soft-404 {result['soft_404']:3d}  robots violations {result['robots_violations']}  "
+                  f"traps {result['traps']:3d}  soft-404 {result['soft_404']:3d}  "
+                  f"robots violations {result['robots_violations']}  "
                   f"robots.txt first {result['robots_first']}  gap {result['shortest_gap']:.3f}s  "
                   f"{result['seconds']:.0f}s", flush=True)
     print()

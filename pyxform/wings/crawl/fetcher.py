@@ -25,7 +25,8 @@ import httpx
 from ...base.errors import FetchError
 from ...base.fetch import pinned, resolve_checked
 
-__all__ = ["Answer", "Fetcher", "USER_AGENT", "ROBOTS_TOKEN", "is_html", "retry_after", "REDIRECTS", "OVERLOADED", "ERROR_BODY_BYTES"]
+__all__ = ["Answer", "Fetcher", "USER_AGENT", "ROBOTS_TOKEN", "is_html", "retry_after", "REDIRECTS", "OVERLOADED",
+           "ERROR_BODY_BYTES"]
 
 try:
     _VERSION = version("pyxform")

@@ -40,7 +40,8 @@ import numpy as np
 
 from .text import words
 
-__all__ = ["url_trap", "pattern_of", "group_of", "section_of", "text_digest", "pack_print", "unpack_print", "fingerprint", "TrapDetector", "NEAR_DUPLICATES", "SIMILAR", "MAX_SEGMENTS"]
+__all__ = ["url_trap", "pattern_of", "group_of", "section_of", "text_digest", "pack_print", "unpack_print",
+           "fingerprint", "TrapDetector", "NEAR_DUPLICATES", "SIMILAR", "MAX_SEGMENTS"]
 
 MAX_SEGMENTS: Final = 16
 #: Near-duplicate pages a URL pattern may fetch before it is stopped.

@@ -14,7 +14,8 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from w3lib.url import canonicalize_url
 
-__all__ = ["canonical", "host_of", "link_host", "in_scope", "host_in_scope", "url_words", "robots_url", "SESSION_PARAMETER", "origin"]
+__all__ = ["canonical", "host_of", "link_host", "in_scope", "host_in_scope", "url_words", "robots_url",
+           "SESSION_PARAMETER", "origin"]
 
 #: Query parameter names that carry a session id (case-insensitive): J2EE, PHP, ASP, ColdFusion, osCommerce, Zen Cart
 #: and the generic ``sid``/``session``/``sessionid`` forms.
