@@ -20,6 +20,12 @@ per page too: on a machine with as many cores as workers it is taken from them.
 The time a task spends outside the conversion itself (reading the record, the pipe to the child, writing the
 output) is reported as well.
 
+CPU: every contender's CPU time (this process, and the processes it started and waited for: the local cluster's
+worker processes and their isolated children) per page, and the cores it used (CPU seconds over wall seconds, end to
+end). On a machine others use too, the cores a run gets are what limits it: 2 workers can be 2x one worker only when
+the run gets 2 cores. A CPU time per page that stays the same from 1 to 2 workers says the batch itself adds no
+contention.
+
 Every contender runs ``--rounds`` times, in turn (batch with each worker count, then the sequential passes), and the
 best round of each is kept: on a machine others use too, the best round is the one least disturbed.
 
@@ -32,6 +38,7 @@ import argparse
 import io
 import os
 import platform
+import resource
 import sys
 import tempfile
 import time
@@ -59,8 +66,16 @@ def build_warc(paths: list[Path], target: Path) -> list[tuple[bytes, str]]:
     return pages
 
 
-def sequential(pages: list[tuple[bytes, str]], folder: Path, *, isolated: bool) -> float:
-    """Convert and write every page one after the other; returns the seconds."""
+def cpu_seconds() -> float:
+    """CPU seconds (user and system) of this process and of its children that ended and were waited for."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+def sequential(pages: list[tuple[bytes, str]], folder: Path, *, isolated: bool) -> tuple[float, float]:
+    """Convert and write every page one after the other; returns the seconds and the CPU seconds (the child's with
+    ``isolated``: counted once it has ended)."""
     from pyxform.base.files import atomic_write
     from pyxform.base.limits import DEFAULT_LIMITS, Limits
     from pyxform.base.source import Source
@@ -73,13 +88,17 @@ def sequential(pages: list[tuple[bytes, str]], folder: Path, *, isolated: bool) 
     try:
         (worker.run(warm, options) if worker is not None else run_page(warm, options))
         folder.mkdir(parents=True, exist_ok=True)
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), cpu_seconds()
         for number, (data, uri) in enumerate(pages):
             source = Source(data, uri)
             result = worker.run(source, options) if worker is not None else run_page(source, options)
             for output in result.outputs:
                 atomic_write(folder / f"{number}.xml", output.data)
-        return time.perf_counter() - started
+        seconds = time.perf_counter() - started
+        if worker is not None:
+            worker.close()  # its CPU time counts once it has ended
+            worker = None
+        return seconds, cpu_seconds() - cpu
     finally:
         if worker is not None:
             worker.close()
@@ -99,8 +118,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     from pyxform.wings.batch import run_batch
 
-    best: dict[str, float] = {}
-    batches: dict[int, tuple[Any, float, float]] = {}
+    best: dict[str, tuple[float, float]] = {}
+    batches: dict[int, tuple[Any, float, float, float]] = {}
     with tempfile.TemporaryDirectory(prefix="pyxform-batch-bench-") as scratch:
         root = Path(scratch)
         archive = root / "corpus.warc.gz"
@@ -110,31 +129,36 @@ def main(argv: list[str] | None = None) -> int:
               f"{platform.python_version()}; load average {os.getloadavg()[0]:.1f} at the start", flush=True)
         for round_number in range(args.rounds):
             for count in args.workers:  # each batch in new worker processes
-                started, cpu = time.perf_counter(), time.process_time()
+                started, cpu, all_cpu = time.perf_counter(), time.process_time(), cpu_seconds()
                 stats = run_batch([str(archive)], root / f"batch-{count}-{round_number}", workers=count)
                 total, driver_cpu = time.perf_counter() - started, time.process_time() - cpu
+                total_cpu = cpu_seconds() - all_cpu  # the cluster has ended: its processes' CPU is counted
                 if count not in batches or stats.seconds < batches[count][0].seconds:
-                    batches[count] = (stats, total, driver_cpu)
+                    batches[count] = (stats, total, driver_cpu, total_cpu)
                 print(f"  round {round_number + 1}: batch, {count} worker(s): {stats.seconds:.2f} s converting, "
                       f"{stats.startup_seconds:.2f} s start-up, {total:.2f} s end to end ({stats.done} pages, "
-                      f"{stats.failed} failed)", flush=True)
+                      f"{stats.failed} failed), {total_cpu / total:.2f} cores used; load average "
+                      f"{os.getloadavg()[0]:.1f}", flush=True)
             for label, isolated in (("in process", False), ("isolated", True)):
-                seconds = sequential(pages, root / f"sequential-{label}-{round_number}", isolated=isolated)
-                best[label] = min(best.get(label, seconds), seconds)
-                print(f"  round {round_number + 1}: sequential convert, {label}: {seconds:.2f} s", flush=True)
+                seconds, cpu = sequential(pages, root / f"sequential-{label}-{round_number}", isolated=isolated)
+                if label not in best or seconds < best[label][0]:
+                    best[label] = (seconds, cpu)
+                print(f"  round {round_number + 1}: sequential convert, {label}: {seconds:.2f} s, "
+                      f"{cpu / seconds:.2f} cores used; load average {os.getloadavg()[0]:.1f}", flush=True)
         print(f"load average {os.getloadavg()[0]:.1f} at the end", flush=True)
 
-    in_process, isolated = best["in process"], best["isolated"]
+    (in_process, in_process_cpu), (isolated, isolated_cpu) = best["in process"], best["isolated"]
     base = len(pages) / in_process
     print()
     print("| run | pages/s | x sequential (in process) | Dask overhead | overhead per page | outside conversion "
-          "in tasks | driver CPU per page | start-up | end to end |")
-    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
-    print(f"| sequential convert, in process | {base:.2f} | 1.00 | | | | | | {in_process:.1f} s |")
+          "in tasks | driver CPU per page | CPU per page | cores used | start-up | end to end |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    print(f"| sequential convert, in process | {base:.2f} | 1.00 | | | | | {in_process_cpu / len(pages) * 1000:.0f} ms "
+          f"| {in_process_cpu / in_process:.2f} | | {in_process:.1f} s |")
     print(f"| sequential convert, isolated | {len(pages) / isolated:.2f} | {in_process / isolated:.2f} | | | | | "
-          f"| {isolated:.1f} s |")
+          f"{isolated_cpu / len(pages) * 1000:.0f} ms | {isolated_cpu / isolated:.2f} | | {isolated:.1f} s |")
     for count in args.workers:
-        stats, total, driver_cpu = batches[count]
+        stats, total, driver_cpu, total_cpu = batches[count]
         rate = stats.done / stats.seconds
         capacity = count * stats.seconds
         overhead = 1 - stats.task_seconds / capacity
@@ -142,7 +166,12 @@ def main(argv: list[str] | None = None) -> int:
         outside = 1 - stats.convert_seconds / stats.task_seconds
         print(f"| batch, {count} worker{'s' if count > 1 else ''} | {rate:.2f} | {rate / base:.2f} | "
               f"{overhead:.1%} | {per_page_ms:.1f} ms | {outside:.1%} | {driver_cpu / stats.done * 1000:.1f} ms | "
-              f"{stats.startup_seconds:.1f} s | {total:.1f} s |")
+              f"{total_cpu / stats.done * 1000:.0f} ms | {total_cpu / total:.2f} | {stats.startup_seconds:.1f} s | "
+              f"{total:.1f} s |")
+    if len(args.workers) > 1:
+        first, last = args.workers[0], args.workers[-1]
+        ratio = batches[first][0].seconds / batches[last][0].seconds
+        print(f"\nbatch, {last} workers over {first}: {ratio:.2f}x (converting time of the best rounds)")
     return 0
 
 

@@ -4,6 +4,7 @@ against sequential pyxform.convert on the same bytes; the manifest holds every p
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import http.server
 import io
@@ -64,7 +65,7 @@ def client() -> Iterator[Any]:
 
     with dask.config.set({"distributed.scheduler.allowed-failures": 1}):
         cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, memory_limit="2GiB",
-                               dashboard_address=None, silence_logs=logging.CRITICAL)
+                               dashboard_address="127.0.0.1:0", silence_logs=logging.CRITICAL)
     connected = Client(cluster, set_as_default=False)
     try:
         yield connected
@@ -256,6 +257,10 @@ class _Web(http.server.ThreadingHTTPServer):
         self.pages = pages
         self.requested: list[str] = []
         self.release = threading.Event()
+        self.lock = threading.Lock()
+        self.open = 0  # requests being answered now
+        self.most_open = 0
+        self.three_open = threading.Event()  # three requests were open at once
 
     @property
     def base(self) -> str:
@@ -266,9 +271,29 @@ class _Handler(http.server.BaseHTTPRequestHandler):
     server: _Web
 
     def do_GET(self) -> None:  # noqa: N802 (http.server's name)
-        self.server.requested.append(self.path)
+        web = self.server
+        web.requested.append(self.path)
+        with web.lock:
+            web.open += 1
+            web.most_open = max(web.most_open, web.open)
+            if web.open >= 3:
+                web.three_open.set()
+        try:
+            self.answer()
+        finally:
+            with web.lock:
+                web.open -= 1
+
+    def answer(self) -> None:
         if self.path.startswith("/block"):
             self.server.release.wait(120)
+        if self.path.startswith("/together/"):  # answered once three requests are open at once
+            self.server.three_open.wait(60)
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.end_headers()
+            self.wfile.write(OK_PAGE.replace(b"1", self.path.rsplit("/", 1)[1].encode()))
+            return
         status, content_type, body = self.server.pages.get(self.path, (404, "text/plain", b"not found"))
         self.send_response(status)
         self.send_header("Content-Type", content_type)
@@ -375,9 +400,31 @@ def test_a_worker_that_dies_is_retried_then_its_page_recorded(tmp_path: Path, cl
     died = records.pop("a-die-always")
     assert died["status"] == "failed" and died["reason"]["code"] == "crash"
     assert "died" in died["reason"]["message"]
-    assert {name: r["status"] for name, r in records.items()} == dict.fromkeys(names[1:], "ok")
+    assert {name: r["status"] for name, r in records.items()} == dict.fromkeys(names[1:], "ok"), \
+        {name: r.get("reason") for name, r in records.items() if r["status"] != "ok"}
     assert (tmp_path / "died-once").exists()  # it did die once, and was converted when tried again
     assert stats.retried_tasks >= 1 and stats.failures == {"crash": 1}
+
+
+def test_a_page_that_crashes_its_isolated_child_costs_only_that_page(tmp_path: Path, client: Any) -> None:
+    from .batch_faults import DieOnPage
+
+    pages = tmp_path / "pages"
+    pages.mkdir()
+    (pages / "a-kill-child.html").write_bytes(square_table(250))  # half a minute of work: killed after a second
+    (pages / "b-after.html").write_bytes(OK_PAGE)
+    plugin = DieOnPage(str(tmp_path))
+    client.register_plugin(plugin)
+    try:
+        stats = run_batch([str(pages)], tmp_path / "out", client=client, chunk_pages=2,
+                          options=PageOptions(limits=Limits(timeout=300)))
+    finally:
+        client.unregister_worker_plugin(plugin.name)
+    records = {Path(r["source"]).stem: r for r in manifest_of(tmp_path / "out")}
+    assert records["a-kill-child"]["status"] == "failed" and records["a-kill-child"]["reason"]["code"] == "crash"
+    assert "killed by signal SIGKILL" in records["a-kill-child"]["reason"]["message"]
+    assert records["b-after"]["status"] == "ok" and records["b-after"]["tables"] == 1  # a new child, same task
+    assert stats.retried_tasks == 0 and stats.failures == {"crash": 1}
 
 
 # -- kill and resume --------------------------------------------------------------------------------------------------
@@ -435,6 +482,42 @@ def test_a_run_killed_part_way_resumes_without_losing_or_repeating_a_page(tmp_pa
     assert f"done by earlier runs: {len(before)} pages" in resumed.stderr
 
 
+def test_ctrl_c_ends_the_run_quietly_and_resume_goes_on(tmp_path: Path, web: _Web) -> None:
+    """Ctrl-C at the terminal reaches the whole process group: the driver ends the run (exit 130), and the local
+    cluster's worker processes, which the driver closes, print no KeyboardInterrupt tracebacks of their own."""
+    import psutil
+
+    listing = tmp_path / "urls.txt"
+    listing.write_text(f"{web.base}/ok\n{web.base}/gbk\n{web.base}/block\n")
+    folder = tmp_path / "out"
+    command = [sys.executable, "-m", "pyxform", "batch", str(listing), "--out", str(folder), "--workers", "2",
+               "--chunk-pages", "1", "--allow-private"]
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    interrupted = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
+                                   start_new_session=True)  # its own process group, as a terminal's job
+    manifest = folder / "manifest.jsonl"
+    try:
+        _wait_for(lambda: "/block" in web.requested and manifest.exists()
+                  and manifest.read_text(encoding="utf-8").count("\n") >= 2, "the batch did not get going",
+                  interrupted)
+        family = psutil.Process(interrupted.pid).children(recursive=True)
+        os.killpg(interrupted.pid, signal.SIGINT)
+        _, err = interrupted.communicate(timeout=300)  # a guard against a hung run, not a speed check
+    finally:
+        if interrupted.poll() is None:
+            interrupted.kill()
+        web.release.set()
+    assert interrupted.returncode == 130, err
+    assert "Traceback" not in err.decode()
+    _, alive = psutil.wait_procs(family, timeout=120)
+    assert alive == []
+    before = manifest_of(folder)
+    assert {record["source"] for record in before} == {f"{web.base}/ok", f"{web.base}/gbk"}
+    resumed = subprocess.run(command + ["--resume"], capture_output=True, text=True, env=env, timeout=600)
+    assert resumed.returncode == 0, resumed.stderr
+    assert [record["source"] for record in manifest_of(folder)][2:] == [f"{web.base}/block"]
+
+
 def _offsets(archive: Path, entries: list[dict[str, Any]]) -> dict[int, dict[str, Any]]:
     """The offsets of the response records of ``archive``, by walking it with warcio."""
     from warcio.archiveiterator import ArchiveIterator
@@ -447,6 +530,95 @@ def _offsets(archive: Path, entries: list[dict[str, Any]]) -> dict[int, dict[str
             if record.rec_type == "response":
                 found[records.get_record_offset()] = by_uri[record.rec_headers.get_header("WARC-Target-URI")]
     return found
+
+
+# -- a Dask cluster started by hand (docs/batch.md's commands) -------------------------------------------------------
+def _start(command: list[str], env: dict[str, str], started: list[subprocess.Popen[bytes]]) -> subprocess.Popen[bytes]:
+    process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                               start_new_session=True)  # its worker processes and their children in its group
+    started.append(process)
+    return process
+
+
+def _wait_for(condition: Any, what: str, process: subprocess.Popen[Any] | None = None) -> None:
+    deadline = time.monotonic() + 300  # a guard against a hung run, not a speed check
+    while not condition():
+        assert process is None or process.poll() is None, process.communicate()
+        assert time.monotonic() < deadline, what
+        time.sleep(0.05)
+
+
+def test_a_cluster_started_by_hand_gives_work_to_workers_that_join_and_a_lost_scheduler_ends_the_run(
+        tmp_path: Path, web: _Web) -> None:
+    import socket
+
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "DASK_DISTRIBUTED__SCHEDULER__ALLOWED_FAILURES": "1"}
+    started: list[subprocess.Popen[bytes]] = []
+    scheduler_file = tmp_path / "scheduler.json"
+    try:
+        scheduler = _start([sys.executable, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1", "--port",
+                            "0", "--no-dashboard", "--scheduler-file", str(scheduler_file)], env, started)
+        _wait_for(lambda: scheduler_file.exists() and scheduler_file.stat().st_size, "no scheduler", scheduler)
+        address = json.loads(scheduler_file.read_text())["address"]
+        worker = [sys.executable, "-m", "distributed.cli.dask_worker", address, "--nthreads", "1", "--memory-limit",
+                  "1GiB", "--no-dashboard", "--nworkers"]
+        _start(worker + ["1"], env, started)
+        batch = [sys.executable, "-m", "pyxform", "batch", "--scheduler", address, "--chunk-pages", "1",
+                 "--allow-private", "--fetch-timeout", "90"]
+
+        # one worker when the batch starts, two more join: the pages of /together/ are answered only once three are
+        # fetched at once, which needs more work in flight than the first worker's share
+        together = tmp_path / "together.txt"
+        together.write_text("".join(f"{web.base}/together/{n}\n" for n in range(8)))
+        growing = subprocess.Popen(batch + [str(together), "--out", str(tmp_path / "grow")], env=env,
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        _wait_for(lambda: any(path.startswith("/together/") for path in web.requested), "no page fetched", growing)
+        _start(worker + ["2"], env, started)
+        out, err = growing.communicate(timeout=600)
+        assert growing.returncode == 0, err
+        assert web.most_open >= 3  # the workers that joined converted pages alongside the first
+        records = manifest_of(tmp_path / "grow")
+        assert sorted(r["source"] for r in records) == sorted(f"{web.base}/together/{n}" for n in range(8))
+        assert {r["status"] for r in records} == {"ok"}
+
+        # the scheduler killed while a page is in flight: the run ends with exit 18 and its own message
+        listing = tmp_path / "urls.txt"
+        listing.write_text(f"{web.base}/ok\n{web.base}/block\n{web.base}/gbk\n")
+        folder = tmp_path / "lost"
+        losing = subprocess.Popen(batch + [str(listing), "--out", str(folder)], env=env, stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE, text=True)
+        manifest = folder / "manifest.jsonl"
+        _wait_for(lambda: "/block" in web.requested and manifest.exists()
+                  and manifest.read_text(encoding="utf-8").count("\n") == 2, "the batch did not get going", losing)
+        scheduler.kill()
+        out, err = losing.communicate(timeout=300)
+        assert losing.returncode == 18, err
+        assert "pyxform: error [cluster]: " in err and "--resume" in err
+        assert "Traceback" not in err and "distributed" not in err, err  # Dask's own log lines stay quiet
+        before = manifest_of(folder)
+        web.release.set()
+
+        # resumed on the local cluster, with Dask's usual dashboard port taken (here, if no one else holds it)
+        holder = socket.socket()
+        try:
+            with contextlib.suppress(OSError):
+                holder.bind(("127.0.0.1", 8787))
+                holder.listen()
+            resumed = subprocess.run([sys.executable, "-m", "pyxform", "batch", str(listing), "--out", str(folder),
+                                      "--allow-private", "--workers", "1", "--resume"], env=env, capture_output=True,
+                                     text=True, timeout=600)
+        finally:
+            holder.close()
+        assert resumed.returncode == 0, resumed.stderr
+        assert "8787" not in resumed.stderr and "Warning" not in resumed.stderr, resumed.stderr
+        after = manifest_of(folder)
+        assert after[:2] == before
+        assert sorted(r["source"] for r in after) == sorted(f"{web.base}/{name}" for name in ("ok", "block", "gbk"))
+    finally:
+        for process in started:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
 
 
 # -- the command line -------------------------------------------------------------------------------------------------

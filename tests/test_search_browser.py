@@ -7,6 +7,7 @@ under CI (``CI`` set), where ``.ci/run`` installs it and its absence is a failur
 from __future__ import annotations
 
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -26,30 +27,30 @@ if not CHROMIUM.exists() and not os.environ.get("CI"):
 playwright_api = pytest.importorskip("playwright.sync_api")
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
+    """``pyxform serve INDEX --port 0`` (a free port, no race for it): its URL, read from the line it prints."""
     base = tmp_path_factory.mktemp("browser")
     pages = copy_pages(base / "pages", ("lakes.html", "rivers.html", "fells.html", "notables.html", "hostile.html"))
     build(base / "index", [pages])
-    port = _free_port()
     process = subprocess.Popen([sys.executable, "-m", "pyxform", "serve", str(base / "index"), "--host", "127.0.0.1",
-                                "--port", str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    url = f"http://127.0.0.1:{port}/"
-    deadline = time.monotonic() + 60
-    while True:
+                                "--port", "0"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    line = process.stderr.readline()  # "pyxform serve: searching INDEX at http://127.0.0.1:PORT/ (Ctrl-C to stop)"
+    found = re.search(r"at (http://127\.0\.0\.1:\d+/) ", line)
+    if found is None:
+        process.kill()
+        raise RuntimeError(f"pyxform serve did not start: {line}{process.stderr.read()}")
+    url = found.group(1)
+    port = int(url.rsplit(":", 1)[1].strip("/"))
+    deadline = time.monotonic() + 600  # a ceiling no busy machine reaches, not a timing
+    while True:  # bound before the line is printed; listening once uvicorn has started
         try:
             with socket.create_connection(("127.0.0.1", port), timeout=1):
                 break
         except OSError:
             if process.poll() is not None or time.monotonic() > deadline:
                 process.kill()
-                raise RuntimeError(f"pyxform serve did not start: {process.stderr.read().decode()}")
+                raise RuntimeError(f"pyxform serve ended: {process.stderr.read()}") from None
             time.sleep(0.1)
     yield url
     process.terminate()

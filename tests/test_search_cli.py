@@ -89,3 +89,22 @@ def test_messages_and_exit_codes(index, tmp_path) -> None:
     in_the_way = pyxform("index", str(DATA / "rivers.html"), "--out", str(tmp_path / "a-file"))
     assert in_the_way.returncode == 15 and "[output]" in in_the_way.stderr
     assert "choose another --out" in in_the_way.stderr
+
+
+def test_a_search_process_loads_neither_the_jobs_layer_nor_lxml_nor_saxon(index) -> None:
+    """The query path starts fast: ``pyxform search`` imports its own verb module, SQLite and the analyzer only."""
+    import subprocess
+    import sys
+
+    code = ("import json, sys\nfrom pyxform.cli import main\nstatus = main(sys.argv[1:])\n"
+            "print(json.dumps(sorted({'.'.join(name.split('.')[:2 if name.startswith('pyxform.') else 1])"
+            " for name in sys.modules})))")
+    done = subprocess.run([sys.executable, "-c", code, "search", str(index), "Gulf of Bothnia", "--format", "json"],
+                          capture_output=True, text=True, encoding="utf-8", timeout=300)
+    assert done.returncode == 0, done.stderr
+    results, loaded = done.stdout.strip().splitlines()
+    assert json.loads(results)["results"][0]["title"] == "Rivers of Finland"  # it did search
+    loaded_names = set(json.loads(loaded))  # the top packages loaded (pyxform's by layer)
+    assert "pyxform.wings" in loaded_names and "sqlite3" in loaded_names and "Stemmer" in loaded_names
+    assert not loaded_names & {"pyxform.jobs", "pyxform.api", "pyxform.stages", "pyxform.runtime", "lxml", "saxonche",
+                               "numpy", "scipy", "starlette", "jinja2", "warcio", "httpx"}

@@ -11,6 +11,8 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pyxform.base.errors import EmptyQuery, InputError
 from pyxform import jobs
@@ -153,6 +155,8 @@ def test_an_index_without_tables_and_an_empty_query_say_so(tmp_path) -> None:
         for query in ("", "   ", "?!"):
             with pytest.raises(EmptyQuery, match="no word to search for"):
                 searcher.search(query)
+        with pytest.raises(EmptyQuery, match=r"'x{59}…' has no word .*longer than 40 characters are not indexed"):
+            searcher.search("x" * 5000)  # one word too long to be a term, quoted short
 
 
 def test_bad_inputs_are_recorded_and_the_rest_goes_on(tmp_path) -> None:
@@ -246,4 +250,237 @@ def test_pyxform_xml_outputs(tmp_path) -> None:
         xml = searcher.table_xml(hit.id)
     assert (hit.title, hit.table, hit.caption, hit.path) == ("Lakes of Finland", 0, "Largest lakes by area",
                                                              str(outputs / "lakes.xml"))
+    assert hit.source == str(DATA / "lakes.html")  # the page it was converted from (px:source), not the XML file
     assert "Saimaa" in xml and 'px:table="0"' in xml
+
+
+def test_a_folder_that_holds_something_else_is_refused_untouched(tmp_path) -> None:
+    from pyxform.base.errors import SearchIndexError
+
+    foreign = tmp_path / "foreign"
+    foreign.mkdir()
+    with sqlite3.connect(foreign / "index.sqlite") as db:  # another program's database under the same name
+        db.execute("CREATE TABLE notes (text TEXT)")
+    with pytest.raises(SearchIndexError, match="a database with other tables: notes"):
+        build(foreign, [DATA / "rivers.html"])
+    with sqlite3.connect(foreign / "index.sqlite") as db:
+        assert [row[0] for row in db.execute("SELECT name FROM sqlite_master")] == ["notes"]  # nothing added
+
+    old = tmp_path / "old"
+    build(old, [DATA / "rivers.html"])
+    with sqlite3.connect(old / "index.sqlite") as db:
+        db.execute("UPDATE meta SET value = '0' WHERE key = 'schema'")
+        db.execute("DROP TABLE links")  # an older schema, say
+    with pytest.raises(SearchIndexError, match="another version"):
+        build(old, [DATA / "lakes.html"])
+    with sqlite3.connect(old / "index.sqlite") as db:
+        assert "links" not in {row[0] for row in db.execute("SELECT name FROM sqlite_master")}  # not upgraded half-way
+    with pytest.raises(SearchIndexError, match="another version"):
+        Searcher(old)
+
+
+def test_a_damaged_index_is_an_index_error_not_a_crash(tmp_path) -> None:
+    from pyxform.base.errors import SearchIndexError
+
+    build(tmp_path / "index", [DATA / "rivers.html", DATA / "lakes.html"])
+    with sqlite3.connect(tmp_path / "index" / "index.sqlite") as db:
+        db.execute("DELETE FROM fts_data WHERE id > 10")  # the full-text index's pages lost
+    with Searcher(tmp_path / "index") as searcher, pytest.raises(SearchIndexError, match="damaged"):
+        searcher.search("Kemijoki")
+    (tmp_path / "garbage").mkdir()
+    (tmp_path / "garbage" / "index.sqlite").write_bytes(b"not a database" * 400)
+    with pytest.raises(SearchIndexError, match="not a pyxform search index"):
+        Searcher(tmp_path / "garbage")
+    with pytest.raises(SearchIndexError, match="not a pyxform search index"):
+        build(tmp_path / "garbage", [DATA / "rivers.html"])
+
+
+def test_one_writer_at_a_time(tmp_path) -> None:
+    from pyxform.base.errors import SearchIndexError
+    from pyxform.wings.search.store import Store
+
+    build(tmp_path / "index", [DATA / "rivers.html"])
+    with Store(tmp_path / "index", create=True):  # another `pyxform index` is running
+        with pytest.raises(SearchIndexError, match="another pyxform index is updating this index"):
+            build(tmp_path / "index", [DATA / "lakes.html"])
+        with Searcher(tmp_path / "index") as searcher:  # readers go on
+            assert searcher.search("Kemijoki", n=1)[0].title == "Rivers of Finland"
+    assert build(tmp_path / "index", [DATA / "lakes.html"]).tables == 3  # the lock went with the writer
+
+
+def test_paths_are_absolute_whatever_the_input_was(tmp_path, monkeypatch) -> None:
+    copy_pages(tmp_path / "pages", ("rivers.html",))
+    monkeypatch.chdir(tmp_path)
+    build(Path("index"), [Path("pages")])
+    with Searcher(tmp_path / "index") as searcher:
+        assert searcher.search("Kemijoki", n=1)[0].path == str((tmp_path / "pages" / "rivers.html").resolve())
+
+
+def test_inputs_that_are_all_missing_create_no_index(tmp_path) -> None:
+    from pyxform.base.errors import InputNotFound
+
+    with pytest.raises(InputNotFound, match="no such file or folder"):
+        build(tmp_path / "index", [tmp_path / "missing.html", tmp_path / "gone"])
+    assert not (tmp_path / "index").exists()
+
+
+def _raw_record(url: str, body: bytes, length: str | None = None) -> bytes:
+    payload = b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n" + body
+    return (f"WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: {url}\r\nWARC-Record-ID: <urn:uuid:{url[-1] * 8}-0000"
+            f"-0000-0000-000000000000>\r\nContent-Type: application/http; msgtype=response\r\nContent-Length: "
+            f"{length or len(payload)}\r\n\r\n").encode() + payload + b"\r\n\r\n"
+
+
+@pytest.mark.parametrize("gzipped", [False, True])
+def test_a_broken_warc_record_costs_only_itself(tmp_path, gzipped) -> None:
+    lakes, rivers, fells = ((DATA / name).read_bytes() for name in ("lakes.html", "rivers.html", "fells.html"))
+    records = [_raw_record("https://x.test/1", lakes), _raw_record("https://x.test/2", rivers, length="abc"),
+               b"WARC/1.0\r\nWARC-Type: response\r\n\r\n",  # no headers at all
+               _raw_record("https://x.test/3", fells)]
+    warc = tmp_path / ("pages.warc.gz" if gzipped else "pages.warc")
+    warc.write_bytes(b"".join(gzip.compress(record) if gzipped else record for record in records))
+    report = build(tmp_path / "index", [warc])
+    assert report.converted == 2 and report.tables == 5  # lakes (2 tables) and fells (3), after the broken ones
+    assert [(failure.code, "skipped" in failure.message) for failure in report.failures] == [("input", True)]
+    with Searcher(tmp_path / "index") as searcher:
+        assert searcher.search("Halti", n=1)[0].source == "https://example.org/wiki/Fells_of_Lapland"
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.booleans(), st.integers(0, 10_000), st.binary(min_size=1, max_size=40))
+def test_any_damage_to_a_warc_file_is_reported_never_raised(tmp_path_factory, gzipped, where, garbage) -> None:
+    """Bytes overwritten anywhere: reading ends, yields only the file's own pages and problems, and every record
+    the damage did not touch is read (in a gzipped WARC, whose records are separate gzip members)."""
+    from pyxform.wings.search.sources import InputProblem, PageInput, _warc_records
+
+    bodies = [(DATA / name).read_bytes() for name in ("lakes.html", "rivers.html", "fells.html")]
+    members = [_raw_record(f"https://x.test/{i}", body) for i, body in enumerate(bodies)]
+    members = [gzip.compress(member) for member in members] if gzipped else members
+    data = b"".join(members)
+    where %= len(data)
+    damaged = data[:where] + garbage + data[where + len(garbage):]
+    path = tmp_path_factory.mktemp("warc") / ("damaged.warc.gz" if gzipped else "damaged.warc")
+    path.write_bytes(damaged)
+    items = list(_warc_records(path, 10**7))
+    assert all(isinstance(item, (PageInput, InputProblem)) for item in items)
+    pages = {item.key for item in items if isinstance(item, PageInput)}
+    assert len(pages) <= 3  # a damaged WARC-Target-URI is still the record's
+    if gzipped:
+        starts = [sum(len(member) for member in members[:i]) for i in range(3)]
+        untouched = {f"https://x.test/{i}" for i, start in enumerate(starts)
+                     if start + len(members[i]) <= where or start >= where + len(garbage)}
+        assert untouched <= pages
+
+
+def test_a_search_sees_one_state_of_the_index_while_pages_are_replaced(tmp_path) -> None:
+    """A search reads the index in several statements; ``pyxform index`` may commit between them (the search page
+    stays up while the index grows). Every statement of one search sees the state it started with."""
+    pages = copy_pages(tmp_path / "pages", ("lakes.html", "rivers.html"))
+    build(tmp_path / "index", [pages])
+    lakes = pages / "lakes.html"
+
+    class CommitsBetweenStatements:
+        """The searcher's connection; right after the text query, the page of lakes changes and is indexed again."""
+
+        def __init__(self, db: sqlite3.Connection) -> None:
+            self.db, self.replaced = db, False
+
+        def execute(self, sql: str, parameters=()):
+            rows = self.db.execute(sql, parameters).fetchall()
+            if "MATCH" in sql and not self.replaced:
+                self.replaced = True
+                lakes.write_text(lakes.read_text(encoding="utf-8").replace("Saimaa", "Saimaa basin"), encoding="utf-8")
+                assert build(tmp_path / "index", [pages]).tables_added == 2  # its two tables replaced: new ids
+            return _Rows(rows)
+
+    with Searcher(tmp_path / "index") as searcher:
+        before = [(hit.source, hit.table) for hit in searcher.search("largest lakes area Saimaa")]
+        searcher.db = CommitsBetweenStatements(searcher.db)  # type: ignore[assignment]
+        during = searcher.search("largest lakes area Saimaa")
+        assert searcher.db.replaced
+        assert [(hit.source, hit.table) for hit in during] == before
+        assert "Saimaa basin" not in json.dumps([hit.preview for hit in during])  # the page as it was
+        searcher.db = searcher.db.db
+        after = searcher.search("largest lakes area Saimaa basin")
+        assert "Saimaa basin" in json.dumps(after[0].preview)
+
+
+class _Rows(list):
+    def fetchall(self) -> list:
+        return list(self)
+
+    def fetchone(self):
+        return self[0] if self else None
+
+
+def test_a_tables_note_rows_are_searched_not_shown_as_records(tmp_path) -> None:
+    """A source line under a table is the table's text (found by its words) but no record (not in the preview),
+    from the page and from its pyxform XML output alike."""
+    from pyxform import convert
+
+    from .test_tables_format import NOTED
+
+    (tmp_path / "pages").mkdir()
+    (tmp_path / "pages" / "rain.html").write_text(NOTED, encoding="utf-8")
+    (tmp_path / "outputs").mkdir()
+    (tmp_path / "outputs" / "rain.xml").write_bytes(convert(NOTED.encode("utf-8"), source="rain.html").to_bytes())
+    for inputs in ("pages", "outputs"):
+        build(tmp_path / f"index-{inputs}", [tmp_path / inputs])
+        with Searcher(tmp_path / f"index-{inputs}") as searcher:
+            hits = searcher.search("Meteorological Institute normals")
+        assert [(hit.caption, hit.table) for hit in hits] == [("Monthly rainfall", 0)], inputs
+        assert hits[0].preview == [["January", "41"], ["February", "30"], ["March", "28"]], inputs
+
+
+def test_the_counts_are_of_one_state_of_the_index(tmp_path) -> None:
+    """The page's header line (pages, tables) while ``pyxform index`` adds a page between the two counts."""
+    pages = copy_pages(tmp_path / "pages", ("lakes.html",))
+    build(tmp_path / "index", [pages])
+    rivers = copy_pages(tmp_path / "more", ("rivers.html",))
+
+    class CommitsBetweenStatements:
+        def __init__(self, db: sqlite3.Connection) -> None:
+            self.db, self.added = db, False
+
+        def execute(self, sql: str, parameters=()):
+            rows = self.db.execute(sql, parameters).fetchall()
+            if "FROM pages" in sql and not self.added:
+                self.added = True
+                assert build(tmp_path / "index", [rivers]).tables_added >= 1
+            return _Rows(rows)
+
+    with Searcher(tmp_path / "index") as searcher:
+        before = searcher.counts()
+        searcher.db = CommitsBetweenStatements(searcher.db)  # type: ignore[assignment]
+        assert searcher.counts() == before == (1, 2) and searcher.db.added
+        searcher.db = searcher.db.db
+        assert searcher.counts()[0] == 2
+
+
+ENTITY = """<!DOCTYPE html><html><head><title>Saimaa</title></head><body>
+<table class="infobox"><tr><th colspan="2">Saimaa</th></tr><tr><th>Location</th><td>South Karelia</td></tr>
+<tr><th>Type</th><td>Glacial lake</td></tr><tr><th>Surface area</th><td>4,400 km2</td></tr>
+<tr><th>Max depth</th><td>85 m</td></tr><tr><td colspan="2">Source: Finnish Environment Institute</td></tr>
+</table></body></html>"""
+
+
+def test_an_entity_tables_xml_output_is_one_record(tmp_path) -> None:
+    """An entity table (key-value pairs, ``px:table-kind="entity"``) is written by map as one record: its keys are
+    its columns, its values one record, its note row a note."""
+    from pyxform import convert
+
+    from pyxform.wings.search.extract import page_from_output
+
+    xml = convert(ENTITY.encode("utf-8"), source="saimaa.html").to_bytes()
+    assert b'px:table-kind="entity"' in xml
+    table = page_from_output(xml, location="saimaa.xml")["tables"][0]
+    assert [column["levels"] for column in table["columns"]] == [["Location"], ["Type"], ["Surface area"],
+                                                                  ["Max depth"]]
+    assert table["records"] == [["South Karelia", "Glacial lake", "4,400 km2", "85 m"]]
+    assert table["notes"] == ["Source: Finnish Environment Institute"]
+    (tmp_path / "outputs").mkdir()
+    (tmp_path / "outputs" / "saimaa.xml").write_bytes(xml)
+    build(tmp_path / "index", [tmp_path / "outputs"])
+    with Searcher(tmp_path / "index") as searcher:
+        hit = searcher.search("glacial lake South Karelia")[0]
+    assert hit.preview == [["South Karelia", "Glacial lake", "4,400 km2", "85 m"]]

@@ -14,10 +14,30 @@ from .search_helpers import build, copy_pages, pyxform
 pytestmark = pytest.mark.filterwarnings("ignore:Using .httpx. with .starlette.testclient.")
 
 
+def hostile_text_page() -> str:
+    """A page whose every field is hostile in another way than markup: bidi overrides and control characters, data:
+    and javascript: URLs (canonical, base, a cell's link), a 240,000-character cell, a 6,900-character header and a
+    16,000-character caption."""
+    long_cell = "Zanzibar " + "x" * 200 + " " + "lorem ipsum " * 20000
+    return f"""<!DOCTYPE html>
+<html><head><meta charset="utf-8"><title>\u202eRTL override title\u202c &amp; \u0007bell\u0001 page</title>
+<link rel="canonical" href="data:text/html,&lt;script&gt;alert('data')&lt;/script&gt;">
+<base href="javascript:alert('base')//"></head>
+<body><h2>Control \u0000 and \u200f marks</h2>
+<table>
+<caption>{'Caption ' * 2000}</caption>
+<tr><th>Header {'very long header words ' * 300}</th><th>Link</th></tr>
+<tr><td>{long_cell}</td><td><a href="data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==">data</a> Quagga</td></tr>
+<tr><td>\u05e9\u05dc\u05d5\u05dd Zanzibar</td><td>\u202e)1(trela</td></tr>
+</table></body></html>
+"""
+
+
 @pytest.fixture(scope="module")
 def index(tmp_path_factory) -> Path:
     base = tmp_path_factory.mktemp("serve")
     pages = copy_pages(base / "pages", ("lakes.html", "rivers.html", "fells.html", "hostile.html"))
+    (pages / "hostile-text.html").write_text(hostile_text_page(), encoding="utf-8")
     build(base / "index", [pages])
     return base / "index"
 
@@ -90,3 +110,77 @@ def test_hostile_page_text_stays_text(client, index) -> None:
     # the query itself is page-like text too
     echoed = client.get("/", params={"q": '"><script>alert(1)</script>'}).text
     assert "<script>alert(1)" not in echoed and "&#34;&gt;&lt;script&gt;" in echoed
+
+
+def test_long_text_is_cut_and_page_text_is_isolated(client) -> None:
+    page = client.get("/", params={"q": "Zanzibar Quagga"})
+    assert page.status_code == 200
+    first = re.search(r'<li class="hit" data-rank="1".*?</li>', page.text, re.S).group(0)
+    assert "RTL override title" in first
+    assert len(first) < 8000  # a 240,000-character cell, a 6,900-character header, a 16,000-character caption: cut
+    header = re.search(r"<th>(.*?)</th>", first, re.S).group(1)
+    assert header.startswith("Header very long header words") and header.endswith("…") and len(header) <= 120
+    assert "data:" not in page.text and "javascript:" not in page.text  # no such URL becomes a link
+    assert "unicode-bidi: plaintext" in page.text  # an RTL override in page text cannot reorder the page around it
+    hit = client.get("/api/search", params={"q": "Zanzibar Quagga"}).json()["results"][0]
+    assert hit["source"].endswith("hostile-text.html") and hit["title"].startswith("\u202eRTL override title")
+    assert all(len(value) <= 200 for row in hit["preview"] for value in row)
+
+
+def test_serve_refuses_an_address_in_use(index) -> None:
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = pyxform("serve", str(index), "--port", str(port))
+    assert done.returncode == 2 and "Address already in use" in done.stderr and "choose another --port" in done.stderr
+    assert "searching" not in done.stderr  # nothing announced that does not listen
+    bad = pyxform("serve", str(index), "--port", "70000")
+    assert bad.returncode == 2 and "a port is 0 to 65535" in bad.stderr
+
+
+def test_a_local_page_is_served_only_when_it_was_indexed_itself(tmp_path) -> None:
+    """An XML output names its page (``px:source``): any path could be named there, so it is shown, never served."""
+    from starlette.testclient import TestClient
+
+    from pyxform.wings.search.serve import create_app
+
+    secret = tmp_path / "secret.html"
+    secret.write_text("<p>private</p>", encoding="utf-8")
+    outputs = tmp_path / "out"
+    outputs.mkdir()
+    (outputs / "named.xml").write_text(
+        f'<pyxform xmlns:px="urn:pyxform" px:source="{secret}" px:title="Named">'
+        '<t px:table="0" px:label="Quokka census" px:name-from="caption"><row px:row="1">'
+        '<island px:label="Island">Rottnest</island></row></t></pyxform>', encoding="utf-8")
+    copy_pages(tmp_path / "pages", ("rivers.html",))
+    build(tmp_path / "index", [outputs, tmp_path / "pages"])
+    with TestClient(create_app(tmp_path / "index")) as client:
+        page = client.get("/", params={"q": "Quokka Rottnest"}).text
+        hit = client.get("/api/search", params={"q": "Quokka Rottnest"}).json()["results"][0]
+        assert (hit["source"], hit["path"]) == (str(secret), str(outputs / "named.xml"))
+        assert f'<span class="page">{secret}</span>' in page and 'href="/page/' not in page
+        table = re.search(r'href="/table/(\d+)\.xml"', page).group(1)
+        assert client.get(f"/page/{table}").status_code == 404
+
+
+def test_a_damaged_index_is_said_to_be_one_on_the_page_and_in_json(tmp_path) -> None:
+    """The page and the JSON endpoint both answer with the index error (JSON: status 500, ``{"error": ...}``), not
+    the server's bare "Internal Server Error"."""
+    import sqlite3
+
+    from starlette.testclient import TestClient
+
+    from pyxform.wings.search.serve import create_app
+
+    build(tmp_path / "index", [copy_pages(tmp_path / "pages", ("rivers.html", "lakes.html"))])
+    with sqlite3.connect(tmp_path / "index" / "index.sqlite") as db:
+        db.execute("DELETE FROM fts_data WHERE id > 10")  # the full-text index's pages lost
+    with TestClient(create_app(tmp_path / "index")) as client:
+        answer = client.get("/api/search", params={"q": "Kemijoki"})
+        assert answer.status_code == 500 and answer.headers["content-type"] == "application/json"
+        assert answer.json()["error"].startswith("the index is damaged (")
+        page = client.get("/", params={"q": "Kemijoki"})
+        assert page.status_code == 200 and "the index is damaged (" in page.text

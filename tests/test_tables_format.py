@@ -62,3 +62,17 @@ def test_the_jobs_layer_renders_the_tables_format() -> None:
     assert empty.status == "no-tables" and empty.outputs == ()
     with pytest.raises(UsageError, match="not 'tables'"):
         run_page(Source(PAGE, "page.html", None), PageOptions(command="grid", format="tables"))
+
+
+NOTED = """<!DOCTYPE html><html><head><title>Rainfall</title></head><body><table><caption>Monthly rainfall</caption>
+<tr><th>Month</th><th>Rain (mm)</th></tr><tr><td>January</td><td>41</td></tr><tr><td>February</td><td>30</td></tr>
+<tr><td>March</td><td>28</td></tr>
+<tr><td colspan="2">Source: Finnish Meteorological Institute, 1991–2020 normals</td></tr></table></body></html>"""
+
+
+def test_tables_json_keeps_the_note_rows_beside_the_records() -> None:
+    """A note row (a source line after the data) is no record; its text is kept as the table's ``notes``."""
+    table = json.loads(convert(NOTED.encode("utf-8"), source="rain.html").to_tables_json())["tables"][0]
+    assert table["records"] == [["January", "41"], ["February", "30"], ["March", "28"]]
+    assert table["notes"] == ["Source: Finnish Meteorological Institute, 1991–2020 normals"]
+    assert json.loads(convert(PAGE).to_tables_json())["tables"][0]["notes"] == []

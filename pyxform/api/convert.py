@@ -181,13 +181,15 @@ class Conversion:
                          "heading": "…" | null, "caption": "…" | null, "hidden": false,
                          "header_rows": 1, "header_cols": 0, "header_method": "markup",
                          "columns": [{"kind": "data", "col": 0, "levels": ["Year"]}, …],
-                         "records": [["1999", …], …], "rows": [1, …], "xml": "<table-name px:table=\"0\" …>…"}, …],
+                         "records": [["1999", …], …], "rows": [1, …], "notes": ["Source: …", …],
+                         "xml": "<table-name px:table=\"0\" …>…"}, …],
              "failures": [{"index": 7, "code": "limit", "message": "…"}]}
 
         ``tables`` are in index order (nested tables included, ``parent`` the index of the table they sit in);
-        ``columns``/``records``/``rows`` are :meth:`tables`' (:class:`~pyxform.tabular.TabularTable`); ``xml`` is
-        the table's element in the output XML (:attr:`xml`; a nested table's element as it sits in its cell), with
-        its namespace declarations; ``links`` are :attr:`links`' ``hrefs``, unresolved.
+        ``columns``/``records``/``rows``/``notes`` are :meth:`tables`' (:class:`~pyxform.tabular.TabularTable`:
+        ``notes`` the texts of the note rows, a source line or a footnote after the data, which are not records);
+        ``xml`` is the table's element in the output XML (:attr:`xml`; a nested table's element as it sits in its
+        cell), with its namespace declarations; ``links`` are :attr:`links`' ``hrefs``, unresolved.
 
         :param indent: spaces per level (``None``: one line).
         """
@@ -206,6 +208,7 @@ class Conversion:
                 "columns": [{"kind": column.kind, "col": column.col, "levels": list(column.levels)}
                             for column in table.columns],
                 "records": [list(record) for record in table.records], "rows": list(table.rows),
+                "notes": list(table.notes),
                 "xml": None if element is None else etree.tostring(element, encoding="unicode", with_tail=False)})
         links = self.links
         document = {

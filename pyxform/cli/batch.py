@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from ..base.errors import EXIT_PARTIAL_FAILURE
@@ -37,7 +38,7 @@ def _batch_arguments(parser: argparse.ArgumentParser) -> None:
                         help="the batch folder (created if missing): outputs, manifest.jsonl, batch.json")
     cluster = parser.add_argument_group("the Dask cluster")
     where = cluster.add_mutually_exclusive_group()
-    where.add_argument("--workers", type=_positive, metavar="N",
+    where.add_argument("--workers", type=_whole_number("a number of worker processes"), metavar="N",
                        help=f"worker processes of the local cluster (default: the CPUs, {os.cpu_count()})")
     where.add_argument("--scheduler", metavar="ADDRESS",
                        help="run on the Dask cluster of this scheduler (tcp://HOST:8786) instead of a local one; "
@@ -46,7 +47,7 @@ def _batch_arguments(parser: argparse.ArgumentParser) -> None:
                          help="memory limit of each local worker process in MiB (default 2048 when pages run in "
                               "isolated processes, else a share of the machine's memory); a worker over it is "
                               "restarted and its task run again")
-    cluster.add_argument("--chunk-pages", type=_positive, default=16, metavar="N",
+    cluster.add_argument("--chunk-pages", type=_whole_number("a number of pages"), default=16, metavar="N",
                          help="most pages in one task (default 16)")
     parser.add_argument("--resume", action="store_true",
                         help="go on with the batch DIR holds: the pages its manifest records are not done again")
@@ -54,15 +55,26 @@ def _batch_arguments(parser: argparse.ArgumentParser) -> None:
     limit_arguments(parser, worker=True)
 
 
-def _positive(value: str) -> int:
-    number = int(value)
-    if number < 1:
-        raise argparse.ArgumentTypeError("must be 1 or more")
-    return number
+def _whole_number(what: str) -> Callable[[str], int]:
+    """An argument type: a whole number, 1 or more; else the error says what the option takes (``what``)."""
+
+    def parse(value: str) -> int:
+        try:
+            number = int(value)
+        except ValueError:
+            number = 0
+        if number < 1:
+            raise argparse.ArgumentTypeError(f"takes {what}, 1 or more, not {value!r}")
+        return number
+
+    return parse
 
 
 def _mebibytes(value: str) -> int:
-    return _positive(value) * 2**20
+    try:
+        return _whole_number("a memory size in MiB")(value) * 2**20
+    except argparse.ArgumentTypeError:
+        raise argparse.ArgumentTypeError(f"takes a memory size in MiB, 1 or more (e.g. 4096), not {value!r}") from None
 
 
 def _run_batch(args: argparse.Namespace) -> int:

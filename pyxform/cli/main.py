@@ -2,7 +2,8 @@
 
 Each command is one :class:`~pyxform.cli.common.Command` of a verb module (:mod:`pyxform.cli.pages`,
 :mod:`pyxform.cli.toolkit`, :mod:`pyxform.cli.search`): a function that adds its arguments to an ``argparse``
-sub-parser and a function that runs it and returns the exit code. Adding a command is adding one line to :data:`COMMANDS`.
+sub-parser and a function that runs it and returns the exit code. Adding a command is adding one line to
+:data:`_COMMANDS`.
 
 Errors are printed as ``pyxform: error [CODE]: LOCATION: MESSAGE`` on standard error, and the exit code is the
 error's ``exit_code``; every exit status (also usage 2, some inputs failed 13, Ctrl-C 130, SIGTERM 143) comes from the
@@ -19,28 +20,49 @@ import threading
 import warnings
 from collections.abc import Sequence
 
-from typing import NoReturn
+from importlib import import_module
+from typing import Any, Final, NoReturn
 
 from ..base.errors import EXIT_INTERRUPTED, EXIT_TERMINATED, PyxformError, UsageError
-from . import batch, crawl, pages, search, toolkit
 from .common import (EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, Command, command_line_message, report_error,
                      report_internal)
 
 __all__ = ["main", "build_parser", "COMMANDS"]
 
-#: Every command, in the order ``pyxform --help`` lists them.
-COMMANDS: tuple[Command, ...] = (
-    pages.GRID,
-    pages.HEADERS,
-    pages.CONVERT,
-    toolkit.SCHEMA,
-    toolkit.VALIDATE,
-    toolkit.QUERY,
-    toolkit.TRANSFORM,
-    crawl.CRAWL,
-    search.INDEX, search.SEARCH, search.SERVE,
-    batch.BATCH,
+#: Every command, in the order ``pyxform --help`` lists them: its name and where it is declared (verb module,
+#: name). A verb module is imported only when one of its commands runs or the whole list is asked for, so that
+#: ``pyxform search`` starts without the jobs layer, lxml or Saxon (``docs/search.md``).
+_COMMANDS: Final[tuple[tuple[str, str, str], ...]] = (
+    ("grid", "pages", "GRID"),
+    ("headers", "pages", "HEADERS"),
+    ("convert", "pages", "CONVERT"),
+    ("schema", "toolkit", "SCHEMA"),
+    ("validate", "toolkit", "VALIDATE"),
+    ("query", "toolkit", "QUERY"),
+    ("transform", "toolkit", "TRANSFORM"),
+    ("crawl", "crawl", "CRAWL"),
+    ("index", "search", "INDEX"), ("search", "search", "SEARCH"), ("serve", "search", "SERVE"),
+    ("batch", "batch", "BATCH"),
 )
+
+
+def _command(module: str, name: str) -> Command:
+    command: Command = getattr(import_module(f"{__package__}.{module}"), name)
+    return command
+
+
+def __getattr__(name: str) -> Any:
+    if name == "COMMANDS":  # every command (imports every verb module)
+        return tuple(_command(module, attr) for _, module, attr in _COMMANDS)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _named(argv: Sequence[str]) -> tuple[Command, ...] | None:
+    """The command whose name is ``argv``'s first word, alone, or ``None`` when it names none."""
+    for name, module, attr in _COMMANDS:
+        if argv and argv[0] == name:
+            return (_command(module, attr),)
+    return None
 
 
 class _Parser(argparse.ArgumentParser):
@@ -51,11 +73,13 @@ class _Parser(argparse.ArgumentParser):
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\nSee '{self.prog} --help'.\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser with one sub-parser per command of :data:`COMMANDS`."""
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The argument parser with one sub-parser per command of :data:`COMMANDS`; with ``argv`` whose first word
+    names a command, with that command's sub-parser only (its verb module alone is imported)."""
     parser = _Parser(prog="pyxform", description="Turn the tables of web pages into clean, queryable XML.")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for command in COMMANDS:
+    chosen = _named(argv) if argv is not None else None
+    for command in chosen or __getattr__("COMMANDS"):
         sub = commands.add_parser(command.name, help=command.help, description=command.help)
         command.add_arguments(sub)
         sub.set_defaults(run=command.run, parser=sub)
@@ -80,7 +104,7 @@ def _raise_exit(signum: int, frame: object) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code (the ``pyxform`` script passes it to ``sys.exit``)."""
-    args, unknown = build_parser().parse_known_args(argv)
+    args, unknown = build_parser(sys.argv[1:] if argv is None else argv).parse_known_args(argv)
     if unknown:  # said by the command's own parser, which knows its options
         args.parser.error(f"unrecognized arguments: {' '.join(unknown)}")
     sigterm_handled = _exit_on_sigterm()
@@ -92,11 +116,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from ..runtime.params import ParameterWarning
-
+    # the verbs that take stylesheet parameters import the runtime with their module; the others (search) need not
+    params = sys.modules.get("pyxform.runtime.params")
     try:
         with warnings.catch_warnings():  # shown as pyxform's own warnings, once, before any input is read
-            warnings.simplefilter("ignore", ParameterWarning)
+            if params is not None:
+                warnings.simplefilter("ignore", params.ParameterWarning)
             return int(args.run(args))
     except UsageError as error:
         args.parser.error(command_line_message(str(error)))

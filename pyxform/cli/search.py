@@ -150,13 +150,23 @@ def _short(text: str, width: int) -> str:
 def _serve_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("index", metavar="INDEX", help="the index folder (pyxform index --out)")
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-    parser.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000)")
+    parser.add_argument("--port", type=_port, default=8000, help="port to listen on (default 8000; 0: any free port)")
+
+
+def _port(value: str) -> int:
+    number = int(value)
+    if not 0 <= number <= 65535:
+        raise argparse.ArgumentTypeError("a port is 0 to 65535")
+    return number
 
 
 def _run_serve(args: argparse.Namespace) -> int:
     from ..wings.search.serve import serve
 
-    serve(args.index, host=args.host, port=args.port)
+    def listening(url: str) -> None:
+        print(f"pyxform serve: searching {args.index} at {url} (Ctrl-C to stop)", file=sys.stderr, flush=True)
+
+    serve(args.index, host=args.host, port=args.port, on_listening=listening)
     return EXIT_OK
 
 

@@ -9,9 +9,9 @@ listed twice).
 What an input is:
 
 - an ``http(s)://`` URL: one page, fetched by the worker (pyxform's safe fetch);
-- a folder: its files, recursively in name order (hidden files and folders and the batch's own output folder left
-  out): ``.html``, ``.htm``, ``.xhtml``, ``.xht``, ``.shtml`` are pages, ``.warc``, ``.warc.gz`` archives; other
-  files are skipped;
+- a folder: its files, recursively in name order (hidden files and folders, the batch's own output folder and any
+  other batch's folder left out): ``.html``, ``.htm``, ``.xhtml``, ``.xht``, ``.shtml`` are pages, ``.warc``,
+  ``.warc.gz`` archives; other files are skipped;
 - a file: a WARC if it starts with a WARC record (uncompressed or gzip) or its name ends with ``.warc`` or
   ``.warc.gz``; else an HTML page if its name ends as a folder's pages do; else a URL list if its name ends with
   ``.txt``, ``.urls`` or ``.lst``, or its first line that is neither blank nor a ``#`` comment starts with
@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final, Literal
 
-from pyxform.base.errors import ArchiveError, InputError, InputNotFound, PyxformError
+from pyxform.base.errors import ArchiveError, InputError, InputNotFound, InternalError, PyxformError
 from pyxform.base.source import looks_like_url
 
 from . import warc
@@ -53,7 +53,7 @@ class PageRef:
     """A page to convert, as a reference the worker reads it by.
 
     :ivar key: unique in the batch and stable across runs: the URL (a listed or given URL), the ``file:`` URI of
-        the file, or the WARC file's ``file:`` URI with ``#offset=N`` (the record's byte offset).
+        the file's real path, or the WARC file's with ``#offset=N`` (the record's byte offset).
     :ivar source: what the manifest calls the page: the URL (listed, given, or a WARC record's target URI), else the
         path as found (relative if the input was).
     :ivar kind: ``file``, ``warc`` or ``url``.
@@ -110,7 +110,10 @@ def check_inputs(inputs: Sequence[str]) -> None:
 
 
 def _file_key(path: Path) -> str:
-    return path.absolute().as_uri()
+    """A file's key: the ``file:`` URI of its real path (symbolic links and ``..`` resolved), so that a file reached
+    by two paths is one page. Its :attr:`PageRef.location` stays the path as given, made absolute: on a cluster the
+    workers read the inputs through the same paths, which need not resolve alike on every machine."""
+    return Path(os.path.realpath(path)).as_uri()
 
 
 def input_kind(path: str) -> Literal["warc", "urls", "html"]:
@@ -141,7 +144,7 @@ def pages(inputs: Sequence[str], *, exclude: Path | None = None) -> Iterator[Ite
     :param exclude: a folder not to walk into (the batch's own output folder).
     """
     seen: set[str] = set()
-    for item in _items(inputs, exclude.absolute() if exclude is not None else None):
+    for item in _items(inputs, Path(os.path.realpath(exclude)) if exclude is not None else None):
         if isinstance(item, (PageRef, Failure)):
             if item.key in seen:
                 yield Skip("given twice")
@@ -165,10 +168,15 @@ def _url_page(url: str) -> PageRef:
 
 
 def _folder(folder: Path, exclude: Path | None) -> Iterator[Item]:
-    for root, folders, files in os.walk(folder, onerror=None):
+    unreadable: list[OSError] = []  # folders os.walk cannot list: each is a failure, not pages silently missing
+    for root, folders, files in os.walk(folder, onerror=unreadable.append):
+        yield from _unreadable_folders(unreadable)
         here = Path(root)
         folders[:] = sorted(name for name in folders if not name.startswith(".")
-                            and (exclude is None or (here / name).absolute() != exclude))
+                            and (exclude is None or Path(os.path.realpath(here / name)) != exclude))
+        for name in [name for name in folders if _holds_a_batch(here / name)]:
+            folders.remove(name)  # its outputs (.xhtml) are no input
+            yield Skip("another batch's folder")
         for name in sorted(files):
             if name.startswith("."):
                 continue
@@ -177,6 +185,20 @@ def _folder(folder: Path, exclude: Path | None) -> Iterator[Item]:
                 yield from _file(here / name, explicit=False)
             else:
                 yield Skip("file neither HTML nor WARC by its name")
+    yield from _unreadable_folders(unreadable)
+
+
+def _holds_a_batch(folder: Path) -> bool:
+    """Whether ``folder`` is a batch folder (its ``batch.json`` and ``manifest.jsonl``)."""
+    return (folder / "batch.json").is_file() and (folder / "manifest.jsonl").is_file()
+
+
+def _unreadable_folders(errors: list[OSError]) -> Iterator[Item]:
+    while errors:
+        error = errors.pop(0)
+        where = str(error.filename)
+        yield Failure(_file_key(Path(where)), where,
+                      InputNotFound(f"cannot read the folder: {error.strerror or error}", location=where))
 
 
 def _file(path: Path, *, explicit: bool) -> Iterator[Item]:
@@ -208,8 +230,10 @@ def _file(path: Path, *, explicit: bool) -> Iterator[Item]:
 def _archive(path: Path, file_key: str) -> Iterator[Item]:
     location = str(path.absolute())
     offset = 0
+    empty = True
     try:
         for record in warc.scan(location):
+            empty = False
             offset = record.offset
             key = f"{file_key}#offset={record.offset}"
             if isinstance(record, warc.WarcPage):
@@ -220,10 +244,18 @@ def _archive(path: Path, file_key: str) -> Iterator[Item]:
             else:
                 where = f"{path}#offset={record.offset}"
                 yield Failure(key, record.uri or where, ArchiveError(record.message, location=where))
-    except OSError as error:
-        where = f"{path}#offset={offset}"
-        yield Failure(f"{file_key}#offset={offset}", where,
-                      ArchiveError(f"cannot read the file: {error.strerror or error}", location=where))
+    except Exception as error:  # noqa: BLE001 - an I/O error, or a bug of the reader: the rest of this file only
+        # the records after the last one found cannot be read: recorded once, under a key of their own (the last
+        # record's is taken), and the next input is read
+        key, where = (f"{file_key}#offset=0", f"{path}#offset=0") if empty else \
+            (f"{file_key}#after={offset}", f"{path}#after={offset}")
+        why: PyxformError = ArchiveError(f"cannot read the file: {error.strerror or error}", location=where) \
+            if isinstance(error, OSError) else \
+            InternalError(f"{type(error).__name__}: {error} (please report this)", location=where)
+        yield Failure(key, where, why)
+        return
+    if empty:
+        yield Skip("empty WARC file")
 
 
 def _url_list(path: Path, file_key: str) -> Iterator[Item]:

@@ -72,8 +72,8 @@ class Manifest:
     :param options: the options that decide the outputs (format, names, ...), kept in ``batch.json``.
     :param resume: continue the batch the folder holds (its done pages are :attr:`done`); without it, a folder that
         holds a batch is refused.
-    :raises OutputError: the folder cannot be created or written, it holds a batch and ``resume`` is false, or it
-        holds one made with other options.
+    :raises OutputError: the folder cannot be created or written, it holds a batch and ``resume`` is false, it
+        holds one made with other options, or another process runs a batch on it.
     """
 
     def __init__(self, folder: Path, options: Mapping[str, Any], *, resume: bool) -> None:
@@ -85,11 +85,42 @@ class Manifest:
         self._stream: IO[str] | None = None
         try:
             folder.mkdir(parents=True, exist_ok=True)
+            self._stream = open(self.path, "a", encoding="utf-8")
         except OSError as error:
-            raise OutputError(f"cannot create the batch folder: {error.strerror or error}",
-                              location=str(folder)) from None
+            raise OutputError(f"cannot {'write into' if folder.is_dir() else 'create'} the batch folder: "
+                              f"{error.strerror or error}", location=str(folder)) from None
+        try:
+            self._lock()
+            self._open(options, resume=resume)
+        except BaseException:
+            self.close()
+            raise
+
+    def _lock(self) -> None:
+        """Hold an exclusive lock on the manifest while the batch runs (``flock``; over NFS Linux takes it on the
+        server): a second ``pyxform batch`` on the same folder would write every page twice.
+
+        :raises OutputError: another process holds it.
+        """
+        try:
+            import fcntl
+        except ImportError:  # not on this platform: no lock
+            return
+        assert self._stream is not None
+        try:
+            fcntl.flock(self._stream.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise OutputError("another pyxform batch is running on this folder (its manifest is locked): wait for "
+                              "it to end, or give another folder", location=str(self.folder)) from None
+        except OSError:  # a file system without locks: go on without
+            pass
+
+    def _open(self, options: Mapping[str, Any], *, resume: bool) -> None:
+        """Check the folder's batch against ``options`` and ``resume``, read what it has done, and drop a last line
+        cut short (see the class)."""
+        folder = self.folder
         state_path = folder / STATE
-        held = self.path.exists() and self.path.stat().st_size > 0
+        held = self.path.stat().st_size > 0
         if held and not resume:
             raise OutputError("this folder holds a batch already (manifest.jsonl): continue it with --resume, or give "
                               "another folder", location=str(folder))
@@ -119,7 +150,6 @@ class Manifest:
         try:
             if not held or not state_path.exists():  # a batch without a page yet takes these options
                 atomic_write(state_path, (json.dumps(state, indent=2, sort_keys=True) + "\n").encode("utf-8"))
-            self._stream = open(self.path, "a", encoding="utf-8")
         except OSError as error:
             raise OutputError(f"cannot write into the batch folder: {error.strerror or error}",
                               location=str(folder)) from None

@@ -3,7 +3,8 @@
 The driver reads the inputs as the run goes (:func:`~pyxform.wings.batch.inputs.pages`: WARC files are walked
 here, their pages are read by the workers), cuts the pages it has not recorded yet into chunks (at most
 ``chunk_pages`` pages and 16 MiB each; smaller at the end, so that every worker has work), and keeps at most two
-tasks per worker thread in flight, taking each result as it completes (``distributed.as_completed``). Each result's
+tasks per worker thread in flight (the cluster's threads, counted again every few seconds: workers that join a
+running batch get work too), taking each result as it completes (``distributed.as_completed``). Each result's
 page records go into the manifest at once.
 
 The cluster is Dask's: a ``LocalCluster`` of worker processes on this machine (one thread each), or the scheduler
@@ -32,9 +33,9 @@ from pyxform.jobs import PageOptions
 from .inputs import Failure, PageRef, Skip, check_inputs, pages
 from .manifest import Manifest
 from .progress import BatchStats
-from .work import TaskSettings, convert_chunk, failure_record, prepare
+from .work import TaskSettings, convert_chunk, failure_record, interrupts_ignored, prepare
 
-__all__ = ["run_batch", "output_options", "RETRIES", "CHUNK_PAGES"]
+__all__ = ["run_batch", "output_options", "check_scheduler_address", "RETRIES", "CHUNK_PAGES"]
 
 #: How many times the scheduler of the local cluster runs a task again after its worker died.
 RETRIES: Final = 1
@@ -52,10 +53,17 @@ LOCAL_CLUSTER_CONFIG: Final = {"distributed.worker.profile.enabled": False,
                                "distributed.worker.memory.monitor-interval": "1s",
                                "distributed.admin.system-monitor.interval": "2s",
                                "distributed.admin.tick.interval": "500ms"}
+#: The local cluster's scheduler: no dashboard (bokeh is not a dependency), and its HTTP server (health checks) on a
+#: free port of the loopback interface, not on Dask's 8787, which another cluster may hold (Dask warns then).
+_LOCAL_SCHEDULER: Final = {"dashboard": False, "dashboard_address": "127.0.0.1:0"}
 _WORKER_WAIT: Final = 60.0
+#: Seconds to reach the scheduler at ``scheduler`` (a connection and Dask's handshake).
+CONNECT_WAIT: Final = 30.0
 #: Seconds a run waits with tasks in flight and no worker in the cluster before it gives up (ClusterError).
 NO_WORKER_WAIT: Final = 180.0
 _POLL: Final = 2.0
+#: Seconds between two looks at the cluster's size: workers that join a running batch (more machines) get work too.
+_THREADS_EVERY: Final = 5.0
 _RESULT_WAIT: Final = 60.0
 
 
@@ -97,6 +105,8 @@ def run_batch(inputs: Sequence[str], folder: str | Path, *, options: PageOptions
     check_inputs(inputs)
     if workers is not None and workers < 1:
         raise ValueError("workers must be 1 or more")
+    if scheduler and client is None:
+        check_scheduler_address(scheduler)
     batch_folder = Path(folder).absolute()
     settings = TaskSettings(str(batch_folder), options, allow_private)
     stats = BatchStats()
@@ -115,19 +125,45 @@ def run_batch(inputs: Sequence[str], folder: str | Path, *, options: PageOptions
 
 
 # -- the cluster ----------------------------------------------------------------------------------------------------
+def check_scheduler_address(address: str) -> None:
+    """Refuse a scheduler address that Dask cannot connect to whatever the network does: ``[PROTOCOL://]HOST:PORT``
+    with a protocol of ``distributed.comm`` (``tcp``, ``tls``, ``ws``, ``wss``, ``ucx``).
+
+    :raises ClusterError: naming the address and what is wrong with it.
+    """
+    from distributed.comm import parse_address
+    from distributed.comm.addressing import parse_host_port
+    from distributed.comm.registry import backends
+
+    try:
+        protocol, location = parse_address(address)
+        parse_host_port(location)
+    except ValueError as error:
+        raise ClusterError(f"not a Dask scheduler address ({error}): give tcp://HOST:PORT",
+                           location=address) from None
+    if protocol not in backends or protocol == "inproc":
+        raise ClusterError(f"not a Dask scheduler address: no protocol {protocol!r} (tcp, tls, ws, wss, ucx): give "
+                           "tcp://HOST:PORT", location=address)
+
+
 @contextlib.contextmanager
 def _quiet_dask() -> Iterator[None]:
     """Dask's own log lines off while the batch runs (a lost worker or scheduler is reported by the batch itself,
-    in the manifest or as a :class:`~pyxform.base.errors.ClusterError`, not as Dask's tracebacks)."""
+    in the manifest or as a :class:`~pyxform.base.errors.ClusterError`, not as Dask's tracebacks): every
+    ``distributed`` logger, since Dask's configuration gives some of them a level of their own
+    (``distributed.client``: a lost scheduler's reconnection traceback)."""
     import logging
 
-    logger = logging.getLogger("distributed")
-    level = logger.level
-    logger.setLevel(logging.CRITICAL)
+    names = ["distributed"] + sorted(name for name in logging.root.manager.loggerDict
+                                     if name.startswith("distributed."))
+    levels = {name: logging.getLogger(name).level for name in names}
+    for name in names:
+        logging.getLogger(name).setLevel(logging.CRITICAL)
     try:
         yield
     finally:
-        logger.setLevel(level)
+        for name, level in levels.items():
+            logging.getLogger(name).setLevel(level)
 
 
 @contextlib.contextmanager
@@ -145,9 +181,10 @@ def _connected(client: Any, scheduler: str | None, workers: int | None, worker_m
     from distributed import Client, LocalCluster
 
     if scheduler:
+        _probe_scheduler(scheduler, CONNECT_WAIT)
         try:
-            own = Client(scheduler, timeout="30s", set_as_default=False)
-        except (OSError, TimeoutError) as error:
+            own = Client(scheduler, timeout=f"{CONNECT_WAIT:g}s", set_as_default=False)
+        except (OSError, TimeoutError, ValueError) as error:
             raise ClusterError(f"cannot reach the Dask scheduler: {error}", location=scheduler) from None
         try:
             yield own
@@ -161,17 +198,44 @@ def _connected(client: Any, scheduler: str | None, workers: int | None, worker_m
         with dask.config.set({"distributed.scheduler.allowed-failures": RETRIES, "distributed.worker.daemon": False,
                               **LOCAL_CLUSTER_CONFIG}):
             cluster = LocalCluster(n_workers=count, threads_per_worker=1, processes=True, memory_limit=memory,
-                                   dashboard_address=None, silence_logs=logging.CRITICAL)
-    except (OSError, TimeoutError, ValueError) as error:
-        raise ClusterError(f"cannot start the local Dask cluster: {error}") from None
+                                   silence_logs=logging.CRITICAL, scheduler_kwargs=_LOCAL_SCHEDULER)
+    except (OSError, TimeoutError, ValueError, RuntimeError) as error:
+        # RuntimeError: a worker process did not start; in a script run without `if __name__ == "__main__":`,
+        # the worker processes (spawned) run the script again and fail so
+        raise ClusterError(f"cannot start the local Dask cluster: {error} (from a Python script, call run_batch "
+                           "under `if __name__ == \"__main__\":`)") from None
     try:
         own = Client(cluster, set_as_default=False)
         try:
+            own.register_plugin(interrupts_ignored())  # Ctrl-C is the driver's: no traceback from each worker
             yield own
         finally:
             own.close()
     finally:
         cluster.close()
+
+
+def _probe_scheduler(address: str, wait: float) -> None:
+    """Check that a Dask scheduler answers at ``address`` (connection and handshake) within ``wait`` seconds: where
+    another server answers (the dashboard's port, 8787, for the scheduler's, 8786) distributed ignores its time limit
+    (dask/distributed#8071) and ``Client`` waited for ever. In a thread: the caller's may run an event loop. Raises
+    :class:`ClusterError` when nothing answered as a Dask scheduler in time, or the address cannot be reached."""
+    import asyncio
+    from concurrent.futures import ThreadPoolExecutor
+
+    from distributed.comm import connect
+
+    async def probe() -> None:
+        await (await asyncio.wait_for(connect(address, timeout=wait), wait)).close()
+
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="pyxform-batch-probe") as pool:
+        try:
+            pool.submit(asyncio.run, probe()).result()
+        except TimeoutError:
+            raise ClusterError(f"no Dask scheduler answered at this address within {wait:g} s (a scheduler listens "
+                               "on 8786 unless told otherwise; 8787 is its dashboard)", location=address) from None
+        except (OSError, ValueError) as error:
+            raise ClusterError(f"cannot reach the Dask scheduler: {error}", location=address) from None
 
 
 def _prepare_workers(client: Any, settings: TaskSettings) -> int:
@@ -234,6 +298,7 @@ class _Driver:
         self.no_worker_since: float | None = None
         self.submitted = 0
         self.threads = 1
+        self.threads_seen = 0.0  # when the cluster's size was last looked at
 
     # -- reading the inputs ---------------------------------------------------------------------------------------
     def pull(self, budget: int) -> None:
@@ -302,6 +367,8 @@ class _Driver:
             self.stats.task_seconds += result.seconds
             self.stats.convert_seconds += result.convert_seconds
             self.record(list(result.records))
+            if result.stop is not None:  # the batch folder is full: its pages are done by --resume
+                raise result.stop
         elif status == "error":
             error = future.exception()
             if len(chunk) > 1:  # one page of it may be the cause: each page alone, first
@@ -344,13 +411,23 @@ class _Driver:
         if self.completed.has_ready():
             self.no_worker_since = None
             return
-        if self.client.nthreads():
+        if self.count_threads():
             self.no_worker_since = None
         elif self.no_worker_since is None:
             self.no_worker_since = time.monotonic()
         elif time.monotonic() - self.no_worker_since > NO_WORKER_WAIT:
             raise ClusterError(f"no Dask worker has been in the cluster for {NO_WORKER_WAIT:g} s: every worker died "
                                "or left; go on with --resume once the cluster has workers again")
+
+    def count_threads(self) -> int:
+        """The cluster's worker threads now (a round trip to the scheduler); :attr:`threads` follows them (not
+        below 1), so that the work in flight grows with workers that join a running batch."""
+        threads = sum(self.client.nthreads().values())
+        self.threads_seen = time.monotonic()
+        if threads:
+            self.threads = threads
+            self.stats.threads = max(self.stats.threads, threads)
+        return threads
 
     # -- the loop -------------------------------------------------------------------------------------------------
     def read_to_first_page(self) -> None:
@@ -373,10 +450,12 @@ class _Driver:
             raise
 
     def _loop(self) -> None:
-        in_flight_limit = 2 * self.threads
-        lookahead = max(1000, 4 * in_flight_limit * self.chunk_pages)
-        self.stats.started = time.monotonic()
+        self.stats.started = self.threads_seen = time.monotonic()
         while True:
+            if time.monotonic() - self.threads_seen > _THREADS_EVERY:
+                self.count_threads()
+            in_flight_limit = 2 * self.threads
+            lookahead = max(1000, 4 * in_flight_limit * self.chunk_pages)
             while self.stats.reading and len(self.pending) < lookahead and not self.completed.has_ready():
                 self.pull(64)
             while len(self.in_flight) < in_flight_limit:

@@ -1,6 +1,7 @@
 """Web archives: the HTML pages of a WARC file, found and read with warcio.
 
-A WARC file (ISO 28500: WARC/1.0, WARC/1.1) is read uncompressed or as one gzip member per record (annex D, what
+A WARC file (ISO 28500: WARC/1.0, WARC/1.1; and the drafts WARC/0.17 and WARC/0.18 that Heritrix 1.x wrote, as
+warcio reads them) is read uncompressed or as one gzip member per record (annex D, what
 Common Crawl, wget and warcio write). A *page* is a ``response`` record of an http(s) URI whose HTTP status is 200
 and whose media type is HTML (:func:`is_html`); its charset is the ``charset`` parameter of the HTTP
 ``Content-Type``. :func:`scan` walks a file once and says what each record is; :func:`read_page` reads one page at
@@ -8,19 +9,18 @@ the byte offset :func:`scan` gave (what a worker does).
 
 A broken record (truncated, a ``Content-Length`` that runs into the next record, headers that do not parse, a gzip
 member that does not inflate) is reported with its offset, and the walk goes on at the next record start: the next
-gzip member that inflates to a WARC record, or the next ``WARC/1.x`` line.
+gzip member that inflates to a WARC record, or the next ``WARC/1.x`` (``WARC/0.1x``) line.
 """
 
 from __future__ import annotations
 
 import re
 import zlib
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from dataclasses import dataclass
 from email.message import Message
 from typing import BinaryIO, Final
 
-from warcio.archiveiterator import ArchiveIterator
 from warcio.exceptions import ArchiveLoadFailed
 from warcio.limitreader import LimitReader
 from warcio.statusandheaders import StatusAndHeadersParserException
@@ -28,18 +28,26 @@ from warcio.statusandheaders import StatusAndHeadersParserException
 from pyxform.base.errors import ArchiveError
 from pyxform.base.limits import Limits, limit_exceeded
 
+from .records import HeadersTooLarge
+from .records import Records as _Records
+from .records import content_stream as _content_stream
+
 __all__ = ["WarcPage", "WarcSkip", "WarcBroken", "scan", "read_page", "is_html", "sniffs_as_html", "looks_like_warc",
            "HTML_MEDIA_TYPES"]
 
 #: The media types of HTML documents (WHATWG HTML, "HTML MIME type"; XHTML's).
 HTML_MEDIA_TYPES: Final = frozenset({"text/html", "application/xhtml+xml"})
 _GZIP_MAGIC: Final = b"\x1f\x8b\x08"
-_WARC_LINE: Final = re.compile(rb"WARC/1\.[01]\r?\n")
+#: The version line that starts a WARC record: ISO 28500's WARC/1.0 and WARC/1.1, the drafts' WARC/0.17 and 0.18.
+_WARC_LINE: Final = re.compile(rb"WARC/(?:1\.[01]|0\.1[78])\r?\n")
 _TARGET_URI: Final = re.compile(rb"\r?\nWARC-Target-URI:[ \t]*<?([^\r\n>]*)>?", re.IGNORECASE)
 _BLOCK: Final = 1 << 20
+_HEADER_LOOK: Final = 65536  # bytes of a broken record's headers looked at for its target URI
 _SNIFF_BYTES: Final = 1445  # WHATWG MIME sniffing reads at most 1445 bytes of the resource header
+#: What reading a broken record raises: warcio's errors, and its own failures on headers it does not expect (a response
+#: record without a WARC-Target-URI: AttributeError), which must cost that record only.
 _READ_ERRORS = (ArchiveLoadFailed, StatusAndHeadersParserException, zlib.error, EOFError, ValueError, IndexError,
-                KeyError, UnicodeError)
+                KeyError, UnicodeError, AttributeError, TypeError)
 
 
 @dataclass(frozen=True)
@@ -119,28 +127,9 @@ def is_html(content_type: str | None, identified: str | None = None, head: bytes
 
 
 # -- walking a file -----------------------------------------------------------------------------------------------
-class _Records(ArchiveIterator):  # type: ignore[misc]
-    """warcio's iterator without its warning on standard error for a record not followed by blank lines (counted in
-    ``err_count``, which :func:`scan` reads as a broken record)."""
-
-    def _consume_blanklines(self) -> tuple[bytes | None, int]:
-        empty_size, first_line = 0, True
-        while True:
-            line = self.reader.readline()
-            if len(line) == 0:
-                return None, empty_size
-            if len(line.rstrip()) == 0 or first_line:
-                empty_size += len(line)
-                if len(line.rstrip()) != 0:
-                    self.err_count += 1
-                first_line = False
-                continue
-            return line, empty_size
-
-
 def looks_like_warc(head: bytes) -> bool:
-    """Whether a file that starts with ``head`` (64 bytes or more) is a WARC: ``WARC/1.0`` or ``WARC/1.1`` as its
-    first line, uncompressed or in a first gzip member."""
+    """Whether a file that starts with ``head`` (64 bytes or more) is a WARC: ``WARC/1.0``, ``WARC/1.1`` (or a
+    draft's ``WARC/0.17``, ``WARC/0.18``) as its first line, uncompressed or in a first gzip member."""
     if head.startswith(_GZIP_MAGIC):
         try:
             head = zlib.decompressobj(31).decompress(head, 16)
@@ -151,7 +140,7 @@ def looks_like_warc(head: bytes) -> bool:
 
 def _record_starts_at(stream: BinaryIO, offset: int, compressed: bool) -> bool:
     """Whether a WARC record starts at ``offset``: in a compressed file a gzip member that inflates to one, else a
-    ``WARC/1.0`` or ``WARC/1.1`` line (not necessarily at the start of a line: a record cut short runs into the next
+    WARC version line (:data:`_WARC_LINE`; not necessarily at the start of a line: a record cut short runs into the next
     one mid-line)."""
     if offset < 0:
         return False
@@ -194,7 +183,7 @@ def _first_member_holds_one_record(stream: BinaryIO) -> bool:
 
 def _next_record_start(stream: BinaryIO, after: int, compressed: bool) -> int | None:
     """The offset of the first record start after ``after`` (:func:`_record_starts_at`), or ``None``."""
-    pattern = _GZIP_MAGIC if compressed else b"WARC/1."
+    pattern = _GZIP_MAGIC if compressed else b"WARC/"
     position = after + 1
     while True:
         stream.seek(position)
@@ -213,25 +202,53 @@ def _target_uri_at(stream: BinaryIO, offset: int, compressed: bool) -> str | Non
     """The ``WARC-Target-URI`` of the record at ``offset``, read from as much of its headers as can be read."""
     stream.seek(offset)
     data = stream.read(65536)
-    if compressed:
-        inflater, inflated = zlib.decompressobj(31), b""
-        for start in range(0, len(data), 16):  # piece by piece: keep what inflates before a broken part
+    if compressed:  # piece by piece: keep what inflates before a broken part; the first 64 KiB of headers at most
+        inflater, pieces, size = zlib.decompressobj(31), bytearray(), 0
+        for start in range(0, len(data), 16):
             try:
-                inflated += inflater.decompress(data[start:start + 16])
+                pieces += inflater.decompress(data[start:start + 16], _HEADER_LOOK - len(pieces))
             except zlib.error:
                 break
-            if inflater.eof or b"\r\n\r\n" in inflated:
+            if inflater.eof or len(pieces) >= _HEADER_LOOK or pieces.find(b"\r\n\r\n", max(0, size - 3)) != -1:
                 break
-        data = inflated
+            size = len(pieces)
+        data = bytes(pieces)
     found = _TARGET_URI.search(data.split(b"\r\n\r\n", 1)[0])
     if found is None:
         return None
     return found.group(1).decode("utf-8", "replace").strip() or None
 
 
+def _http_response(record: object) -> bool:
+    """Whether a record's block starts with an HTTP status line (warcio takes any first line of a ``response`` record
+    of an http(s) URI as one: a record that holds the page's bytes alone has none)."""
+    http = record.http_headers  # type: ignore[attr-defined]
+    return http is not None and (http.protocol or "").upper().startswith("HTTP/")
+
+
+def _needs_sniffing(record: object) -> bool:
+    """Whether a record would be a page but for its media type, and has none to tell (neither an HTTP
+    ``Content-Type`` nor a ``WARC-Identified-Payload-Type``): its body's first bytes decide (:func:`sniffs_as_html`)."""
+    if (record.rec_type or "").lower() != "response" or not _http_response(record):  # type: ignore[attr-defined]
+        return False
+    http = record.http_headers  # type: ignore[attr-defined]
+    identified = record.rec_headers.get_header("WARC-Identified-Payload-Type")  # type: ignore[attr-defined]
+    return (http.get_statuscode() == "200" and not _content_type(http.get_header("Content-Type"))[0]
+            and not _content_type(identified)[0])
+
+
+def _decoded_head(record: object) -> bytes:
+    """The first bytes of a record's body after transfer and content decoding (chunked, gzip, deflate, br: what
+    sniffing reads, as a browser would), or ``b""`` when they cannot be decoded."""
+    try:
+        return _content_stream(record).read(_SNIFF_BYTES)  # type: ignore[no-any-return]
+    except (*_READ_ERRORS, OSError):
+        return b""
+
+
 def _verdict(record: object, head: bytes) -> WarcPage | WarcSkip:
-    """What a record is, from its headers (and the first bytes of its body, for sniffing): a page or a skip (their
-    offset and length are filled in by the caller)."""
+    """What a record is, from its headers (and the first bytes of its body ``head``, for sniffing): a page or a skip
+    (their offset and length are filled in by the caller)."""
     rec_type = (record.rec_type or "").lower()  # type: ignore[attr-defined]
     uri = record.rec_headers.get_header("WARC-Target-URI") or ""  # type: ignore[attr-defined]
     if rec_type != "response":
@@ -239,6 +256,8 @@ def _verdict(record: object, head: bytes) -> WarcPage | WarcSkip:
     http = record.http_headers  # type: ignore[attr-defined]
     if http is None or not uri.lower().startswith(("http:", "https:")):
         return WarcSkip(-1, "non-HTTP response")
+    if not _http_response(record):
+        return WarcSkip(-1, "response without HTTP headers")
     if http.get_statuscode() != "200":
         return WarcSkip(-1, "non-200 response")
     identified = record.rec_headers.get_header("WARC-Identified-Payload-Type")  # type: ignore[attr-defined]
@@ -322,7 +341,7 @@ def scan(path: str) -> Iterator[WarcItem]:
             position = yield from _scan_from(stream, position, compressed)
 
 
-def _scan_from(stream: BinaryIO, position: int, compressed: bool) -> Iterator[WarcItem]:
+def _scan_from(stream: BinaryIO, position: int, compressed: bool) -> Generator[WarcItem, None, int | None]:
     """Walk from ``position`` until the end of the file (returns ``None``) or a broken record (reported; returns
     the offset of the next record start to walk from, or ``None``)."""
     stream.seek(position)
@@ -333,7 +352,7 @@ def _scan_from(stream: BinaryIO, position: int, compressed: bool) -> Iterator[Wa
             current = record
             offset, errors = records.offset, records.err_count
             body = record.raw_stream
-            head = body.read(_SNIFF_BYTES)
+            head = _decoded_head(record) if _needs_sniffing(record) else body.read(_SNIFF_BYTES)
             verdict = _verdict(record, head)
             while body.read(_BLOCK):
                 pass
@@ -369,7 +388,11 @@ def _scan_from(stream: BinaryIO, position: int, compressed: bool) -> Iterator[Wa
         if current is not None:
             uri = current.rec_headers.get_header("WARC-Target-URI")  # type: ignore[attr-defined]
         uri = uri or _target_uri_at(stream, offset, compressed)
-        what = "its gzip member is cut short or corrupt" if compressed else "it is no WARC record"
+        what = ("warcio fails on its headers (a mandatory one, such as WARC-Target-URI, may be missing)"
+                if isinstance(error, (AttributeError, TypeError)) else
+                "its headers go on beyond reason (a gzip bomb, or a wrong Content-Length before them)"
+                if isinstance(error, HeadersTooLarge) else
+                "its gzip member is cut short or corrupt" if compressed else "it is no WARC record")
         yield WarcBroken(offset, uri, f"the record cannot be read: {what} ({_describe(error)})")
         return _next_record_start(stream, offset, compressed)
     # warcio stops without an error where a broken gzip member inflates to nothing it can read: bytes left after
@@ -413,7 +436,7 @@ def read_page(path: str, offset: int, limits: Limits) -> tuple[bytes, str, str |
             if record.rec_type != "response" or record.http_headers is None:
                 raise ArchiveError(f"no HTTP response record at byte {offset}", location=location)
             _, charset = _content_type(record.http_headers.get_header("Content-Type"))
-            data = record.content_stream().read(limits.max_page_bytes + 1)
+            data = _content_stream(record).read(limits.max_page_bytes + 1)
         except StopIteration:
             raise ArchiveError(f"no record at byte {offset} (the file ends)", location=location) from None
         except _READ_ERRORS as error:

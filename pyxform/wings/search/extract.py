@@ -149,7 +149,8 @@ def table_documents(page: dict[str, Any], *, url: str | None = None) -> list[Tab
             "caption": table.get("caption") or "",
             "headers": header_text,
             "rowheaders": "\n".join(record[i] for record in records for i in row_header_positions if i < len(record)),
-            "cells": "\n".join(record[i] for record in records for i in data_positions if i < len(record)),
+            "cells": "\n".join([*(record[i] for record in records for i in data_positions if i < len(record)),
+                                *table.get("notes", [])]),  # a note row (source line, footnote) is table text
         }
         assert tuple(text) == FIELD_NAMES
         documents.append(TableDocument(
@@ -180,7 +181,9 @@ def page_from_output(data: bytes, *, location: str) -> dict[str, Any]:
     (``px:table``, nested ones inside their cell) with its caption or heading (``px:label`` by ``px:name-from``),
     locator and header counts. The output does not say which labels are column and which row headers: every
     ``px:label`` under a table goes to ``headers`` (one column each, in order, each once) and every value to
-    ``cells``; a record is an element with ``px:row``, or else each child of the table's element.
+    ``cells``; a record is an element with ``px:row``, or else each child of the table's element; an entity table
+    (``px:table-kind="entity"``, key-value pairs) is one record; a ``<note px:row>`` (a note row) is no record, its
+    text goes to ``notes``.
 
     :raises BadXmlInput: not well-formed, or uses entities.
     :raises InputError: well-formed, but its document element is not ``pyxform``.
@@ -203,12 +206,21 @@ def page_from_output(data: bytes, *, location: str) -> dict[str, Any]:
         own = [node for node in _own_elements(element)]
         labels = list(dict.fromkeys(node.get(_PX_NS + "label") for node in own[1:]
                                     if node.get(_PX_NS + "label")))
+        # a note row (docs/formats.md: <note px:row>, a source line or footnote): the table's text, no record
+        note_nodes = [node for node in own[1:] if node.tag == "note" and node.get(_PX_NS + "row") is not None
+                      and len(node) == 0]
+        notes = [" ".join((node.text or "").split()) for node in note_nodes if (node.text or "").strip()]
+        if element.get(_PX_NS + "table-kind") == "entity":  # map writes an entity table as one record
+            record_roots = [element]
+        else:
+            record_roots = [node for node in own[1:] if node.get(_PX_NS + "row") is not None
+                            and node not in note_nodes] or \
+                [child for child in element if isinstance(child.tag, str) and child.get(_PX_NS + "table") is None
+                 and child not in note_nodes]
         records: list[list[str]] = []
-        record_roots = [node for node in own[1:] if node.get(_PX_NS + "row") is not None] or \
-            [child for child in element if isinstance(child.tag, str) and child.get(_PX_NS + "table") is None]
         for record in record_roots:
             values = [" ".join((node.text or "").split()) for node in _own_elements(record)
-                      if len(node) == 0 and (node.text or "").strip()]
+                      if len(node) == 0 and (node.text or "").strip() and node not in note_nodes]
             if values:
                 records.append(values)
         for node in own:
@@ -232,6 +244,7 @@ def page_from_output(data: bytes, *, location: str) -> dict[str, Any]:
             "columns": [{"kind": "data", "col": None, "levels": [text]} for text in labels]
             + [{"kind": "data", "col": None, "levels": []} for _ in range(max(0, width - len(labels)))],
             "records": [record + [""] * (max(width, len(labels)) - len(record)) for record in records],
+            "notes": notes,
             "xml": etree.tostring(element, encoding="unicode", with_tail=False)})
     tables.sort(key=lambda table: table["index"])
     return {"source": root.get(_PX_NS + "source") or location, "title": root.get(_PX_NS + "title") or "",

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ...base.errors import InputError, PyxformError
+from ...base.errors import InputError, InputNotFound, PyxformError
 from ...base.limits import DEFAULT_LIMITS, Limits
 from ...base.source import Source
 from ... import jobs
@@ -158,23 +158,34 @@ def build_index(folder: str | Path, inputs: list[str], *, limits: Limits = DEFAU
     :param on_page: called as ``on_page(where, what)`` for each page (``what``: ``converted``, ``unchanged``,
         ``copied``, ``failed``, ``no-tables``, ``xml``), e.g. for progress.
     :returns: an :class:`IndexReport`.
-    :raises InputError: the inputs hold no page at all (nothing is created then).
-    :raises SearchIndexError: ``folder`` holds something else than an index of this version.
+    :raises InputError: the inputs hold no page at all (nothing is created then); ``InputNotFound`` when the
+        only inputs are missing.
+    :raises SearchIndexError: ``folder`` holds something else than an index of this version, another process is
+        updating it, or it is damaged.
     """
     started = time.monotonic()
     report = IndexReport()
     items = read_inputs(inputs, max_bytes=limits.max_page_bytes)
     first = next(items, None)
-    while isinstance(first, Skipped):  # an empty or unrelated folder creates no index
-        report.skipped += 1
+    problems: list[InputProblem] = []
+    while isinstance(first, (Skipped, InputProblem)):  # inputs without a page (empty, missing) create no index
+        if isinstance(first, Skipped):
+            report.skipped += 1
+        else:
+            problems.append(first)
         first = next(items, None)
     if first is None:
+        if problems:
+            error = InputNotFound if problems[0].code == "not-found" else InputError
+            others = f" (and {len(problems) - 1} other input(s) without pages)" if len(problems) > 1 else ""
+            raise error(problems[0].message + others, location=problems[0].where)
         where = ", ".join(inputs) if inputs else "(no INPUT)"
         raise InputError("no pages to index: looked for HTML files (.html, .htm, .xhtml, .shtml), WARC files "
                          "(.warc, .warc.gz) and pyxform XML outputs (.xml)" +
                          (f"; {report.skipped} other file(s) skipped" if report.skipped else ""), location=where)
 
     def all_items() -> Iterator[Any]:
+        yield from problems
         yield first
         yield from items
 

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import json
 import zlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
@@ -16,8 +17,8 @@ from typing import Any, Final
 from ...base.errors import EmptyQuery
 from .fields import FIELD_NAMES
 from .rank import DEFAULT, PAIR_MIN_IDF, Candidate, Parameters, Query, idf, rank
-from .store import Store, unpack
-from .text import analyze, fold
+from .store import Store, damaged_as_index_error, unpack
+from .text import WORD, MAX_TERM_LENGTH, analyze, fold
 
 __all__ = ["Searcher", "Hit", "EmptyQuery", "EmptyIndex", "PREVIEW_ROWS", "mark_cells"]
 
@@ -38,7 +39,8 @@ class Hit:
     """One result (``search --format json`` has exactly :meth:`as_json`'s keys).
 
     :ivar id: the table's row in the index (for the search page's links); ``rank``: 1 for the best.
-    :ivar source: the page's URL (canonical link, WARC URL), else its path.
+    :ivar source: the page's URL (canonical link, WARC URL), else its path (for a pyxform XML output: the page it
+        was converted from, ``px:source``).
     :ivar path: the file it came from (page, WARC file or XML output), or ``None``.
     :ivar table: the table's index among all tables of its page (0-based, document order, nested counted).
     :ivar headers: one name per column (header path joined with `` / ``, ``""`` for none).
@@ -99,6 +101,24 @@ def mark_cells(records: Sequence[Sequence[str]], query: Mapping[str, float], row
     return chosen, marks
 
 
+def _file_path(url: str) -> str:
+    """The local path a ``file:`` URL names (a page read from a file, or the page a pyxform XML output came from)."""
+    from urllib.parse import unquote, urlsplit
+
+    return unquote(urlsplit(url).path)
+
+
+def _no_words(query: str) -> str:
+    """Why ``query`` gives no term (for :class:`EmptyQuery`), quoting at most 60 characters of it."""
+    if not query.strip():
+        return "the query has no word to search for"
+    shown = repr(query if len(query) <= 60 else query[:59] + "…")
+    if WORD.search(fold(query)):
+        return (f"the query {shown} has no word to search for (words longer than {MAX_TERM_LENGTH} characters are "
+                "not indexed)")
+    return f"the query {shown} has no word to search for (only punctuation or symbols)"
+
+
 class Searcher:
     """An open index for searching.
 
@@ -119,10 +139,21 @@ class Searcher:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
+    @contextmanager
+    def _snapshot(self) -> Iterator[None]:
+        """One read transaction: every statement inside sees the same state of the index, even while ``pyxform
+        index`` commits pages (SQLite's WAL keeps the snapshot)."""
+        self.db.execute("BEGIN")
+        try:
+            yield
+        finally:
+            self.db.execute("COMMIT")
+
     def counts(self) -> tuple[int, int]:
-        """(pages, tables) in the index."""
-        pages = int(self.db.execute("SELECT count(*) FROM pages").fetchone()[0])
-        tables = int(self.db.execute("SELECT count(*) FROM tables").fetchone()[0])
+        """(pages, tables) in the index, of one state of it."""
+        with damaged_as_index_error(self.store.path), self._snapshot():
+            pages = int(self.db.execute("SELECT count(*) FROM pages").fetchone()[0])
+            tables = int(self.db.execute("SELECT count(*) FROM tables").fetchone()[0])
         return pages, tables
 
     def search(self, query: str, *, n: int = 10, ranking: str = "integrative",
@@ -132,14 +163,17 @@ class Searcher:
         :param ranking: ``integrative``, ``bm25`` or ``pagerank`` (:func:`~pyxform.wings.search.rank.rank`).
         :raises EmptyQuery: the query has no word (only spaces or punctuation).
         :raises EmptyIndex: the index holds no table.
+        :raises SearchIndexError: the index is damaged.
         :raises ValueError: ``n`` < 1, or an unknown ranking.
         """
         if n < 1:
             raise ValueError(f"the number of results must be >= 1, not {n}")
-        terms, weighted, candidates = self.candidates(query, parameters=parameters, depth=max(n, parameters.depth))
-        ranked = rank(candidates, weighted, parameters, ranking)[:n]
-        return [self._hit(position + 1, value, candidate.id, weighted.terms)
-                for position, (value, candidate) in enumerate(ranked)]
+        with damaged_as_index_error(self.store.path), self._snapshot():
+            terms, weighted, candidates = self.candidates(query, parameters=parameters,
+                                                          depth=max(n, parameters.depth))
+            ranked = rank(candidates, weighted, parameters, ranking)[:n]
+            return [self._hit(position + 1, value, candidate.id, weighted.terms)
+                    for position, (value, candidate) in enumerate(ranked)]
 
     def candidates(self, query: str, *, parameters: Parameters = DEFAULT, depth: int | None = None,
                    phrases: bool | None = None) -> tuple[list[str], Query, list[Candidate]]:
@@ -154,8 +188,7 @@ class Searcher:
         terms = list(dict.fromkeys(sequence))[:MAX_QUERY_TERMS]
         sequence = [term for term in sequence if term in set(terms)]
         if not terms:
-            raise EmptyQuery("the query has no word to search for" if not query.strip() else
-                             f"the query {query!r} has no word to search for (only punctuation or symbols)")
+            raise EmptyQuery(_no_words(query))
         tables = int(self.db.execute("SELECT count(*) FROM tables").fetchone()[0])
         if tables == 0:
             raise EmptyIndex("the index holds no table" + ("" if self.db.execute(
@@ -200,7 +233,7 @@ class Searcher:
         records = unpack(body)["records"]
         chosen, marks = mark_cells(records, terms)
         preview = [[value[:PREVIEW_CELL] for value in records[i]] for i in chosen]
-        source = url if url and not url.startswith("file:") else (path or key)
+        source = _file_path(url) if url and url.startswith("file:") else (url or path or key)
         return Hit(id=table_id, rank=position, score=round(float(value), 6), source=source, path=path,
                    title=title, table=int(table), caption=caption, heading=heading, headers=json.loads(headers),
                    preview=preview, xpath=locator, marks=marks)

@@ -12,15 +12,18 @@ XML is sandboxed (``Content-Security-Policy: sandbox``: no script, an opaque ori
 
 from __future__ import annotations
 
-import sys
+import socket
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Final
+
+from ...base.errors import UsageError
 
 from .query import EmptyIndex, Hit, Searcher
 from .rank import RANKINGS
 
-__all__ = ["create_app", "serve"]
+__all__ = ["create_app", "serve", "listen"]
 
 _PAGE_POLICY: Final = ("default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; "
                        "frame-ancestors 'none'")
@@ -84,7 +87,8 @@ def create_app(index: str | Path) -> Any:
                 message = "No table matches the query."
         with lock:
             pages, tables = searcher.counts()
-        shown = [{**hit.__dict__, "source_href": _link(hit.source)} for hit in hits]
+        shown = [{**hit.__dict__, "source_href": _link(hit.source),
+                  "local_href": f"/page/{hit.id}" if hit.path and hit.source == hit.path else None} for hit in hits]
         body = template.render(query=query, ranking=ranking, rankings=RANKINGS, hits=shown, message=message,
                                pages=pages, tables=tables)
         return HTMLResponse(body, headers={**_HEADERS, "Content-Security-Policy": _PAGE_POLICY})
@@ -98,6 +102,8 @@ def create_app(index: str | Path) -> Any:
                 hits = []
             except EmptyQuery as error:
                 return JSONResponse({"error": error.message}, status_code=400, headers=_HEADERS)
+            except PyxformError as error:  # a damaged index
+                return JSONResponse({"error": error.message}, status_code=500, headers=_HEADERS)
         return JSONResponse({"results": [hit.as_json() for hit in hits]}, headers=_HEADERS)
 
     def table_xml(request: Request) -> Response:
@@ -110,10 +116,11 @@ def create_app(index: str | Path) -> Any:
 
     def local_page(request: Request) -> Response:
         with lock:
-            row = searcher.db.execute("SELECT p.path FROM tables t JOIN pages p ON p.id = t.page WHERE t.id = ? "
-                                      "AND p.url LIKE 'file:%'", (int(request.path_params["id"]),)).fetchone()
-        path = Path(row[0]) if row and row[0] else None
-        if path is None or not path.is_file() or path.name.lower().endswith((".warc", ".warc.gz")):
+            row = searcher.db.execute("SELECT p.path, p.url FROM tables t JOIN pages p ON p.id = t.page "
+                                      "WHERE t.id = ?", (int(request.path_params["id"]),)).fetchone()
+        # only a page that was indexed from its own file (not the page an XML output names: any path could be named)
+        path = Path(row[0]) if row and row[0] and row[1] == Path(row[0]).as_uri() else None
+        if path is None or not path.is_file():
             return Response("no such page", status_code=404, media_type="text/plain", headers=_HEADERS)
         return Response(path.read_bytes(), media_type="text/html",
                         headers={**_HEADERS, "Content-Security-Policy": _SANDBOX})
@@ -128,14 +135,47 @@ def create_app(index: str | Path) -> Any:
     return app
 
 
-def serve(index: str | Path, *, host: str = "127.0.0.1", port: int = 8000) -> None:
+def listen(host: str, port: int) -> socket.socket:
+    """A TCP socket bound to ``host``:``port`` (``port`` 0: a free one), not yet listening; IPv4 or IPv6 as the host
+    resolves.
+
+    :raises UsageError: the address cannot be used (in use, not this machine's, a name that does not resolve).
+    """
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM,
+                                                             flags=socket.AI_PASSIVE)[0]
+        sock = socket.socket(family, kind, proto)
+    except (OSError, OverflowError) as error:
+        raise UsageError(f"cannot listen on {host} port {port}: {getattr(error, 'strerror', None) or error}"
+                         ) from None
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+    except (OSError, OverflowError) as error:
+        sock.close()
+        raise UsageError(f"cannot listen on {host} port {port}: {getattr(error, 'strerror', None) or error} "
+                         "(choose another --port or --host)") from None
+    return sock
+
+
+def serve(index: str | Path, *, host: str = "127.0.0.1", port: int = 8000,
+          on_listening: Callable[[str], None] | None = None) -> None:
     """Serve the search page until interrupted (uvicorn).
 
+    :param port: 0 for any free port.
+    :param on_listening: called with the page's URL once the address is bound (the CLI prints it).
     :raises SearchIndexError: no index there, or not one of this version.
+    :raises UsageError: the address cannot be used (:func:`listen`).
     """
     import uvicorn
 
     app = create_app(index)
-    print(f"pyxform serve: searching {index} at http://{host}:{port}/ (Ctrl-C to stop)", file=sys.stderr,
-          flush=True)
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    sock = listen(host, port)
+    bound = sock.getsockname()
+    shown = f"[{bound[0]}]" if sock.family == socket.AF_INET6 else bound[0]
+    if on_listening is not None:
+        on_listening(f"http://{shown}:{bound[1]}/")
+    try:
+        uvicorn.Server(uvicorn.Config(app, log_level="warning")).run(sockets=[sock])
+    finally:
+        sock.close()

@@ -18,7 +18,7 @@ import sqlite3
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Final, Literal
+from typing import Any, Final, Literal
 
 __all__ = ["PageInput", "InputProblem", "Skipped", "read_inputs", "crawl_database", "crawl_links", "HTML_SUFFIXES"]
 
@@ -34,7 +34,7 @@ class PageInput:
 
     :ivar kind: ``html`` (a page to convert) or ``xml`` (pyxform's output XML, read as it is).
     :ivar key: the page's identity in the index: the absolute file path, or for a WARC record its target URI.
-    :ivar path: the file it came from (the HTML file, the WARC file, the XML file).
+    :ivar path: the file it came from (the HTML file, the WARC file, the XML file), absolute.
     :ivar url: the URL it was fetched from (WARC-Target-URI), or ``None`` for a file.
     :ivar charset: the transport charset (the HTTP ``Content-Type`` of a WARC record), or ``None``.
     :ivar data: the page's bytes (HTTP body after content and transfer decoding).
@@ -113,44 +113,105 @@ def crawl_links(database: Path) -> list[tuple[str, str]]:
     return [(str(x), str(y)) for x, y in rows if x and y]
 
 
+#: Broken stretches of one WARC file skipped before the rest of it is given up.
+MAX_WARC_RESYNCS: Final = 100
+_WARC_ERRORS: Final = (OSError, EOFError, ValueError, gzip.BadGzipFile, UnicodeDecodeError, AttributeError,
+                       TypeError, KeyError, IndexError)  # what warcio raises on a broken archive, besides its own
+
+
 def _warc_records(path: Path, max_bytes: int) -> Iterator[Item]:
-    """The HTML responses of a WARC file (status 2xx, ``text/html`` or ``application/xhtml+xml``)."""
+    """The HTML responses of a WARC file (status 2xx, ``text/html`` or ``application/xhtml+xml``).
+
+    A broken record (a bad header, a wrong length, a damaged gzip member) costs only itself: it is reported as an
+    :class:`InputProblem` and reading goes on at the next record found after it (the next gzip member of a
+    ``.warc.gz``, the next line starting ``WARC/1.`` of a ``.warc``), at most :data:`MAX_WARC_RESYNCS` times.
+    """
     from warcio.archiveiterator import ArchiveIterator
     from warcio.exceptions import ArchiveLoadFailed
 
-    read = 0
+    offset, read, resyncs = 0, 0, 0
+    broken: tuple[int, str] | None = None  # the broken stretch being skipped: where it starts, the first error
+    while True:
+        good_end = offset  # where the last good record ends: what is broken starts there
+        try:
+            with path.open("rb") as stream:
+                stream.seek(offset)
+                records = ArchiveIterator(stream, arc2warc=True)
+                for record in records:
+                    page = _warc_page(record, path, max_bytes)
+                    start, length = records.get_record_offset(), records.get_record_length()
+                    if length <= 0:  # a length warcio could not make sense of: this record is the broken one
+                        continue
+                    good_end = start + length
+                    if broken is not None:  # read well again: the stretch before is skipped
+                        yield InputProblem(str(path), "input", f"broken record(s) from byte {broken[0]} to byte "
+                                           f"{offset} skipped ({broken[1]})")
+                        broken = None
+                    if page is not None:
+                        read += 1
+                        yield page
+            break
+        except (ArchiveLoadFailed, *_WARC_ERRORS) as error:
+            if broken is None:
+                broken = (good_end, f"{type(error).__name__}: {error}".strip())
+        # the next record strictly after where this attempt started: every attempt moves on
+        restart = _next_warc_record(path, max(good_end, offset) + 1) if resyncs < MAX_WARC_RESYNCS else None
+        if restart is None:
+            break
+        offset, resyncs = restart, resyncs + 1
+    if broken is not None:
+        yield InputProblem(str(path), "input", f"broken record(s) from byte {broken[0]} to the end of the file "
+                           f"({broken[1]}); {read} page(s) read")
+
+
+def _warc_page(record: Any, path: Path, max_bytes: int) -> PageInput | None:
+    """One WARC record as a page, or ``None`` when it is not an HTML response (2xx) or resource."""
+    if record.rec_type not in ("response", "resource"):
+        return None
+    uri = (record.rec_headers.get_header("WARC-Target-URI") or "").strip("<>")
+    if not uri:
+        return None
+    if record.rec_type == "response":
+        if record.http_headers is None:
+            return None
+        status = record.http_headers.get_statuscode() or ""
+        content_type = record.http_headers.get_header("Content-Type") or ""
+        if not status.startswith("2"):
+            return None
+    else:
+        content_type = record.rec_headers.get_header("Content-Type") or ""
+    if content_type.split(";")[0].strip().lower() not in _HTML_TYPES:
+        return None
+    charset = None
+    for parameter in content_type.split(";")[1:]:
+        name, _, value = parameter.partition("=")
+        if name.strip().lower() == "charset" and value.strip():
+            charset = value.strip().strip("\"'")
+    data = record.content_stream().read(max_bytes + 1)
+    return PageInput("html", uri, str(path.resolve()), uri, charset, data)
+
+
+def _next_warc_record(path: Path, start: int) -> int | None:
+    """The byte offset of the first record that may start at or after ``start``: a gzip member's magic bytes in a
+    gzipped WARC (by its first bytes or its name), a line beginning ``WARC/1.`` in a plain one; ``None`` if there is
+    none."""
+    import mmap
+
     try:
         with path.open("rb") as stream:
-            for record in ArchiveIterator(stream, arc2warc=True):
-                if record.rec_type not in ("response", "resource"):
-                    continue
-                uri = record.rec_headers.get_header("WARC-Target-URI")
-                if not uri:
-                    continue
-                if record.rec_type == "response":
-                    if record.http_headers is None:
-                        continue
-                    status = record.http_headers.get_statuscode() or ""
-                    content_type = record.http_headers.get_header("Content-Type") or ""
-                    if not status.startswith("2"):
-                        continue
-                else:
-                    content_type = record.rec_headers.get_header("Content-Type") or ""
-                media = content_type.split(";")[0].strip().lower()
-                if media not in _HTML_TYPES:
-                    continue
-                charset = None
-                for parameter in content_type.split(";")[1:]:
-                    name, _, value = parameter.partition("=")
-                    if name.strip().lower() == "charset" and value.strip():
-                        charset = value.strip().strip("\"'")
-                data = record.content_stream().read(max_bytes + 1)
-                read += 1
-                yield PageInput("html", uri.strip("<>"), str(path), uri.strip("<>"), charset, data)
-    except (ArchiveLoadFailed, OSError, EOFError, ValueError, gzip.BadGzipFile, UnicodeDecodeError,
-            AttributeError, TypeError, KeyError, IndexError) as error:  # warcio on a broken archive
-        yield InputProblem(str(path), "input", f"the WARC file cannot be read further after {read} page(s): "
-                           f"{type(error).__name__}: {error}".strip())
+            gzipped = stream.read(2) == b"\x1f\x8b" or path.name.lower().endswith(".gz")
+            if start >= path.stat().st_size:
+                return None
+            with mmap.mmap(stream.fileno(), 0, access=mmap.ACCESS_READ) as data:
+                if gzipped:
+                    found = data.find(b"\x1f\x8b\x08", start)
+                    return found if found >= 0 else None
+                if data[start:start + 7] == b"WARC/1." and (start == 0 or data[start - 1:start] == b"\n"):
+                    return start
+                found = data.find(b"\nWARC/1.", start)
+                return found + 1 if found >= 0 else None
+    except (OSError, ValueError):
+        return None
 
 
 def _sniff(path: Path) -> str:
@@ -194,7 +255,8 @@ def _file(path: Path, max_bytes: int, *, named: bool) -> Iterator[Item]:
     except OSError as error:
         yield InputProblem(str(path), "not-found", f"cannot read the file: {error.strerror or error}")
         return
-    yield PageInput(kind if kind == "xml" else "html", str(path.resolve()), str(path), None, None, data)
+    absolute = str(path.resolve())
+    yield PageInput(kind if kind == "xml" else "html", absolute, absolute, None, None, data)
 
 
 def read_inputs(inputs: list[str], *, max_bytes: int) -> Iterator[Item]:

@@ -5,7 +5,8 @@ SQLite FTS5 is the inverted index (chosen by measurement, ``docs/search.md`` "En
 per-column weights as the text score. Everything the ranking and the results need per table is stored at index time:
 header and key column terms, shape, previews (compressed records) and the table's XML.
 
-Layout of ``INDEX/``: ``index.sqlite`` (WAL journal) and nothing else. :data:`SCHEMA_VERSION` is checked on open.
+Layout of ``INDEX/``: ``index.sqlite`` (WAL journal: with ``-wal`` and ``-shm`` beside it while open) and
+``index.lock`` (the writer's lock). :data:`SCHEMA_VERSION` is checked on open.
 """
 
 from __future__ import annotations
@@ -13,15 +14,19 @@ from __future__ import annotations
 import json
 import sqlite3
 import zlib
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Final
 
 from ...base.errors import OutputError, SearchIndexError
 from .fields import FIELD_NAMES
 
-__all__ = ["Store", "DATABASE", "SCHEMA_VERSION", "pack", "unpack"]
+__all__ = ["Store", "DATABASE", "LOCK", "SCHEMA_VERSION", "pack", "unpack", "damaged_as_index_error"]
 
 DATABASE: Final = "index.sqlite"
+#: Held (``flock``) by the one process writing to the index.
+LOCK: Final = "index.lock"
 SCHEMA_VERSION: Final = "1"
 
 _SCHEMA: Final = f"""
@@ -66,7 +71,39 @@ CREATE VIRTUAL TABLE IF NOT EXISTS fts_terms USING fts5vocab(fts, 'row');  -- te
 """
 
 
+def _writer_lock(folder: Path) -> Any:
+    """An exclusive ``flock`` on ``folder/index.lock``, held while the returned file is open (where ``fcntl`` exists;
+    elsewhere no lock).
 
+    :raises SearchIndexError: another process holds it.
+    """
+    try:
+        import fcntl
+    except ImportError:  # not POSIX
+        return None
+    try:
+        lock = open(folder / LOCK, "a+b")  # noqa: SIM115 - held open for the store's lifetime
+    except OSError as error:
+        raise OutputError(f"cannot write in the index folder: {error.strerror or error}",
+                          location=str(folder)) from None
+    try:
+        fcntl.flock(lock.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        lock.close()
+        raise SearchIndexError("another pyxform index is updating this index: wait until it ends (readers need not)",
+                               location=str(folder)) from None
+    return lock
+
+
+@contextmanager
+def damaged_as_index_error(location: Path) -> Iterator[None]:
+    """Turn SQLite's "database disk image is malformed" (and any other database error met while reading an index
+    that opened well) into a :class:`~pyxform.base.errors.SearchIndexError` naming the index."""
+    try:
+        yield
+    except sqlite3.DatabaseError as error:
+        raise SearchIndexError(f"the index is damaged ({error}): build it again into a new folder",
+                               location=str(location)) from None
 
 
 def pack(value: Any) -> bytes:
@@ -81,16 +118,22 @@ def unpack(data: bytes) -> Any:
 class Store:
     """An open index database.
 
+    A writable store (``create``) is the index's only writer while it is open: it holds an exclusive lock on
+    ``INDEX/index.lock`` (``flock``), so a second ``pyxform index`` into the same folder is refused rather than
+    interleaving its pages; readers (``search``, ``serve``) need no lock (SQLite's WAL gives each query a snapshot).
+
     :param folder: the index folder.
     :param create: create the folder and the database if missing (for ``index``); else a missing index is an error.
-    :raises SearchIndexError: no index there (and not ``create``), not an index, or an index of another schema
-        version.
+    :param readonly: open for searching only.
+    :raises SearchIndexError: no index there (and not ``create``), a database that is not an index (another
+        program's, damaged), an index of another schema version, or (``create``) another writer holds the index.
     :raises OutputError: ``create`` and the folder cannot be made (a file is in the way, no permission).
     """
 
     def __init__(self, folder: str | Path, *, create: bool = False, readonly: bool = False) -> None:
         self.folder = Path(folder)
         self.path = self.folder / DATABASE
+        self._lock: Any = None
         if not self.path.is_file():
             if not create:
                 if self.folder.is_dir():
@@ -106,33 +149,59 @@ class Store:
             except OSError as error:
                 raise OutputError(f"cannot create the index folder: {error.strerror or error}",
                                   location=str(self.folder)) from None
-        if readonly:
-            self.db = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True, check_same_thread=False)
-        else:
-            self.db = sqlite3.connect(self.path, check_same_thread=False)
+        if not readonly:
+            self._lock = _writer_lock(self.folder)
         try:
+            if readonly:
+                self.db = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True,
+                                          check_same_thread=False)
+            else:
+                self.db = sqlite3.connect(self.path, check_same_thread=False)
+        except sqlite3.Error as error:
+            self._unlock()
+            raise SearchIndexError(f"cannot open the index ({error})", location=str(self.path)) from None
+        try:
+            self._check(create=create and not readonly)
             if not readonly:
                 self.db.execute("PRAGMA journal_mode=WAL")
                 self.db.execute("PRAGMA synchronous=NORMAL")
-                exists = self.db.execute("SELECT 1 FROM sqlite_master WHERE name = 'meta'").fetchone()
-                self.db.executescript(_SCHEMA)
-                if not exists:
-                    self.db.execute("INSERT INTO meta VALUES ('schema', ?)", (SCHEMA_VERSION,))
-                    self.db.execute("INSERT INTO meta VALUES ('fields', ?)", (" ".join(FIELD_NAMES),))
-                    self.db.commit()
-            version = self.db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
-            fields = self.db.execute("SELECT value FROM meta WHERE key = 'fields'").fetchone()
         except sqlite3.DatabaseError as error:
-            self.db.close()
+            self.close()
             raise SearchIndexError(f"not a pyxform search index ({error})", location=str(self.path)) from None
-        if version is None or version[0] != SCHEMA_VERSION or fields is None or fields[0] != " ".join(FIELD_NAMES):
-            self.db.close()
-            raise SearchIndexError(f"a search index of another version ({version[0] if version else 'unknown'}; this "
-                                   f"pyxform reads {SCHEMA_VERSION}): build it again into a new folder",
-                                   location=str(self.path))
+        except SearchIndexError:
+            self.close()
+            raise
+
+    def _check(self, *, create: bool) -> None:
+        """Refuse a database that is not an index of this version before writing anything to it; create the schema
+        in an empty one (``create``)."""
+        names = {row[0] for row in self.db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if "meta" not in names:
+            if names:
+                raise SearchIndexError(f"not a pyxform search index (a database with other tables: "
+                                       f"{', '.join(sorted(names)[:5])}): choose another folder",
+                                       location=str(self.path))
+            if not create:
+                raise SearchIndexError("not a pyxform search index (an empty database): build one with pyxform index",
+                                       location=str(self.path))
+            self.db.executescript(_SCHEMA)
+            self.db.execute("INSERT INTO meta VALUES ('schema', ?)", (SCHEMA_VERSION,))
+            self.db.execute("INSERT INTO meta VALUES ('fields', ?)", (" ".join(FIELD_NAMES),))
+            self.db.commit()
+        meta = dict(self.db.execute("SELECT key, value FROM meta").fetchall())
+        version = meta.get("schema")
+        if version != SCHEMA_VERSION or meta.get("fields") != " ".join(FIELD_NAMES):
+            raise SearchIndexError(f"a search index of another version ({version or 'unknown'}; this pyxform reads "
+                                   f"{SCHEMA_VERSION}): build it again into a new folder", location=str(self.path))
 
     def close(self) -> None:
         self.db.close()
+        self._unlock()
+
+    def _unlock(self) -> None:
+        if self._lock is not None:
+            self._lock.close()  # closing the file releases its flock
+            self._lock = None
 
     def __enter__(self) -> Store:
         return self

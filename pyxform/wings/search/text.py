@@ -15,12 +15,13 @@ import unicodedata
 from functools import lru_cache
 from typing import Final
 
-__all__ = ["analyze", "analyze_all", "fold", "MAX_TERM_LENGTH"]
+__all__ = ["analyze", "analyze_all", "fold", "MAX_TERM_LENGTH", "WORD"]
 
 #: Longer runs (base64 blobs, hashes, glued URLs) are dropped: no query names them, and they bloat the index.
 MAX_TERM_LENGTH: Final = 40
 
-_WORD: Final = re.compile(r"[^\W_]+")
+#: A word: a run of letters and digits (Unicode ``\\w`` less ``_``).
+WORD: Final = re.compile(r"[^\W_]+")
 
 
 @lru_cache(maxsize=1)
@@ -48,7 +49,7 @@ def analyze(text: str | None) -> list[str]:
     """
     if not text:
         return []
-    words = [word for word in _WORD.findall(fold(text)) if len(word) <= MAX_TERM_LENGTH]
+    words = [word for word in WORD.findall(fold(text)) if len(word) <= MAX_TERM_LENGTH]
     return _stemmer().stemWords(words) if words else []
 
 
