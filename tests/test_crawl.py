@@ -249,6 +249,35 @@ def test_an_overloaded_answer_during_a_graceful_stop_is_tried_on_resume(tmp_path
     assert rows(tmp_path, "SELECT status, failure FROM pages WHERE url = ?", web.url + "/flaky") == [(200, None)]
 
 
+def test_nofollow_of_meta_tags_and_x_robots_tag(tmp_path: Path) -> None:
+    """A page's links are not followed when its meta robots (or meta pyxform) says nofollow or none, or its
+    X-Robots-Tag header does (for every crawler or for pyxform); a directive for another crawler does not count."""
+    def page(title: str, target: str, meta: str = "", headers: tuple[tuple[str, str], ...] = ()) -> Reply:
+        body = html_page(title, "olympic medals", {target: "olympic medals"}).body
+        return Reply(body=body.replace(b"<head>", f"<head>{meta}".encode()),
+                     headers=(("Content-Type", "text/html; charset=utf-8"), *headers))
+
+    cases = {  # page -> (its reply, whether its link is followed)
+        "/meta-robots": (page("a", "/t1", '<meta name="robots" content="noindex, nofollow">'), False),
+        "/meta-none": (page("b", "/t2", '<meta name="ROBOTS" content="none">'), False),
+        "/meta-ours": (page("c", "/t3", '<meta name="pyxform" content="nofollow">'), False),
+        "/meta-other": (page("d", "/t4", '<meta name="googlebot" content="nofollow">'), True),
+        "/header": (page("e", "/t5", headers=(("X-Robots-Tag", "noarchive, nofollow"),)), False),
+        "/header-ours": (page("f", "/t6", headers=(("X-Robots-Tag", "PyXform: none"),)), False),
+        "/header-other": (page("g", "/t7", headers=(("X-Robots-Tag", "googlebot: nofollow"),
+                                                    ("X-Robots-Tag", "unavailable_after: 25 Jun 2030 15:00:00 GMT"))),
+                          True),
+    }
+    site = {"/robots.txt": ROBOTS, "/": html_page("Home", "", {path: "olympic" for path in cases}),
+            **{path: reply for path, (reply, _) in cases.items()},
+            **{f"/t{i}": html_page(f"t{i}", "olympic medals") for i in range(1, 8)}}
+    with TestWeb(static_site(site)) as web:
+        run(web, tmp_path)
+    requests = set(web.paths())
+    assert set(cases) <= requests
+    assert {path: f"/t{i}" in requests for i, path in enumerate(cases, 1)} == {p: c[1] for p, c in cases.items()}
+
+
 # -- budgets, redirects, errors --------------------------------------------------------------------------------------
 def test_max_pages_counts_every_fetch(tmp_path: Path) -> None:
     calls = Counter[str]()

@@ -12,7 +12,7 @@ from typing import Any
 from .fetcher import OVERLOADED, REDIRECTS, Answer
 from .ordering import Candidate, Evidence
 from .store import utc_now
-from .text import charset_of, parse_page, terms
+from .text import charset_of, nofollow, parse_page, terms
 from .traps import pack_print, url_trap
 from .urls import canonical, host_in_scope, host_of, in_scope, link_host, url_words
 
@@ -167,7 +167,8 @@ class Recording:
         self.stats.relevant += relevant
         if self.config.ordering == "focused" and candidate.inlinks:
             self.classifier.learn(self.ordering.features(candidate), relevant)
-        if duplicate_of is None and not self.traps.last_near_duplicate and parsed.follow:
+        follow = parsed.follow and not nofollow([v for k, v in answer.headers if k.lower() == "x-robots-tag"])
+        if duplicate_of is None and not self.traps.last_near_duplicate and follow:
             self.ordering.observe_page(host)
             links = []
             for link in parsed.links:

@@ -16,7 +16,9 @@ import Stemmer
 from lxml import etree, html
 from w3lib.encoding import html_to_unicode
 
-__all__ = ["Link", "ParsedPage", "parse_page", "words", "terms", "charset_of", "CONTEXT_WORDS"]
+from .fetcher import ROBOTS_TOKEN
+
+__all__ = ["Link", "ParsedPage", "parse_page", "words", "terms", "charset_of", "nofollow", "CONTEXT_WORDS"]
 
 #: Words of text on each side of a link's anchor that make its context (Pant & Srinivasan, "Link contexts in
 #: classifier-guided topical crawlers", 2006, found 5 to 20 best).
@@ -30,6 +32,11 @@ _BLOCKS: Final = frozenset({"p", "li", "td", "th", "dd", "dt", "h1", "h2", "h3",
                             "blockquote", "figcaption", "div", "section", "article", "nav", "header", "footer",
                             "body", "tr", "table", "ul", "ol", "dl", "form"})
 _SKIP: Final = frozenset({"script", "style", "noscript", "template", "svg", "math"})
+#: The robots meta tags that speak to pyxform, and the directives that say: do not follow this page's links.
+_META_NAMES: Final = frozenset({"robots", ROBOTS_TOKEN})
+_NOFOLLOW: Final = frozenset({"nofollow", "none"})
+#: Directives of X-Robots-Tag that take a value after a colon (so "NAME:" is no crawler's name).
+_SCOPED_DIRECTIVES: Final = frozenset({"unavailable_after", "max-snippet", "max-image-preview", "max-video-preview"})
 # Snowball's English stop words (the list the Snowball project ships with its English stemmer), minus negations.
 _STOP: Final = frozenset("""a about above after again against all am an and any are as at be because been before being
 below between both but by can could did do does doing down during each few for from further had has have having he her
@@ -74,7 +81,7 @@ class ParsedPage:
     :ivar title: the ``title`` element's text and the first ``h1``'s, joined.
     :ivar text: the visible text of the body (scripts, styles and templates left out), white space collapsed.
     :ivar links: every ``a`` / ``area`` link with an http(s) URL, in document order.
-    :ivar follow: false when the page's ``meta name=robots`` says ``nofollow``.
+    :ivar follow: false when the page's ``meta name=robots`` (or ``name=pyxform``) says ``nofollow`` or ``none``.
     :ivar encoding: the encoding the text was decoded with.
     """
 
@@ -151,7 +158,7 @@ def parse_page(body: bytes, url: str, content_type: str | None,
     follow = True
     base = url
     for meta in root.iter("meta"):
-        if (meta.get("name") or "").lower() == "robots" and "nofollow" in (meta.get("content") or "").lower():
+        if (meta.get("name") or "").strip().lower() in _META_NAMES and _NOFOLLOW & _directives(meta.get("content")):
             follow = False
     for element in root.iter("base"):
         if element.get("href"):
@@ -194,6 +201,25 @@ def parse_page(body: bytes, url: str, content_type: str | None,
             context = blocks[block].context(_text(element, cache))
         links.append(Link(target, anchor[:500], context))
     return ParsedPage(_collapse(" ".join(titles)), page_text, tuple(links), follow, encoding)
+
+
+def _directives(text: str | None) -> set[str]:
+    return {d.strip().lower() for d in (text or "").split(",")}
+
+
+def nofollow(x_robots_tags: list[str]) -> bool:
+    """Whether the ``X-Robots-Tag`` header values of an answer say its links are not to be followed: ``nofollow`` or
+    ``none``, for every crawler or for ``pyxform`` (``pyxform: nofollow``); a directive for another crawler
+    (``googlebot: nofollow``) does not count (Google's reading of the header; robots meta tags: :func:`parse_page`)."""
+    for value in x_robots_tags:
+        scope, colon, rest = value.partition(":")
+        if colon and "," not in scope and scope.strip().lower() not in _SCOPED_DIRECTIVES:  # "agent: directives"
+            if scope.strip().lower() != ROBOTS_TOKEN:
+                continue
+            value = rest
+        if _NOFOLLOW & _directives(value):
+            return True
+    return False
 
 
 def charset_of(content_type: str | None) -> str | None:
