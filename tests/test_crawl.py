@@ -553,6 +553,33 @@ def test_sigterm_while_the_crawl_waits_stops_it(tmp_path: Path, case: str) -> No
     assert states and {state for (state,) in states} == {"queued"}  # the resume takes them up
 
 
+def test_a_second_crawl_on_a_folder_in_use_is_refused(tmp_path: Path) -> None:
+    """Two crawls in one folder (the same command in two terminals) would fetch pages twice and interleave their
+    records: the second is refused while the first runs (with --restart too: it would delete the first's
+    database), and resumes once the first has stopped."""
+    with TestWeb(static_site(chain_site(4))) as web:
+        child = subprocess.Popen([sys.executable, "-c", WAITING_CHILD, json.dumps([web.url + "/"]), str(tmp_path),
+                                  json.dumps({"delay": 3600.0})],
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
+                                 start_new_session=True)
+        try:
+            _wait_for(web, 1)  # robots.txt: the first crawl is in, and waits an hour for its next request
+            for restart in (False, True):
+                with pytest.raises(CrawlStateError, match="another crawl is running in this folder"):
+                    run(web, tmp_path, restart=restart)
+            assert (tmp_path / "crawl.sqlite").exists() and web.paths() == ["/robots.txt"]
+            child.send_signal(signal.SIGTERM)
+            out, err = child.communicate(timeout=600)
+        finally:
+            if child.poll() is None:
+                child.kill()
+                child.communicate()
+        assert out.strip() == "interrupted", err
+        summary = run(web, tmp_path)
+    assert summary.resumed and summary.ended == "done"  # type: ignore[attr-defined]
+    assert max(Counter(web.paths()).values()) == 1
+
+
 @pytest.mark.parametrize("kill", [signal.SIGKILL, signal.SIGTERM])
 def test_resume_after_kill_loses_nothing_and_fetches_nothing_twice(tmp_path: Path, kill: signal.Signals) -> None:
     site = chain_site(60)

@@ -155,17 +155,24 @@ class _Crawler(Resuming, Recording):
     # -- the loop ------------------------------------------------------------------------------------------------
     async def run(self, handle_signals: bool) -> CrawlSummary:
         self._open()
-        self.frontier = Frontier(self.store.db, self.ordering)
         installed = []
         loop = asyncio.get_running_loop()
-        if handle_signals and threading.current_thread() is threading.main_thread():
-            for signum in (signal.SIGINT, signal.SIGTERM):
-                try:
-                    loop.add_signal_handler(signum, self._signal)
-                    installed.append(signum)
-                except (NotImplementedError, RuntimeError):
-                    pass
-        self.converter = TableConverter(self.store, self.config.limits) if self.config.convert else None
+        try:
+            self.frontier = Frontier(self.store.db, self.ordering)
+            if handle_signals and threading.current_thread() is threading.main_thread():
+                for signum in (signal.SIGINT, signal.SIGTERM):
+                    try:
+                        loop.add_signal_handler(signum, self._signal)
+                        installed.append(signum)
+                    except (NotImplementedError, RuntimeError):
+                        pass
+            self.converter = TableConverter(self.store, self.config.limits) if self.config.convert else None
+        except BaseException:  # the folder is not left locked
+            for signum in installed:
+                loop.remove_signal_handler(signum)
+            self.store.close()
+            self._release_folder()
+            raise
         ended = "done"
         try:
             limits = self.config.limits
@@ -192,6 +199,7 @@ class _Crawler(Resuming, Recording):
             self.stats.queued = len(self.frontier)
             self.stats.seconds = time.monotonic() - self.started
             self.store.close()
+            self._release_folder()
         if self.stopping:
             ended = "interrupted"
         self._report()

@@ -7,11 +7,17 @@ recorded as interrupted and never sent again: ``store``'s order of writes).
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import sqlite3
 import time
 from pathlib import Path
-from typing import Any, Final
+from typing import IO, Any, Final
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - not a POSIX system: no folder lock
+    fcntl = None  # type: ignore[assignment]
 
 from ...base.errors import CrawlStateError, OutputError
 from .fetcher import USER_AGENT, Answer, is_html
@@ -26,6 +32,8 @@ __all__ = ["Resuming", "FORMAT_VERSION"]
 
 #: The version of the crawl folder's layout (``meta.format``).
 FORMAT_VERSION: Final = 1
+#: The file a running crawl holds locked (``flock``: released by the system however the process ends).
+LOCK_FILE: Final = "crawl.lock"
 
 
 class Resuming:
@@ -33,8 +41,51 @@ class Resuming:
 
     config: Any
     store: Store
+    _lock: IO[str] | None = None
+
+    def _take_folder(self, folder: Path) -> None:
+        """Hold the folder's lock for this run.
+
+        :raises CrawlStateError: another crawl runs in the folder.
+        :raises OutputError: the folder cannot be made or written.
+        """
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            lock = open(folder / LOCK_FILE, "a+", encoding="utf-8")
+        except OSError as error:
+            raise OutputError(f"cannot use the crawl folder: {error.strerror or error}", location=str(folder)) \
+                from None
+        if fcntl is not None:
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                lock.seek(0)
+                holder = lock.read().strip() or "?"
+                lock.close()
+                raise CrawlStateError(f"another crawl is running in this folder (process {holder}): wait for it to "
+                                      "end, or stop it (Ctrl-C) and run the command again to resume",
+                                      location=str(folder)) from None
+        lock.seek(0)
+        lock.truncate()
+        lock.write(f"{os.getpid()}\n")
+        lock.flush()
+        self._lock = lock
+
+    def _release_folder(self) -> None:
+        if self._lock is not None:
+            self._lock.close()  # the lock goes with the file
+            self._lock = None
+
     def _open(self) -> None:
         folder = Path(self.config.out)
+        self._take_folder(folder)
+        try:
+            self._open_store(folder)
+        except BaseException:
+            self._release_folder()
+            raise
+
+    def _open_store(self, folder: Path) -> None:
         if self.config.restart and folder.exists():
             for name in ("crawl.sqlite", "crawl.sqlite-wal", "crawl.sqlite-shm"):
                 (folder / name).unlink(missing_ok=True)
