@@ -61,6 +61,24 @@ def test_a_path_is_read_as_a_file_by_every_page_function(tmp_path: Path, functio
     assert (caught.value.message, caught.value.location) == ("no such file", str(tmp_path / "missing.html"))
 
 
+
+def test_a_file_name_given_as_a_str_page_is_told_to_be_markup(tmp_path: Path,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """A ``str`` page is HTML text (docs/api.md); a file name given so gets no table, and the message says why."""
+    monkeypatch.chdir(tmp_path)
+    page = Path("tables.html")
+    page.write_text("<table><tr><th>A<tr><td>1</table>")
+    for function in (pyxform.convert, pyxform.to_dataframes):
+        with pytest.raises(NoTableError) as caught:
+            function("tables.html")  # type: ignore[operator]
+        assert caught.value.exit_code == 6
+        assert caught.value.message == ("the page has no table: a str is the page's HTML text, and 'tables.html' "
+                                        "holds no markup; for a file, give its path as pathlib.Path(...)")
+    with pytest.raises(NoTableError) as caught:
+        pyxform.convert("<p>a page without a table</p>")
+    assert caught.value.message == "the page has no table"
+    assert pyxform.convert(page).tables()[0].to_csv().splitlines() == ["A", "1"]
+
 def test_a_query_target_str_starting_with_markup_is_xml_text_else_a_path(tmp_path: Path) -> None:
     long_text = "<r>" + "x" * 300 + "</r>"
     assert pyxform.query(long_text, "string-length(/r)").values() == ["300"]

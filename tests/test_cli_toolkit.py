@@ -5,6 +5,8 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -65,6 +67,31 @@ def test_transform_reads_no_uri_unless_allowed(tmp_path: Path, capsys: pytest.Ca
     assert main([*args, "--allow-io"]) == 0
     assert "s3cr3t" in capsys.readouterr().out
 
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes here")
+@pytest.mark.parametrize("command", ["query", "validate"])
+def test_a_pipe_is_read_like_a_file(tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str) -> None:
+    """``pyxform query <(command) ...`` gives a pipe (/dev/fd/63): it is read, not called "no such file"."""
+    document = tmp_path / "stats.xml"
+    document.write_bytes(convert_paper(tmp_path))
+    assert main(["schema", str(document), "-o", str(tmp_path / "stats.xsd")]) == 0
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    writer = subprocess.Popen(["sh", "-c", f"cat '{document}' > '{pipe}'"])  # blocks until the pipe is read
+    try:
+        args = ([str(pipe), "//ratio/string()"] if command == "query"
+                else [str(pipe), "--schema", str(tmp_path / "stats.xsd")])
+        status = main([command, *args])
+    finally:
+        if writer.poll() is None:  # never read: let the writer go
+            with open(pipe, "rb") as drain:
+                drain.read()
+        writer.wait()
+    captured = capsys.readouterr()
+    assert status == 0, captured.err
+    expected = "40.46%\n40.34%\n" if command == "query" else f"{pipe}: valid against {tmp_path / 'stats.xsd'}\n"
+    assert captured.out == expected
 
 def test_transform_of_text_that_is_not_xml(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     document = tmp_path / "a.xml"

@@ -42,6 +42,10 @@ def slow_page() -> bytes:
     return square_table(450)
 
 
+#: A page on which :data:`FOREVER_IF_SLOW` never ends: a table headed "slow".
+NEVER_ENDS = b"<table><tr><th>slow</th></tr><tr><td>1</td></tr></table>"
+
+
 #: Run after merge, it never ends when the output holds an element named ``slow`` (a table headed "slow"), and copies
 #: the output otherwise: a page that is stopped at any timeout, beside pages that are not.
 FOREVER_IF_SLOW = b"""<xsl:stylesheet version="3.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform"
@@ -247,14 +251,16 @@ def test_a_page_over_the_memory_limit_fails_and_the_next_page_gets_a_new_worker(
     assert result.status == "ok" and result.tables == 1 and b"<a px:label" in result.payload
 
 
-def test_a_worker_that_dies_costs_one_page() -> None:
+def test_a_worker_that_dies_costs_one_page(tmp_path: Path) -> None:
+    forever = tmp_path / "forever.xsl"
+    forever.write_bytes(FOREVER_IF_SLOW)
     with Worker(Limits(timeout=600)) as worker:
         worker.run(Source(OK_PAGE), PageOptions())  # started
         pid = worker.pid
         assert pid is not None
         killer = threading.Timer(0.5, lambda: __import__("os").kill(pid, 9))
         killer.start()
-        crashed = worker.run(Source(slow_page(), "slow.html"), PageOptions())
+        crashed = worker.run(Source(NEVER_ENDS, "slow.html"), PageOptions(xslt=(str(forever),)))  # killed, never done
         killer.join()
         assert crashed.status == "failed" and isinstance(crashed.error, WorkerCrash)
         assert "killed by signal SIGKILL" in crashed.error.message and crashed.error.location == "slow.html"
@@ -313,14 +319,14 @@ def test_grid_and_headers_write_the_same_in_the_worker_and_in_process(tmp_path: 
 _FORKED_WORKER_SCRIPT = """
 import json, os, sys, threading
 sys.path.insert(0, {tests!r})
-from test_limits import OK_PAGE, slow_page, square_table
+from test_limits import OK_PAGE, NEVER_ENDS, square_table
 from pyxform.base.limits import Limits
 from pyxform.base.source import Source
 from pyxform.jobs import PageOptions, Worker
 from pyxform.jobs.worker import _ForkedChild, _can_fork
 
-def attempt(worker, page, name):
-    result = worker.run(Source(page, name), PageOptions())
+def attempt(worker, page, name, xslt=()):
+    result = worker.run(Source(page, name), PageOptions(xslt=xslt))
     if result.error is None:
         return {{"tables": result.tables}}
     error = result.error
@@ -328,7 +334,7 @@ def attempt(worker, page, name):
 
 out = {{"can_fork": _can_fork()}}
 with Worker(Limits(timeout=0.5, max_memory=250 * 2**20)) as worker:
-    out["slow"] = attempt(worker, slow_page(), "slow.html")
+    out["slow"] = attempt(worker, NEVER_ENDS, "slow.html", ({forever!r},))  # never ends, in little memory
     worker.limits = Limits(timeout=600, max_memory=250 * 2**20)  # the next pages: no race with the clock
     out["ok_after_timeout"] = attempt(worker, OK_PAGE, "ok.html")
 with Worker(Limits(timeout=600, max_memory=250 * 2**20)) as worker:
@@ -338,16 +344,20 @@ with Worker(Limits(timeout=600, max_memory=250 * 2**20)) as worker:
     out["ok_after_memory"] = attempt(worker, OK_PAGE, "ok.html")
     pid = worker.pid
     threading.Timer(0.5, lambda: os.kill(pid, 9)).start()
-    out["killed"] = attempt(worker, slow_page(), "slow.html")
+    out["killed"] = attempt(worker, NEVER_ENDS, "slow.html", ({forever!r},))
     out["ok_after_crash"] = attempt(worker, OK_PAGE, "ok.html")
 print(json.dumps(out))
 """
 
 
-def test_a_worker_forked_from_the_command_keeps_every_limit() -> None:
+def test_a_worker_forked_from_the_command_keeps_every_limit(tmp_path: Path) -> None:
     # The command's process has not loaded Saxon, so its worker is forked (no new interpreter); this test's process
-    # has, so the script runs in a fresh one.
-    script = _FORKED_WORKER_SCRIPT.format(tests=str(Path(__file__).resolve().parent))
+    # has, so the script runs in a fresh one. The page stopped at the timeout and the page killed never end (the
+    # stylesheet loops on them) and need little memory: the memory limit is never reached first, however fast the
+    # machine (a slow page of 200,000 cells reached it within 0.5 s on CI's).
+    forever = tmp_path / "forever.xsl"
+    forever.write_bytes(FOREVER_IF_SLOW)
+    script = _FORKED_WORKER_SCRIPT.format(tests=str(Path(__file__).resolve().parent), forever=str(forever))
     done = subprocess.run([sys.executable, "-c", script], check=False, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr
     out = json.loads(done.stdout)

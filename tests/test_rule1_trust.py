@@ -107,6 +107,21 @@ def test_a_spec_sheet_groups_its_keys_under_its_sub_headings() -> None:
         ("price", "€ 68.490"), ("engine", [("cylinders", "4"), ("power", "180 PS")]), ("size", [("length", "478 cm")])]
 
 
+
+def test_a_spec_sheet_that_repeats_a_key_in_another_group_is_still_one_record() -> None:
+    """Keys are different within a group, not across groups: "Type" and "Resolution" under "Camera" and "Display"."""
+    html = ("<table><caption>X200</caption><tr><th colspan=2>Camera</tr><tr><th>Type<td>CMOS</tr>"
+            "<tr><th>Resolution<td>12 MP</tr><tr><th colspan=2>Display</tr><tr><th>Type<td>OLED</tr>"
+            "<tr><th>Resolution<td>1080 x 2400</tr></table>")
+    assert [t["kind"] for t in pyxform.headers(html.encode()).to_json()["tables"]] == ["entity"]
+    record = xml(html).find("x200")
+    assert [(etree.QName(e).localname, children(e)) for e in record] == [
+        ("camera", [("type", "CMOS"), ("resolution", "12 MP")]),
+        ("display", [("type", "OLED"), ("resolution", "1080 x 2400")])]
+    # within one group a repeated key still tells a two-column list from a key-value table
+    listing = html.replace("<th>Resolution<td>12 MP", "<th>Type<td>BSI")
+    assert [t["kind"] for t in pyxform.headers(listing.encode()).to_json()["tables"]] != ["entity"]
+
 # -- 3. notes kept out of the data ---------------------------------------------------------------------------------
 
 NOTES = ("<table><tr><th>Year<th>Title<th>US<th>UK</tr><tr><td>2001<td>A<td>1<td>2</tr><tr><td>2002<td>B<td>—<td>5"
@@ -164,6 +179,18 @@ def test_headers_named_row_and_note_are_not_records_or_notes() -> None:
     assert [e.text for e in root.iter("row_")] == ["1", "2"]
     assert root.find(".//note") is None
 
+
+
+def test_a_header_named_table_and_a_table_captioned_row_are_no_structure() -> None:
+    """"Table" is the name of an unnamed table, "Row" of a record: a header or a caption takes neither."""
+    html = ("<table><tr><th>Table</th><th>Seats</th></tr><tr><td>1</td><td>4</td></tr><tr><td>2</td><td>6</td></tr>"
+            "</table><table><caption>Row</caption><tr><th>Oars</th></tr><tr><td>8</td></tr></table>")
+    root = xml(html)
+    assert [t.get(PX + "table") for t in root.iter("table")] == ["0"]  # the tables named table, nothing else
+    assert [e.text for e in root.iter("table_")] == ["1", "2"]
+    assert [e.get(PX + "row") for e in root.iter("row")] == ["1", "2", "1"]  # records only
+    captioned = root.find("row_")
+    assert (captioned.get(PX + "label"), captioned.get(PX + "table")) == ("Row", "1")
 
 def test_headers_that_differ_after_64_characters_stay_apart() -> None:
     common = "word " * 13                                         # 65 characters: the names agree up to the cut

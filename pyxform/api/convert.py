@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Literal, get_args
 
 from lxml import etree
 
+from ..base.errors import NoTableError
 from ..base.limits import DEFAULT_LIMITS, Limits
 from ..base.safexml import parse_xml, serialize_root
 from ..base.source import Source
@@ -264,7 +265,8 @@ def convert(data: bytes | str | os.PathLike[str] | Source, *, table: int | None 
         (:func:`pyxform.runtime.params.check_params`, as ``pyxform convert --param`` checks them).
     :param keep_stages: a folder to write every step's result into (:meth:`~pyxform.api.pipeline.Pipeline.run`).
     :returns: a :class:`Conversion`.
-    :raises NoTableError: the page has no table, or ``table`` names none.
+    :raises NoTableError: the page has no table, or ``table`` names none (a ``str`` of one line without markup, such
+        as a file name, is said to be one).
     :raises LimitExceeded: ``table`` names a table over ``max_slots`` or ``max_depth``.
     :raises TableError: ``table`` names a table that normalize could not build for another reason.
     :raises InputNotFound: ``data`` is a path that does not exist or cannot be read.
@@ -289,6 +291,9 @@ def convert(data: bytes | str | os.PathLike[str] | Source, *, table: int | None 
     if isinstance(data, Source):
         page_source = data if source is None else replace(data, uri=source)
     elif isinstance(data, str):
+        if "<" not in data and data.strip() and "\n" not in data.strip():  # no markup: no table; a file name?
+            raise NoTableError(f"the page has no table: a str is the page's HTML text, and {_shown(data)} holds no "
+                               "markup; for a file, give its path as pathlib.Path(...)", location=source)
         page_source = Source(data.encode("utf-8", "surrogatepass"), source or "", "utf-8")
     elif isinstance(data, (bytes, bytearray, memoryview)):
         page_source = Source(bytes(data), source or "", None)
@@ -347,3 +352,8 @@ def _run(chosen: Pipeline, document: Any, stage_params: dict[str, dict[str, Any]
     if "headers" in chosen.names:
         grid = result.stage("headers")
     return Conversion(result, grid=grid, table=table, names=names)
+
+
+def _shown(text: str) -> str:
+    """A text for a message: quoted, at most 60 characters."""
+    return repr(text if len(text) <= 60 else text[:57] + "...")

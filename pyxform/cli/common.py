@@ -64,6 +64,7 @@ def write_output(text: str, stream: BinaryIO | None = None) -> None:
 OPTION_FOR_KEYWORD: dict[str, str] = {
     **{limit_keyword(limit): option for limit, option in LIMIT_OPTIONS.items() if option.startswith("--")},
     "allow_private=True": "--allow-private",
+    "allow_io=True": "--allow-io",
     "option table=...": "option --table",
     "option names=...": "option --names",
     "option method=...": "option --method",
@@ -238,6 +239,6 @@ def input_file(name: str, command: str, what: str = "the document") -> Path:
     path = Path(local_file(name, command, what))
     if path.is_dir():
         raise InputNotFound("is a directory, not a file", location=name)
-    if not path.is_file():
+    if not path.exists():  # a pipe (``<(command)``'s /dev/fd/63) or a device reads like a file
         raise InputNotFound("no such file", location=name)
     return path

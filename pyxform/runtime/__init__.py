@@ -2,6 +2,7 @@
 
     saxon        SaxonRuntime: one processor, stylesheets compiled once, locked against URI access
     environment  Saxon's view of the process environment (empty unless I/O is allowed)
+    compile_check  what a user stylesheet may reach while it is compiled, checked before Saxon sees it
     catalog      pyxform's XML catalog (public URIs of the installed stylesheets and schemas)
     registry     the built-in stylesheets by stage name, and the parameters each declares
     runner       the per-process compiled runtimes and the translation of stylesheet failures into errors

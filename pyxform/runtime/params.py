@@ -34,7 +34,7 @@ from lxml import etree
 
 from ..base.errors import ParameterError
 from ..base.safexml import parse_file
-from .registry import OPTION_PARAMETERS, stage_parameter_declarations
+from .registry import OPTION_PARAMETERS, PIPELINE_STYLESHEETS, stage_parameter_declarations
 from .saxon import UntypedAtomic
 
 __all__ = ["ParameterWarning", "check_params", "check_option_params", "check_step_params", "check_stage_params",
@@ -166,16 +166,26 @@ def check_option_params(params: Mapping[str, Mapping[str, Any]] | None, *, steps
 
     :param steps: the built-in stage each step runs, by step name; the other steps (stylesheets of the user's) are not
         checked. Default: each step is the stage of its name.
-    :raises ParameterError: naming the step, the parameter and the option that sets it.
+    :raises ParameterError: naming the step, the parameter and the option that sets it; or, for a parameter the stage
+        does not declare, listing the parameters that are the user's (those no option sets).
     """
     for step, values in (params or {}).items():
         stage = step if steps is None else steps.get(step)
         if stage is None:
             continue
+        owned = OPTION_PARAMETERS.get(stage, {})
         for name in values:
-            option = OPTION_PARAMETERS.get(stage, {}).get(name)
+            option = owned.get(name)
             if option is not None:
                 raise ParameterError(f"{step}.{name} is not a parameter of yours: pyxform's option {option} sets it",
+                                     step=step, parameter=name)
+            builtin = stage in dict(PIPELINE_STYLESHEETS)
+            if not (builtin or stage in ("", "clean")):  # no stage of pyxform's: its own check says more
+                continue
+            declared = stage_parameter_declarations(stage) if builtin else {}
+            if name not in declared:  # listing the parameters that are the user's, not those the options set
+                known = ", ".join(sorted(set(declared) - set(owned))) or "none"
+                raise ParameterError(f"the {step} step has no parameter {name!r} (its parameters: {known})",
                                      step=step, parameter=name)
 
 

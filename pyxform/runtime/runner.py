@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from ..base.errors import InputNotFound, PyxformError, StylesheetError, coded_error, read_message
+from .compile_check import check_user_stylesheet
 from .registry import BUILTIN_STAGES, PIPELINE_STYLESHEETS
 from .saxon import SaxonRuntime, XsltMessage, builtin_stylesheet, per_process
 
@@ -190,7 +191,11 @@ _user_runners_lock = threading.Lock()
 
 def user_runner(stylesheets: Sequence[Path], allow_io: bool) -> Runner:
     """A runner with every built-in stylesheet and ``stylesheets`` compiled, locked unless ``allow_io``; one per
-    distinct set of files (path, modification time, size) and ``allow_io``, at most :data:`MAX_RUNTIMES` kept."""
+    distinct set of files (path, modification time, size) and ``allow_io``, at most :data:`MAX_RUNTIMES` kept.
+
+    :raises InputNotFound: a stylesheet that does not exist.
+    :raises StylesheetError: without ``allow_io``, a stylesheet that would read a file or URI while it is compiled
+        (:func:`~pyxform.runtime.compile_check.check_user_stylesheet`), or one that does not compile."""
     identity = []
     for path in sorted(set(stylesheets)):
         try:
@@ -204,6 +209,9 @@ def user_runner(stylesheets: Sequence[Path], allow_io: bool) -> Runner:
         if found is not None:
             _user_runners.move_to_end(key)
             return found
+        if not allow_io:  # what compiling would read or evaluate before the lock (compile_check)
+            for path in stylesheets:
+                check_user_stylesheet(path)
         runtime = SaxonRuntime(allow_io=allow_io)
         runtime.compile_all({**_builtin_stylesheets(), **{str(path): path for path in stylesheets}})
         made = Runner(runtime)

@@ -125,12 +125,13 @@ _query_processor = per_process(_QueryProcessor)
 
 
 def _kind(path: Path) -> str:
-    """``dir``, ``file`` or ``missing``; a path the system cannot even look up (too long, a NUL byte) is refused.
+    """``dir``, ``file`` (also what reads like one: a pipe such as ``<(command)``'s ``/dev/fd/63``, a device) or
+    ``missing``; a path the system cannot even look up (too long, a NUL byte) is refused.
 
     :raises InputNotFound: naming the path (shortened) and the system's reason.
     """
     try:
-        return "dir" if path.is_dir() else "file" if path.is_file() else "missing"
+        return "dir" if path.is_dir() else "file" if path.exists() else "missing"
     except (OSError, ValueError) as error:
         reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
         shown = str(path) if len(str(path)) <= 80 else str(path)[:77] + "..."

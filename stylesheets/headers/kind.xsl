@@ -14,8 +14,9 @@
                 cells with content, and at least half, and at least two where the keys are header cells (p = 1) or
                 three where nothing marks them (two rows alone do not tell keys from a two-column list), are
                 key-value rows: a key, a text that is no number, in the first column, and one value cell after it (the second column, or a cell
-                spanning the rest), the keys all different (the other rows are values without a key: a link, a
-                button);
+                spanning the rest), the keys all different within each run of rows between wide or blank rows (a
+                spec sheet repeats "Type" under "Camera" and under "Display"; the other rows are values without a
+                key: a link, a button);
     matrix      a two-dimensional table (Zhang & Li's k > 0 and p > 0): some column-label row and some header column,
                 so that every value sits under a row header and a column header; or a cross-tab whose row labels are
                 not marked: below column labels, every column after the first holds numbers (a line score, a
@@ -68,12 +69,15 @@
     <xsl:param name="model" as="map(*)"/>
     <xsl:param name="k" as="xs:integer"/>
     <xsl:param name="least" as="xs:integer"/>
-    <xsl:variable name="rows" as="xs:integer*"
-        select="($k to $model?rows - 1)[not(f:is-wide-row($model, .) or f:is-blank-row($model, .))]"/>
-    <xsl:variable name="keys" as="map(*)*" select="$rows ! fp:key-value($model, .)"/>
+    <xsl:variable name="breaks" as="xs:integer*"
+        select="($k to $model?rows - 1)[f:is-wide-row($model, .) or f:is-blank-row($model, .)]"/>
+    <xsl:variable name="rows" as="xs:integer*" select="($k to $model?rows - 1)[not(. = $breaks)]"/>
+    <!-- each key as "RUN KEY": RUN the number of wide or blank rows above it (the group it is in) -->
+    <xsl:variable name="keys" as="xs:string*" select="
+        for $y in $rows return fp:key-value($model, $y) ! (count($breaks[. lt $y]) || ' ' || normalize-space(?text))"/>
     <xsl:sequence select="count($keys) ge $least and count($keys) * 2 ge count($rows)
         and (every $y in $rows satisfies count(f:model-row($model, $y)?contents) le 2)
-        and count(distinct-values($keys ! normalize-space(?text))) eq count($keys)"/>
+        and count(distinct-values($keys)) eq count($keys)"/>
   </xsl:function>
 
   <!-- The key cell of row y if the row is a key-value row: two cells with content, the first anchored in column 0

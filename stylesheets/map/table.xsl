@@ -81,7 +81,7 @@
         </xsl:for-each-group>
       </xsl:map>
     </xsl:variable>
-    <xsl:element name="{if ($f:generic-names) then 'table' else f:xml-name($label?text, 'table')}">
+    <xsl:element name="{if ($f:generic-names) then 'table' else fp:table-name($label?text)}">
       <xsl:if test="$f:generic-names">
         <xsl:attribute name="name" select="$label?text"/>
       </xsl:if>
@@ -253,11 +253,11 @@
     table, in the cells' order: one name per distinct label, and distinct labels get distinct names, so that
     siblings from different headers never share a name and the merge rule (same name, same header cell) is not
     needed to tell them apart. The name is f:xml-name of the label (fallback "field"); a name pyxform uses for its
-    own structure (the record <row>, the note <note>, the positional <column-N>) gets a trailing "_" ("Row" gives
-    row_); a name already given to an earlier label gets "_2", "_3", ... (the first free one): "Total" and "TOTAL"
-    give total and total_2, and two headers that agree in their first 64 characters of name stay apart. Names from
-    header text hold "_" only as a leading "_" or in an escape _xHHHH_, so a suffix never makes another label's
-    name.
+    own structure (the record <row>, the note <note>, the unnamed <table>, the positional <column-N>) gets a trailing
+    "_" ("Row" gives row_); a name already given to an earlier label gets "_2", "_3", ... (the first free one): "Total"
+    and "TOTAL" give total and total_2, and two headers that agree in their first 64 characters of name stay apart.
+    Names from header text hold "_" only as a leading "_" or in an escape _xHHHH_, so a suffix never makes another
+    label's name.
   -->
   <xsl:function name="f:element-names" as="map(xs:string, xs:string)">
     <xsl:param name="cells" as="element(px:cell)*"/>
@@ -277,8 +277,18 @@
     </xsl:iterate>
   </xsl:function>
 
-  <!-- The names of pyxform's own elements in the output: a record, a note, a column named by position. -->
-  <xsl:variable name="fp:reserved-names" as="xs:string" select="'^(row|note|column-[0-9]+)$'"/>
+  <!-- The names of pyxform's own elements in the output: a record, a note, a column named by position, a table
+       without a name of its own (a header "Table" gives table_, so that count(//table) counts tables). -->
+  <xsl:variable name="fp:reserved-names" as="xs:string" select="'^(row|note|table|column-[0-9]+)$'"/>
+
+  <!-- The name of a table's element: f:xml-name of its label (fallback "table"), with a trailing "_" when that is
+       the name of a record, a note or a positional column (a caption "Row" gives row_: count(//row) counts records,
+       never a table). -->
+  <xsl:function name="fp:table-name" as="xs:string">
+    <xsl:param name="label" as="xs:string"/>
+    <xsl:variable name="base" as="xs:string" select="f:xml-name($label, 'table')"/>
+    <xsl:sequence select="if ($base ne 'table' and matches($base, $fp:reserved-names)) then $base || '_' else $base"/>
+  </xsl:function>
 
   <!-- The elements of the chains (fp:slot-chain) from their $depth-th element on: a copy of that element with its
        px:key (the record element with px:row too) holding the chain's next elements, or, for the last, the slot's
