@@ -278,6 +278,25 @@ def test_nofollow_of_meta_tags_and_x_robots_tag(tmp_path: Path) -> None:
     assert {path: f"/t{i}" in requests for i, path in enumerate(cases, 1)} == {p: c[1] for p, c in cases.items()}
 
 
+def test_meta_refresh_is_followed_as_a_link(tmp_path: Path) -> None:
+    """A page that sends the browser on with ``<meta http-equiv="refresh">`` (a home page that only redirects, as
+    many sites have) leads the crawl to its target, checked and queued like any link."""
+    def refresh(content: str) -> Reply:
+        return Reply(body=f'<html><head><meta http-equiv="Refresh" content="{content}"></head><body></body></html>'
+                     .encode())
+
+    site = chain_site(3, {"/": refresh("0; URL='/home'"), "/home": html_page("Home", "", {"/p0": "a", "/p2": "b"}),
+                          "/p0": refresh("5;url=/p1"), "/p1": refresh("3"), "/p2": refresh("0; url=/private/x")})
+    with TestWeb(static_site(site)) as web:
+        run(web, tmp_path)
+    requests = page_requests(web)
+    assert sorted(requests) == ["/", "/home", "/p0", "/p1", "/p2"]  # /private/x: robots.txt disallows it
+    links = {(source.removeprefix(web.url), target.removeprefix(web.url)) for source, target in
+             rows(tmp_path, "SELECT pages.url, target FROM links JOIN pages ON pages.id = links.source")}
+    assert {("/", "/home"), ("/p0", "/p1"), ("/p2", "/private/x")} <= links
+    assert not [target for source, target in links if source == "/p1"]  # a refresh without a URL leads nowhere
+
+
 # -- budgets, redirects, errors --------------------------------------------------------------------------------------
 def test_max_pages_counts_every_fetch(tmp_path: Path) -> None:
     calls = Counter[str]()

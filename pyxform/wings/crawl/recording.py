@@ -168,10 +168,15 @@ class Recording:
         if self.config.ordering == "focused" and candidate.inlinks:
             self.classifier.learn(self.ordering.features(candidate), relevant)
         follow = parsed.follow and not nofollow([v for k, v in answer.headers if k.lower() == "x-robots-tag"])
-        if duplicate_of is None and not self.traps.last_near_duplicate and follow:
+        followed = duplicate_of is None and not self.traps.last_near_duplicate and follow
+        if followed:
             self.ordering.observe_page(host)
+        # a meta refresh is followed even from a page without text of its own (then it is a redirect)
+        chosen = ([parsed.refresh] if parsed.refresh is not None and follow else []) + \
+            (list(parsed.links) if followed else [])
+        if chosen:
             links = []
-            for link in parsed.links:
+            for link in chosen:
                 try:
                     key = canonical(link.url, self.traps.ignored_parameters(host_of(link.url)))
                 except ValueError:

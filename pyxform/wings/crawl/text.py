@@ -32,6 +32,9 @@ _BLOCKS: Final = frozenset({"p", "li", "td", "th", "dd", "dt", "h1", "h2", "h3",
                             "blockquote", "figcaption", "div", "section", "article", "nav", "header", "footer",
                             "body", "tr", "table", "ul", "ol", "dl", "form"})
 _SKIP: Final = frozenset({"script", "style", "noscript", "template", "svg", "math"})
+#: A ``meta http-equiv=refresh`` content: a time, then (after ``;`` or ``,``, an optional ``url=``) the URL, quoted
+#: or not (HTML, "shared declarative refresh steps").
+_REFRESH: Final = re.compile(r"""^\s*[\d.]*\s*[;,]?\s*(?:url\s*=\s*)?(["']?)(.*?)\1?\s*$""", re.IGNORECASE | re.DOTALL)
 #: The robots meta tags that speak to pyxform, and the directives that say: do not follow this page's links.
 _META_NAMES: Final = frozenset({"robots", ROBOTS_TOKEN})
 _NOFOLLOW: Final = frozenset({"nofollow", "none"})
@@ -83,6 +86,8 @@ class ParsedPage:
     :ivar links: every ``a`` / ``area`` link with an http(s) URL, in document order.
     :ivar follow: false when the page's ``meta name=robots`` (or ``name=pyxform``) says ``nofollow`` or ``none``.
     :ivar encoding: the encoding the text was decoded with.
+    :ivar refresh: the URL a ``meta http-equiv=refresh`` sends the browser on to (a link with no anchor or context;
+        a page that only does that is a redirect), or ``None``.
     """
 
     title: str
@@ -90,6 +95,7 @@ class ParsedPage:
     links: tuple[Link, ...]
     follow: bool
     encoding: str
+    refresh: Link | None = None
 
 
 def _collapse(text: str) -> str:
@@ -168,23 +174,38 @@ def parse_page(body: bytes, url: str, content_type: str | None,
     body_element = root.find("body")
     page_text = _text(body_element if body_element is not None else root, cache)
     links = []
-    blocks: dict[etree._Element, _Block] = {}
-    for element in root.iter("a", "area"):
-        href = element.get("href")
-        if not href:
-            continue
+
+    def resolve(href: str) -> str | None:
+        """The absolute http(s) URL of a link to follow (``keep``), else ``None``."""
         href = href.strip()
-        lowered = href[:8].lower()
         try:
-            if lowered.startswith(("http://", "https://")):
+            if href[:8].lower().startswith(("http://", "https://")):
                 target = href  # absolute: no join needed (most links of a page)
             elif href.startswith("//"):
                 target = base_scheme + ":" + href
             else:
                 target = urljoin(base, href)
         except ValueError:
-            continue
+            return None
         if not target.lower().startswith(("http://", "https://")) or (keep is not None and not keep(target)):
+            return None
+        return target
+
+    refresh = None
+    for meta in root.iter("meta"):  # the first refresh with a URL (HTML, 4.2.5.3: the pragma directive "refresh")
+        if (meta.get("http-equiv") or "").strip().lower() == "refresh":
+            found = _REFRESH.match(meta.get("content") or "")
+            target = resolve(found.group(2)) if found and found.group(2).strip() else None
+            if target is not None:
+                refresh = Link(target, "", "")
+                break
+    blocks: dict[etree._Element, _Block] = {}
+    for element in root.iter("a", "area"):
+        href = element.get("href")
+        if not href:
+            continue
+        target = resolve(href)
+        if target is None:
             continue
         anchor = _text(element, cache)
         extra = [element.get("title") or ""] + [img.get("alt") or "" for img in element.iter("img")]
@@ -200,7 +221,7 @@ def parse_page(body: bytes, url: str, content_type: str | None,
                 blocks[block] = _Block(_text(block, cache))
             context = blocks[block].context(_text(element, cache))
         links.append(Link(target, anchor[:500], context))
-    return ParsedPage(_collapse(" ".join(titles)), page_text, tuple(links), follow, encoding)
+    return ParsedPage(_collapse(" ".join(titles)), page_text, tuple(links), follow, encoding, refresh)
 
 
 def _directives(text: str | None) -> set[str]:
