@@ -10,6 +10,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 from hypothesis import given, settings
+from warcio.archiveiterator import ArchiveIterator
 from hypothesis import strategies as st
 
 from pyxform.wings.crawl.config import CrawlConfig, Weights
@@ -21,7 +22,7 @@ from pyxform.wings.crawl.store import SCHEMA
 from pyxform.wings.crawl.structure import DAMPING, LinkGraph
 from pyxform.wings.crawl.text import parse_page, terms
 from pyxform.wings.crawl.traps import NEAR_DUPLICATES, TrapDetector, group_of, pattern_of, url_trap
-from pyxform.wings.crawl.urls import canonical, in_scope, url_words
+from pyxform.wings.crawl.urls import canonical, host_of, in_scope, url_words
 
 ONLY = {name: 0.0 for name in Weights.__dataclass_fields__}
 
@@ -95,6 +96,27 @@ def test_url_term() -> None:
         o.priority(candidate("http://a.test/wiki/Pasta")) == 0
 
 
+@given(st.lists(st.tuples(st.integers(0, 12), st.integers(0, 12)), max_size=60))
+@settings(max_examples=60, deadline=None)
+def test_backlinks_term_reads_the_kept_maximum(edges: list[tuple[int, int]]) -> None:
+    """B's denominator is the graph's most backlinks, kept as edges arrive (a priority costs no pass over the
+    graph: a page of 100,000 new links cost 100,000 passes over 100,000 nodes)."""
+
+    class Uniterable(list):  # type: ignore[type-arg]
+        def __iter__(self):  # type: ignore[no-untyped-def]
+            raise AssertionError("a pass over every node's backlinks")
+
+    o = ordering({"backlinks": 1.0})
+    for source, target in edges:
+        o.graph.add_edge(f"http://a.test/{source}", f"http://a.test/{target}")
+    counts = list(o.graph.backlinks)
+    assert o.graph.max_backlinks == max(counts, default=0)
+    o.graph.backlinks = Uniterable(counts)
+    for url, node in o.graph.ids.items():
+        expected = math.log1p(counts[node]) / math.log1p(max(counts)) if max(counts) else 0.0
+        assert o.backlink_term(candidate(url)) == pytest.approx(expected)
+
+
 def test_parent_term() -> None:
     o = ordering({"parent": 1.0})
     assert o.priority(candidate(parent=0.8)) == pytest.approx(0.8)
@@ -112,6 +134,8 @@ def test_best_inlink_counts() -> None:
 
 def test_backlinks_term() -> None:
     o = ordering({"backlinks": 1.0})
+    for _ in range(10):  # pages of a.test seen: three links to one URL are no template
+        o.observe_page("a.test")
     for source in ("p1", "p2", "p3"):
         o.graph.add_edge(source, "http://a.test/popular")
     o.graph.add_edge("p1", "http://a.test/rare")
@@ -123,6 +147,8 @@ def test_backlinks_term() -> None:
 
 def test_pagerank_term() -> None:
     o = ordering({"pagerank": 1.0})
+    for _ in range(20):
+        o.observe_page("a.test")
     for i in range(5):
         o.graph.add_edge(f"http://a.test/{i}", "http://a.test/hub")
         o.graph.add_edge("http://a.test/hub", f"http://a.test/{i}")
@@ -130,6 +156,23 @@ def test_pagerank_term() -> None:
     o.refresh_rank()
     assert o.priority(candidate("http://a.test/hub")) == pytest.approx(1.0)
     assert o.priority(candidate("http://a.test/leaf")) == 0.0
+
+
+def test_template_links_get_neither_parent_nor_structure() -> None:
+    o = ordering({"anchor": 1.0, "parent": 1.0, "backlinks": 1.0})
+    menu, article = candidate("http://a.test/help", anchor="Help", parent=0.9), \
+        candidate("http://a.test/story", anchor="Help", parent=0.9)
+    for i in range(8):  # 8 pages of a.test, each with the menu link; two of them link the story
+        o.observe_page("a.test")
+        o.graph.add_edge(f"http://a.test/{i}", menu.url)
+        if i < 2:
+            o.graph.add_edge(f"http://a.test/{i}", article.url)
+    assert o.is_template(menu) and not o.is_template(article)
+    assert o.priority(menu) == 0.0  # its anchor is not about the topic; the page's relevance and links do not count
+    assert o.priority(article) == pytest.approx((0.9 + math.log(3) / math.log(9)) / 3)
+    for _ in range(10):  # more pages without the link: it is no template any more
+        o.observe_page("a.test")
+    assert not o.is_template(menu) and o.priority(menu) == pytest.approx((0.9 + 1.0) / 3)
 
 
 def test_learned_term_gains_weight_with_evidence() -> None:
@@ -310,6 +353,39 @@ def test_links_anchor_and_context() -> None:
     assert parsed.title == "T" and parsed.follow
 
 
+def test_link_context_is_found_without_a_scan_per_link(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A block of many links whose anchors share their first words (a long list: "olympic medal 1", ...): each
+    link's context is found from its rarest word, not by trying every place of its first word (N * N token
+    comparisons: a page of 100,000 such links held the crawl for an hour)."""
+    from pyxform.wings.crawl import text as text_module
+
+    slices = 0
+
+    class Counting(list):  # type: ignore[type-arg]
+        def __getitem__(self, index):  # type: ignore[no-untyped-def]
+            nonlocal slices
+            slices += isinstance(index, slice)
+            return super().__getitem__(index)
+
+    block_init = text_module._Block.__init__
+
+    def counting_init(self, text: str) -> None:  # type: ignore[no-untyped-def]
+        block_init(self, text)
+        self.tokens = Counting(self.tokens)
+
+    monkeypatch.setattr(text_module._Block, "__init__", counting_init)
+    n = 3000
+    page = ("<html><body><p>" + " ".join(f'<a href="/l{i}">olympic medal {i}</a>' for i in range(n))
+            + "</p></body></html>").encode()
+    parsed = parse_page(page, "http://a.test/", "text/html")
+    tokens = " ".join(f"olympic medal {i}" for i in range(n)).split()
+    assert len(parsed.links) == n
+    for i in (0, 1500, n - 1):
+        start = 3 * i
+        assert parsed.links[i].context == " ".join(tokens[max(0, start - 10):start] + tokens[start + 3:start + 13])
+    assert slices <= 5 * n
+
+
 def test_charset_from_the_headers() -> None:
     body = "<html><body><a href='/c'>café</a></body></html>".encode("latin-1")
     assert parse_page(body, "http://a.test/", "text/html; charset=iso-8859-1").links[0].anchor == "café"
@@ -355,9 +431,204 @@ def test_frontier_takes_the_best_first() -> None:
 
 
 def test_config_checks() -> None:
-    base = CrawlConfig(seeds=("http://a.test/",), topic="x y", out="o", max_pages=1)
+    base = CrawlConfig(seeds=("http://a.test/",), topic="olympic medals", out="o", max_pages=1)
     with pytest.raises(ValueError, match="needs a topic"):
         replace(base, topic=" ")
     with pytest.raises(ValueError, match="ordering"):
         replace(base, ordering="best")  # type: ignore[arg-type]
     assert replace(base, ordering="bfs", topic="").ordering == "bfs"
+    for name in ("delay", "backoff"):
+        with pytest.raises(ValueError, match=f"{name} must be a finite number"):
+            replace(base, **{name: float("inf")})
+
+
+# -- store: the WARC file read back after a kill ---------------------------------------------------------------------
+def _store_with_exchanges(tmp_path, n: int):  # type: ignore[no-untyped-def]
+    from pyxform.wings.crawl.store import Store
+
+    store = Store(tmp_path)
+    store.open_warc(1, {"software": "test"})
+    bodies = [(f"<html><body>page {i} " + "word " * (300 + 40 * i) + "</body></html>").encode() for i in range(n)]
+    places = [store.write_exchange(i + 1, f"http://a.test/{i}", f"GET /{i} HTTP/1.1", [("Host", "a.test")],
+                                   "200 OK", [("Content-Type", "text/html")], body) for i, body in enumerate(bodies)]
+    return store, bodies, places
+
+
+def test_scan_responses_gives_each_response_at_its_place(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    store, bodies, places = _store_with_exchanges(tmp_path, 4)
+    found = store.scan_responses(store.warc_name, places[1][0])
+    assert [(r.fetch_id, r.offset, r.body) for r in found] == [(i + 1, places[i][0], bodies[i]) for i in (1, 2, 3)]
+    for response in found:  # what the converter reads back from the same place
+        assert store.read_response(store.warc_name, response.offset).body == response.body  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("keep", [0.02, 0.5, 0.98])
+def test_scan_responses_cuts_a_partial_record_off(tmp_path, keep: float) -> None:  # type: ignore[no-untyped-def]
+    store, bodies, places = _store_with_exchanges(tmp_path, 4)
+    store.close()
+    path = tmp_path / store.warc_name
+    data = path.read_bytes()
+    offset, length = places[3]
+    path.write_bytes(data[:offset + int(keep * length)])  # a kill while the last response was written
+    found = store.scan_responses(store.warc_name, places[2][0])
+    assert [r.fetch_id for r in found] == [3]  # the cut response is not taken for a whole one
+    assert path.stat().st_size == offset  # the partial record is gone, the exchange before it is whole
+    with open(path, "rb") as stream:
+        kinds = [record.rec_type for record in ArchiveIterator(stream)]
+    assert kinds == ["warcinfo"] + ["response", "request"] * 3
+
+
+def test_scan_responses_keeps_a_whole_response_whose_request_was_cut(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    store, bodies, places = _store_with_exchanges(tmp_path, 2)
+    store.close()
+    path = tmp_path / store.warc_name
+    offset, length = places[1]
+    path.write_bytes(path.read_bytes()[:offset + length + 40])
+    found = store.scan_responses(store.warc_name, places[1][0])
+    assert [(r.fetch_id, r.body, r.offset, r.length) for r in found] == [(2, bodies[1], offset, length)]
+    assert path.stat().st_size == offset + length
+
+
+# -- the crawl folder -------------------------------------------------------------------------------------------------
+def _config(out, **options):  # type: ignore[no-untyped-def]
+    return CrawlConfig(**{"seeds": ("http://a.test/",), "topic": "olympic medals", "out": str(out), "max_pages": 5,
+                          **options})
+
+
+def test_a_folder_of_another_format_or_another_program_is_refused(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from pyxform.base.errors import CrawlStateError
+    from pyxform.wings.crawl import crawl
+
+    old = tmp_path / "old"
+    old.mkdir()
+    db = sqlite3.connect(old / "crawl.sqlite")
+    db.executescript(SCHEMA)
+    db.executemany("INSERT INTO meta VALUES (?, ?)", [("format", "0"), ("seeds", '["http://a.test/"]'),
+                                                      ("topic", '"olympic medals"')])
+    db.commit()
+    db.close()
+    with pytest.raises(CrawlStateError, match="format 0.*--restart"):
+        crawl(_config(old), handle_signals=False)
+    foreign = tmp_path / "foreign"
+    foreign.mkdir()
+    db = sqlite3.connect(foreign / "crawl.sqlite")
+    db.execute("CREATE TABLE accounts (id INTEGER)")
+    db.commit()
+    db.close()
+    with pytest.raises(CrawlStateError, match="not a crawl database"):
+        crawl(_config(foreign), handle_signals=False)
+    db = sqlite3.connect(foreign / "crawl.sqlite")
+    assert db.execute("SELECT name FROM sqlite_master").fetchall() == [("accounts",)]  # left as it was
+    db.close()
+
+
+def test_a_folder_that_is_a_file_is_an_output_error(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from pyxform.base.errors import OutputError
+    from pyxform.wings.crawl import crawl
+
+    (tmp_path / "file").write_text("x")
+    for out in (tmp_path / "file", tmp_path / "file" / "sub"):
+        with pytest.raises(OutputError, match="cannot use the crawl folder"):
+            crawl(_config(out), handle_signals=False)
+
+
+def _site_pages(detector: TrapDetector) -> None:
+    """Pages of three sections and the home page, with the site's menu and footer: its boilerplate."""
+    for url in ("http://a.test/", "http://a.test/news/a", "http://a.test/help/b", "http://a.test/shop/c"):
+        detector.observe(url, f"Menu Home News Shop Help. {url} " + " ".join(f"{url[-1]}w{j}" for j in range(30))
+                         + " Footer contact us privacy terms all rights reserved.")
+
+
+def test_pages_under_a_stopped_pattern_are_stopped() -> None:
+    detector = TrapDetector()
+    days = " ".join(str(d) for d in range(1, 29))
+    for month in (1, 2, 3):
+        detector.observe(f"http://a.test/events/2024/{month:02d}/", f"What's on in month {month}: {days} no events")
+    assert detector.stopped("http://a.test/events/2024/04/") is not None
+    assert detector.stopped("http://a.test/events/2024/04/15/") is not None  # a day view of the stopped months
+    assert detector.stopped("http://a.test/events/highlights") is None  # the section's other pages go on
+
+
+def test_a_few_similar_stubs_do_not_stop_a_pattern_of_articles() -> None:
+    detector = TrapDetector()
+    for i in range(30):
+        detector.observe(f"http://a.test/article?id={i}", " ".join(f"a{i}w{j}" for j in range(60)))
+        if i in (10, 20):  # two stubs of one template among them
+            for k in (0, 1):
+                detector.observe(f"http://a.test/article?id={i}{k}", f"Village {i}{k}: this article is a stub "
+                                 "about a village; you can help by expanding it with sources and more text")
+    assert detector.groups["a.test:/article?"].similar == 3
+    assert detector.stopped("http://a.test/article?id=99") is None
+
+
+def test_a_page_with_no_text_of_its_own_repeats_even_in_a_young_section() -> None:
+    detector = TrapDetector()
+    _site_pages(detector)
+    outcomes = []
+    for path in ("/gone/x", "/lost/y", "/missing/z", "/gone/x/about/", "/gone/x/contact/"):  # a soft 404
+        detector.observe(f"http://a.test{path}", f"Menu Home News Shop Help. Sorry, the page {path} was not "
+                         "found. Footer contact us privacy terms all rights reserved.")
+        outcomes.append(detector.last_near_duplicate)
+    assert outcomes[3:] == ["similar", "similar"]  # once its own words are known as the site's (three groups)
+    assert detector.stopped("http://a.test/gone/x/about/contact/") is not None
+
+
+def test_replay_restores_the_same_state() -> None:
+    from pyxform.wings.crawl.traps import fingerprint, pack_print, text_digest, unpack_print
+
+    pages = [(f"http://a.test/cal?m={m}", f"Calendar month {m} " + " ".join(str(d) for d in range(1, 29)))
+             for m in range(1, 3)] + [(f"http://a.test/wiki/{i}", " ".join(f"w{i}x{j}" for j in range(40)))
+                                     for i in range(12)] + [("http://a.test/p?id=1&visit=9", "the same text"),
+                                                           ("http://a.test/p?id=1&visit=7", "the same text")]
+    live, replayed = TrapDetector(), TrapDetector()
+    for url, text in pages:
+        live.observe(url, text)
+        mark = unpack_print(pack_print(fingerprint(text)))
+        assert mark == fingerprint(text)
+        replayed.replay(url, text_digest(text), mark)
+    assert replayed.groups == live.groups and replayed.ignored == live.ignored == {"a.test": {"visit"}}
+    text = "Calendar month 3 " + " ".join(str(d) for d in range(1, 29))
+    live.observe("http://a.test/cal?m=3", text)
+    replayed.observe("http://a.test/cal?m=3", text)
+    assert live.stopped("http://a.test/cal?m=4") is not None and replayed.stopped("http://a.test/cal?m=4") is not None
+
+
+def test_retry_after_values() -> None:
+    from pyxform.wings.crawl.fetcher import retry_after
+
+    now = 1_700_000_000.0  # 2023-11-14T22:13:20Z
+    assert retry_after("120", now) == 120.0
+    assert retry_after("Tue, 14 Nov 2023 22:14:20 GMT", now) == pytest.approx(60.0)
+    assert retry_after("Tue, 14 Nov 2023 22:00:00 GMT", now) == 0.0  # in the past: no wait
+    assert retry_after("soon", now) is None and retry_after("", now) is None and retry_after(None, now) is None
+    assert retry_after("-5", now) is None
+
+
+@pytest.mark.parametrize("url", ["http://Bücher.test/a", "HTTP://BÜCHER.test:80/b", "http://xn--bcher-kva.test./c",
+                                 "http://[::1]:8080/e"])
+def test_link_host_is_the_canonical_host(url: str) -> None:
+    from pyxform.wings.crawl.urls import link_host
+
+    expected = "::1" if "[" in url else "xn--bcher-kva.test"
+    assert link_host(url) == host_of(canonical(url)) == expected
+
+
+@pytest.mark.parametrize(("args", "code", "message"), [
+    (["notaurl", "--topic", "olympic"], 2, "seed 'notaurl': not an absolute http(s) URL"),
+    (["ftp://a.test/", "--topic", "olympic"], 2, "not an absolute http(s) URL"),
+    (["http://a.test/", "--topic", "the of and"], 2, "has no word to look for"),
+    (["http://a.test/"], 2, "the focused ordering needs a topic"),
+    (["http://a.test/", "--topic", "olympic", "--delay", "-1"], 2, "--delay: must be 0 or more"),
+    # an endless delay would hold the crawl after its first answer
+    (["http://a.test/", "--topic", "olympic", "--delay", "inf"], 2, "--delay: must be a finite number"),
+    (["http://a.test/", "--topic", "olympic", "--delay", "nan"], 2, "--delay: must be"),
+])
+def test_command_line_usage_errors(tmp_path, capsys, args: list[str], code: int,  # type: ignore[no-untyped-def]
+                                   message: str) -> None:
+    from pyxform.cli.main import main
+
+    with pytest.raises(SystemExit) as stop:  # argparse's way: usage and message on standard error
+        main(["crawl", *args, "--max-pages", "3", "--out", str(tmp_path / "c")])
+    assert stop.value.code == code
+    assert message in capsys.readouterr().err
+    assert not (tmp_path / "c").exists()  # nothing was made

@@ -143,6 +143,9 @@ def test_other_schemes_are_refused(url: str) -> None:
 @pytest.mark.parametrize("address", [
     "127.0.0.1", "10.1.2.3", "172.16.0.1", "192.168.1.1", "169.254.169.254", "100.64.0.1", "0.0.0.0",
     "224.0.0.1", "255.255.255.255", "::1", "fe80::1", "fc00::1", "::ffff:127.0.0.1", "::ffff:10.0.0.1", "::",
+    # IPv6 forms that carry a private IPv4 address: NAT64 (RFC 6052, 8215), 6to4 (RFC 3056), IPv4-compatible
+    "64:ff9b::7f00:1", "64:ff9b::a00:1", "64:ff9b::a9fe:a9fe", "64:ff9b:1::a00:1", "2002:7f00:1::", "2002:a00:1::1",
+    "::7f00:1", "::a00:1",
 ])
 def test_non_public_addresses_are_refused(address: str) -> None:
     with pytest.raises(ForbiddenAddress):
@@ -150,7 +153,8 @@ def test_non_public_addresses_are_refused(address: str) -> None:
     check_address(ipaddress.ip_address(address), allow_private=True)
 
 
-@pytest.mark.parametrize("address", ["93.184.215.14", "8.8.8.8", "2606:4700:4700::1111"])
+@pytest.mark.parametrize("address", ["93.184.215.14", "8.8.8.8", "2606:4700:4700::1111",
+                                     "64:ff9b::808:808", "2002:808:808::1"])  # public IPv4 by NAT64 / 6to4
 def test_public_addresses_pass(address: str) -> None:
     check_address(ipaddress.ip_address(address))
 

@@ -17,32 +17,39 @@ import argparse
 import json
 import tempfile
 import time
+from typing import Any
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 from pyxform.wings.crawl import ORDERINGS, CrawlConfig, crawl
 
-from .site import TOPICS, TestSite, build_site
+from . import portal, site as wiki
 from .web import TestWeb
+
+#: The test webs: (how to build one from a seed, its topics).
+WEBS = {"wiki": (wiki.build_site, wiki.TOPICS), "portal": (portal.build_site, portal.TOPICS)}
 
 FRACTIONS = (0.10, 0.25, 0.50)
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def score(site: TestSite, web: TestWeb, topic: str) -> dict[str, object]:
+def score(site: Any, web: TestWeb, topic: str) -> dict[str, object]:
     """The scores of one crawl, from the server's log."""
     relevant = site.relevant[topic]
     found: set[str] = set()
     curve = []
     requests = 0
-    traps = violations = 0
+    traps = violations = soft_404 = 0
     for hit in web.log:
         if hit.path == "/robots.txt":
             continue
         requests += 1
-        path = unquote(urlsplit(hit.path).path)
+        path = unquote(hit.path)
+        if path not in relevant:
+            path = unquote(urlsplit(hit.path).path)
         traps += site.is_trap(hit.path)
         violations += site.disallowed(hit.path)
+        soft_404 += bool(getattr(site, "is_soft_404", None) and site.is_soft_404(hit.path))
         if path in relevant:
             found.add(path)
         curve.append(len(found))
@@ -53,11 +60,12 @@ def score(site: TestSite, web: TestWeb, topic: str) -> dict[str, object]:
         hits = curve[min(budget, len(curve)) - 1] if curve else 0
         at[f"{fraction:.0%}"] = {"relevant": hits, "harvest": hits / budget}
     return {"requests": requests, "curve": curve, "at": at, "traps": traps, "robots_violations": violations,
+            "soft_404": soft_404,
             "shortest_gap": web.shortest_gap(), "relevant_total": len(relevant),
             "robots_first": bool(web.log) and web.log[0].path == "/robots.txt"}
 
 
-def run_one(site: TestSite, topic: str, description: str, ordering: str, delay: float) -> dict[str, object]:
+def run_one(site: Any, topic: str, description: str, ordering: str, delay: float) -> dict[str, object]:
     with TestWeb(site.serve) as web, tempfile.TemporaryDirectory() as out:
         started = time.monotonic()
         crawl(CrawlConfig(seeds=(web.url + "/",), topic=description, out=out, max_pages=round(0.5 * site.size),
@@ -71,7 +79,8 @@ def run_one(site: TestSite, topic: str, description: str, ordering: str, delay: 
 def table(results: dict[str, dict[str, dict[str, object]]], orderings: list[str]) -> str:
     """The markdown results table: relevant pages found (mean over topics) and their ratio to BFS."""
     lines = ["| ordering | relevant at 10% | at 25% | at 50% | harvest 10% / 25% / 50% | x BFS at 10% / 25% | "
-             "trap fetches | robots violations | shortest gap (s) |", "|---|---|---|---|---|---|---|---|---|"]
+             "trap fetches | soft-404 fetches | robots violations | shortest gap (s) |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
     topics = list(results)
     for ordering in orderings:
         rows = [results[t][ordering] for t in topics]
@@ -84,7 +93,8 @@ def table(results: dict[str, dict[str, dict[str, object]]], orderings: list[str]
         gaps = [r["shortest_gap"] for r in rows if r["shortest_gap"] is not None]
         lines.append(f"| {ordering} | {mean['10%']:.1f} | {mean['25%']:.1f} | {mean['50%']:.1f} | "
                      f"{harvest['10%']:.2f} / {harvest['25%']:.2f} / {harvest['50%']:.2f} | {ratio} | "
-                     f"{sum(r['traps'] for r in rows)} | {sum(r['robots_violations'] for r in rows)} | "
+                     f"{sum(r['traps'] for r in rows)} | {sum(r['soft_404'] for r in rows)} | "
+                     f"{sum(r['robots_violations'] for r in rows)} | "
                      f"{min(gaps):.3f} |")
     return "\n".join(lines)
 
@@ -132,17 +142,20 @@ def plot(results: dict[str, dict[str, dict[str, object]]], orderings: list[str],
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--delay", type=float, default=0.02)
-    parser.add_argument("--topics", default=",".join(t.name for t in TOPICS))
+    parser.add_argument("--web", choices=sorted(WEBS), default="wiki", help="which test web (default wiki)")
+    parser.add_argument("--topics", default=None, help="comma-separated topic names (default: all of the web's)")
     parser.add_argument("--orderings", default=",".join(ORDERINGS))
-    parser.add_argument("--plot", default=str(ROOT / "docs" / "crawl-eval.png"))
+    parser.add_argument("--plot", default=None, help="the plot's path (default docs/crawl-eval.png, "
+                                                     "docs/crawl-eval-portal.png for the portal)")
     parser.add_argument("--json", default=None, help="write every result (curves included) to this file")
     parser.add_argument("--seed", type=int, default=14, help="the test web's seed")
     args = parser.parse_args()
-    site = build_site(args.seed)
+    build, all_topics = WEBS[args.web]
+    site = build(args.seed)
     orderings = args.orderings.split(",")
-    topics = [t for t in TOPICS if t.name in args.topics.split(",")]
-    print(f"test web: {site.size} pages (home, hubs, {len(site.articles)} articles) + traps, redirects, 404s, files;"
-          f" budget {round(0.5 * site.size)} fetches, delay {args.delay} s")
+    topics = [t for t in all_topics if args.topics is None or t.name in args.topics.split(",")]
+    print(f"test web {args.web}: {site.size} pages (home, hubs, {len(site.articles)} articles) + traps, redirects, "
+          f"404s, files; budget {round(0.5 * site.size)} fetches, delay {args.delay} s")
     for topic in topics:
         sample = sorted(site.titles[p] for p in site.relevant[topic.name])[:6]
         print(f"  topic {topic.name}: {len(site.relevant[topic.name])} relevant pages, e.g. {'; '.join(sample)}")
@@ -155,14 +168,16 @@ def main() -> None:
             at = result["at"]
             print(f"  {topic.name:8s} {ordering:9s} relevant at 10/25/50%: "
                   f"{at['10%']['relevant']:3d} {at['25%']['relevant']:3d} {at['50%']['relevant']:3d}  "
-                  f"traps {result['traps']:3d}  robots violations {result['robots_violations']}  "
+                  f"traps {result['traps']:3d}  soft-404 {result['soft_404']:3d}  "
+                  f"robots violations {result['robots_violations']}  "
                   f"robots.txt first {result['robots_first']}  gap {result['shortest_gap']:.3f}s  "
                   f"{result['seconds']:.0f}s", flush=True)
     print()
     print(table(results, orderings))
     print()
     print(per_topic(results, orderings))
-    plot(results, orderings, site.size, Path(args.plot))
+    name = "crawl-eval.png" if args.web == "wiki" else f"crawl-eval-{args.web}.png"
+    plot(results, orderings, site.size, Path(args.plot) if args.plot else ROOT / "docs" / name)
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=1))
 

@@ -79,7 +79,8 @@ ERROR_TABLE: Final[tuple[ErrorCode, ...]] = (
     ErrorCode(15, "output", "OutputError", "an output that cannot be written, or would overwrite an input or another "
               "output"),
     ErrorCode(16, "crawl-state", "CrawlStateError", "a crawl folder that holds a crawl of other seeds or another topic "
-              "(`crawl --restart` starts afresh), or a database that is not a crawl's"),
+              "(`crawl --restart` starts afresh), or a database that is not a crawl's, or that another crawl is "
+              "running in"),
     ErrorCode(17, "index", "SearchIndexError", "no search index in the folder, not an index, or one of another version "
               "(`search`, `serve`, `index`)"),
     ErrorCode(18, "cluster", "ClusterError", "`batch`: the Dask cluster cannot run it (no scheduler, no worker, a "
@@ -313,8 +314,8 @@ class EmptyQuery(PyxformError, ValueError):
 
 
 class CrawlStateError(PyxformError):
-    """A crawl folder cannot be resumed with these settings: it holds a crawl of other seeds or another topic (start
-    afresh with ``--restart``), or its database is not a crawl's."""
+    """A crawl folder cannot be used with these settings: it holds a crawl of other seeds or another topic (start
+    afresh with ``--restart``), its database is not a crawl's, or another crawl is running in it."""
 
 
 class WorkerCrash(PyxformError):

@@ -5,7 +5,8 @@ Rules (issue "hardening", URL input):
 - only ``http`` and ``https`` URLs, on the first request and on every redirect;
 - the host is resolved once per hop and *every* address it resolves to must be a global (public) address; private,
   loopback, link-local, shared (CGNAT), multicast, reserved and unspecified addresses (and IPv4-mapped IPv6 forms of
-  them) are refused unless ``allow_private=True``. The connection then goes to the checked address (the ``Host``
+  them, and IPv6 forms that carry one: NAT64 ``64:ff9b::/96``, 6to4 ``2002::/16``) are refused unless
+  ``allow_private=True``. The connection then goes to the checked address (the ``Host``
   header and the TLS server name keep the URL's host name), so a second DNS answer cannot swap in another address;
 - redirects are followed by hand (at most :data:`MAX_REDIRECTS`), each hop checked as above;
 - the body is streamed and the download stops as soon as it passes ``limits.max_fetch_bytes`` (counted after content
@@ -32,6 +33,10 @@ USER_AGENT: Final = "pyxform/0.1"
 _REDIRECTS: Final = frozenset({301, 302, 303, 307, 308})
 
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
+#: NAT64's well-known prefix (RFC 6052): the last 32 bits are the IPv4 address reached; its local-use prefix
+#: (RFC 8215) reaches a network's own IPv4 addresses.
+_NAT64: Final = ipaddress.IPv6Network("64:ff9b::/96")
+_NAT64_LOCAL: Final = ipaddress.IPv6Network("64:ff9b:1::/48")
 
 
 def check_address(address: IPAddress, *, allow_private: bool = False, location: str | None = None) -> None:
@@ -43,9 +48,16 @@ def check_address(address: IPAddress, *, allow_private: bool = False, location: 
     """
     if allow_private:
         return
-    mapped = address.ipv4_mapped if isinstance(address, ipaddress.IPv6Address) else None
-    effective = mapped or address
-    if not effective.is_global or effective.is_multicast:
+    effective: IPAddress = address
+    refused = False
+    if isinstance(address, ipaddress.IPv6Address):
+        embedded = address.ipv4_mapped or address.sixtofour
+        if embedded is None and address in _NAT64:
+            embedded = ipaddress.IPv4Address(int(address) & 0xFFFF_FFFF)
+        effective = embedded or address
+        # the local-use NAT64 prefix, IPv4-compatible and other reserved forms (not 2000::/3) reach no public host
+        refused = embedded is None and (address in _NAT64_LOCAL or address.is_reserved)
+    if refused or not effective.is_global or effective.is_multicast:
         raise ForbiddenAddress(
             f"refused: {address} is a private, loopback, link-local or reserved address "
             "(allow it with allow_private=True)",

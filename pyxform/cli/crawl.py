@@ -5,6 +5,7 @@ the progress display (a live line on a terminal, plain log lines otherwise) and 
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 import time
 from dataclasses import replace
@@ -41,7 +42,9 @@ def _non_negative_int(value: str) -> int:
 
 def _non_negative(value: str) -> float:
     number = float(value)
-    if not number >= 0:
+    if not math.isfinite(number):
+        raise argparse.ArgumentTypeError("must be a finite number")
+    if number < 0:
         raise argparse.ArgumentTypeError("must be 0 or more")
     return number
 
@@ -204,8 +207,6 @@ def run(args: argparse.Namespace) -> int:
     display = _Display(config.max_pages)
     try:
         result = crawl(config, progress=display)
-    except ValueError as error:  # a seed or a topic the crawl cannot take
-        raise UsageError(str(error)) from None
     finally:
         display.close()
     print(summary(result), flush=True)

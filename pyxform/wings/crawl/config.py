@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Final, Literal
 
@@ -105,6 +106,8 @@ class CrawlConfig:
     limits: Limits = DEFAULT_LIMITS
 
     def __post_init__(self) -> None:
+        """:raises ValueError: a setting out of range, a seed that is not an absolute http(s) URL, a topic without a
+            word to look for."""
         if not self.seeds:
             raise ValueError("at least one seed URL is needed")
         if self.max_pages < 1:
@@ -114,6 +117,8 @@ class CrawlConfig:
         if self.ordering == "focused" and not self.topic.strip():
             raise ValueError("the focused ordering needs a topic")
         for name in ("delay", "backoff", "relevant_threshold"):
+            if not math.isfinite(getattr(self, name)):  # an endless delay holds the crawl after its first answer
+                raise ValueError(f"{name} must be a finite number (got {getattr(self, name)})")
             if not getattr(self, name) >= 0:
                 raise ValueError(f"{name} must be >= 0 (got {getattr(self, name)})")
         for name in ("max_depth", "max_pages_per_host", "retries", "max_query_params"):
@@ -123,3 +128,13 @@ class CrawlConfig:
             raise ValueError(f"concurrency must be >= 1 (got {self.concurrency})")
         if self.max_url_length < 16:
             raise ValueError(f"max_url_length must be >= 16 (got {self.max_url_length})")
+        from .relevance import Topic  # the crawler's modules load when a crawl is set up, not with the CLI
+        from .urls import canonical
+
+        for seed in self.seeds:
+            try:
+                canonical(seed)
+            except ValueError as error:
+                raise ValueError(f"seed {seed!r}: {error}") from None
+        if self.topic.strip():
+            Topic(self.topic)  # a topic of stop words only is refused

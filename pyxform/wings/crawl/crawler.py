@@ -20,8 +20,8 @@ from .fetcher import Answer, Fetcher
 from .frontier import Frontier
 from .learning import LinkClassifier
 from .ordering import Candidate, Ordering
-from .politeness import ROBOTS_MAX_BYTES, HostSlots, Robots
-from .recording import MAX_REDIRECTS, Recording
+from .politeness import ROBOTS_MAX_BYTES, HostSlots, Robots, sleep_unless
+from .recording import MAX_REDIRECTS, MAX_RETRY_AFTER, Recording
 from .relevance import Topic
 from .resume import Resuming
 from .structure import LinkGraph
@@ -136,13 +136,18 @@ class _Crawler(Resuming, Recording):
         self.ordering = Ordering(config.ordering, self.topic, config.weights, self.graph, self.classifier,
                                  config.seed)
         self.traps = TrapDetector()
-        self.slots = HostSlots(config.delay, config.max_pages_per_host)
+        self.stop_event = asyncio.Event()  # set with stopping: waits end at once
+        self.slots = HostSlots(config.delay, config.max_pages_per_host, stop=self.stop_event)
         self.waiting: list[tuple[float, Candidate]] = []  # retries after their backoff
         self.inflight = 0  # page requests dispatched, not yet logged
         self.conversions: set[asyncio.Future[Any]] = set()
         self.tasks: set[asyncio.Task[None]] = set()
         self._conversion_args: dict[int, tuple[int, str, str | None, str, int]] = {}
         self._retried: set[int] = set()
+        # resume: fetches a kill interrupted, their answers found in the WARC file, and those to record now
+        self._interrupted: list[tuple[int, str, str, str | None]] = []
+        self._recovered: dict[int, tuple[str, Any]] = {}
+        self._pending_recovered: list[tuple[Candidate, int, Answer, tuple[int, int], str]] = []
 
         self.since_rescore = 0
         self.started = time.monotonic()
@@ -150,19 +155,24 @@ class _Crawler(Resuming, Recording):
     # -- the loop ------------------------------------------------------------------------------------------------
     async def run(self, handle_signals: bool) -> CrawlSummary:
         self._open()
-        self._interrupted: list[Any] = []
-        self._recovered = {}
-        self.frontier = Frontier(self.store.db, self.ordering)
         installed = []
         loop = asyncio.get_running_loop()
-        if handle_signals and threading.current_thread() is threading.main_thread():
-            for signum in (signal.SIGINT, signal.SIGTERM):
-                try:
-                    loop.add_signal_handler(signum, self._signal)
-                    installed.append(signum)
-                except (NotImplementedError, RuntimeError):
-                    pass
-        self.converter = TableConverter(self.store, self.config.limits) if self.config.convert else None
+        try:
+            self.frontier = Frontier(self.store.db, self.ordering)
+            if handle_signals and threading.current_thread() is threading.main_thread():
+                for signum in (signal.SIGINT, signal.SIGTERM):
+                    try:
+                        loop.add_signal_handler(signum, self._signal)
+                        installed.append(signum)
+                    except (NotImplementedError, RuntimeError):
+                        pass
+            self.converter = TableConverter(self.store, self.config.limits) if self.config.convert else None
+        except BaseException:  # the folder is not left locked
+            for signum in installed:
+                loop.remove_signal_handler(signum)
+            self.store.close()
+            self._release_folder()
+            raise
         ended = "done"
         try:
             limits = self.config.limits
@@ -189,6 +199,7 @@ class _Crawler(Resuming, Recording):
             self.stats.queued = len(self.frontier)
             self.stats.seconds = time.monotonic() - self.started
             self.store.close()
+            self._release_folder()
         if self.stopping:
             ended = "interrupted"
         self._report()
@@ -200,6 +211,7 @@ class _Crawler(Resuming, Recording):
             for task in self.tasks:
                 task.cancel()
         self.stopping = True
+        self.stop_event.set()
 
     async def _dispatch(self) -> str:
         tasks = self.tasks
@@ -224,7 +236,7 @@ class _Crawler(Resuming, Recording):
             if not tasks:
                 if wait is None:
                     break  # nothing left that may ever be fetched
-                await asyncio.sleep(max(0.0, wait))
+                await sleep_unless(self.stop_event, wait)
                 continue
             done, _ = await asyncio.wait(tasks, timeout=wait, return_when=asyncio.FIRST_COMPLETED)
             for task in done:
@@ -296,33 +308,48 @@ class _Crawler(Resuming, Recording):
 
     # -- robots.txt ----------------------------------------------------------------------------------------------
     async def _robots(self, origin_: str, host: str) -> None:
-        url, robots, sent = robots_url(origin_), None, False
+        """Fetch the robots.txt of ``origin_`` (its host's slot is taken): redirects followed (at most
+        :data:`ROBOTS_REDIRECTS`), an unavailable one (5xx, 429, no answer) tried again ``--retries`` times with
+        backoff (and its Retry-After); rules from an answer are kept for resumes, an unavailable one is not."""
+        url, robots, sent, attempts = robots_url(origin_), None, False, 0
         try:
-            for _hop in range(ROBOTS_REDIRECTS + 1):
+            hops = 0
+            while robots is None and not self.stopping:  # stopping: not known, asked again on resume
                 try:
                     aimed = await self.fetcher.check(url)
                 except PyxformError as error:
                     robots = Robots("refused", reason=f"[{error.code}] {error.message}")
                     break
-                fetch_id = self._log_fetch(url, "robots")
-                sent = True
-                answer = await self.fetcher.get(url, aimed, max_bytes=ROBOTS_MAX_BYTES, html_only=False)
+                async with self.slots.on_address(aimed[0].host, host):
+                    if self.stopping:
+                        break
+                    fetch_id = self._log_fetch(url, "robots")
+                    sent = True
+                    answer = await self.fetcher.get(url, aimed, max_bytes=ROBOTS_MAX_BYTES)
                 self._store_answer(fetch_id, answer)
                 self.stats.robots_fetches += 1
                 target = answer.location
                 if target is not None and target.startswith(("http://", "https://")):
+                    hops += 1
+                    if hops > ROBOTS_REDIRECTS:
+                        robots = Robots("disallow-all", reason=f"robots.txt: more than {ROBOTS_REDIRECTS} redirects")
+                        break
                     url = target
                     if host_of(target) == host:
-                        await asyncio.sleep(self.slots.gap(host))
+                        await sleep_unless(self.stop_event, self.slots.gap(host))
+                    continue
+                unavailable = answer.retryable or answer.status == 429
+                asked = answer.retry_after or 0.0
+                if unavailable and attempts < self.config.retries and not self.stopping and asked <= MAX_RETRY_AFTER:
+                    attempts += 1
+                    await sleep_unless(self.stop_event,
+                                       max(self.config.backoff * 2 ** (attempts - 1), asked, self.slots.gap(host)))
                     continue
                 robots = Robots.from_answer(answer.status, answer.body, answer.error)
-                break
-            else:
-                robots = Robots("disallow-all", reason=f"robots.txt: more than {ROBOTS_REDIRECTS} redirects")
         finally:
             if robots is not None:
                 self.slots.set_robots(origin_, host, robots)
-                if robots.status != "refused":  # a refused host is checked again on resume
+                if robots.status in ("rules", "allow-all"):  # refused or unavailable: checked again on resume
                     with self.store.transaction():
                         self.store.put("robots:" + origin_, robots.__dict__)
             if sent:
@@ -339,15 +366,19 @@ class _Crawler(Resuming, Recording):
 
     def _store_answer(self, fetch_id: int, answer: Answer) -> tuple[int, int] | None:
         """Append the answer to the WARC file (before the database learns of it); its place there."""
-        place = None
-        if answer.status is not None:
-            status_line = f"{answer.status} {answer.reason}".strip()
-            place = self.store.write_exchange(fetch_id, answer.url, answer.request_line, answer.request_headers,
-                                              status_line, answer.headers, answer.body)
+        place = self._archive(fetch_id, answer)
         with self.store.transaction() as db:
             db.execute("UPDATE fetches SET ended = ?, status = ?, error = ? WHERE id = ?",
                        (answer.ended or time.time(), answer.status, answer.error, fetch_id))
         return place
+
+    def _archive(self, fetch_id: int, answer: Answer) -> tuple[int, int] | None:
+        """Append an answer's request and response records to the WARC file; their place (``None``: no answer)."""
+        if answer.status is None:
+            return None
+        return self.store.write_exchange(fetch_id, answer.url, answer.request_line, answer.request_headers,
+                                         f"{answer.status} {answer.reason}".strip(), answer.headers, answer.body,
+                                         date=answer.started, address=answer.address, truncated=answer.truncated)
 
     # -- pages ---------------------------------------------------------------------------------------------------
     async def _page(self, candidate: Candidate) -> None:
@@ -361,20 +392,22 @@ class _Crawler(Resuming, Recording):
                 with self.store.transaction():
                     self._record_failure(candidate, f"[{error.code}] {error.message}", state="refused")
                 return
-            fetch_id = self._log_fetch(url, "page")
-            self.inflight -= 1
-            self.stats.fetches += 1
-            self.stats.run_fetches += 1
-            sent = True
-            answer = await self.fetcher.get(url, aimed)
+            async with self.slots.on_address(aimed[0].host, host):
+                if self.stopping:  # stopped while waiting for the address: not sent, the URL stays queued
+                    self.inflight -= 1
+                    return
+                fetch_id = self._log_fetch(url, "page")
+                self.inflight -= 1
+                self.stats.fetches += 1
+                self.stats.run_fetches += 1
+                sent = True
+                answer = await self.fetcher.get(url, aimed)
         finally:
             if sent:
                 self.slots.release(host, counted=True)
             else:
                 self.slots.busy.discard(host)
-        place = self.store.write_exchange(fetch_id, url, answer.request_line, answer.request_headers,
-                                          f"{answer.status} {answer.reason}".strip(), answer.headers, answer.body) \
-            if answer.status is not None else None
+        place = self._archive(fetch_id, answer)
         self._process(candidate, fetch_id, answer, place, self.store.warc_name)
         self._progress()
 

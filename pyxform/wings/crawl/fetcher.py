@@ -4,8 +4,9 @@ checked address), a time limit for the whole request, a body size cap counted af
 answer as it came: redirects are not followed here (the crawl loop queues their targets, so that each hop is checked,
 counted and polite).
 
-Only HTML answers (``text/html``, ``application/xhtml+xml``, or no ``Content-Type`` and a body that starts like
-HTML) are downloaded whole; of any other the headers are kept and the body is not read.
+Every body is read (up to the cap; an error page's up to :data:`ERROR_BODY_BYTES`) for the WARC file; only HTML
+answers (``text/html``, ``application/xhtml+xml``, or no ``Content-Type`` and a body that starts like HTML) are
+parsed.
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ from __future__ import annotations
 import asyncio
 import re
 import time
+from datetime import timezone
+from email.utils import parsedate_to_datetime
 from dataclasses import dataclass, field
 from importlib.metadata import PackageNotFoundError, version
 from typing import Final
@@ -22,7 +25,8 @@ import httpx
 from ...base.errors import FetchError
 from ...base.fetch import pinned, resolve_checked
 
-__all__ = ["Answer", "Fetcher", "USER_AGENT", "ROBOTS_TOKEN", "is_html", "REDIRECTS"]
+__all__ = ["Answer", "Fetcher", "USER_AGENT", "ROBOTS_TOKEN", "is_html", "retry_after", "REDIRECTS", "OVERLOADED",
+           "ERROR_BODY_BYTES"]
 
 try:
     _VERSION = version("pyxform")
@@ -32,9 +36,33 @@ except PackageNotFoundError:  # pragma: no cover - a checkout that was not insta
 ROBOTS_TOKEN: Final = "pyxform"
 USER_AGENT: Final = f"{ROBOTS_TOKEN}/{_VERSION} (focused crawler; +https://pypi.org/project/pyxform/)"
 REDIRECTS: Final = frozenset({301, 302, 303, 307, 308})
+#: The most of an error page's body (4xx, 5xx, redirects) that is read and stored.
+ERROR_BODY_BYTES: Final = 64 * 1024
+#: Answers that say the server is overloaded: its host is paused (Retry-After, else the backoff).
+OVERLOADED: Final = frozenset({429, 503})
 _HTML_TYPES: Final = ("text/html", "application/xhtml+xml")
 _LOOKS_HTML: Final = re.compile(rb"^\s*(?:<!--.*?-->\s*)*<(?:!doctype\s+html|html|head|body)",
                                 re.IGNORECASE | re.DOTALL)
+
+
+def retry_after(value: str | None, now: float | None = None) -> float | None:
+    """The seconds a ``Retry-After`` header asks to wait (RFC 9110, section 10.2.3: a number of seconds or an HTTP
+    date), ``None`` if absent or unreadable; never negative.
+
+    :param now: the current Unix time (for a date; default the clock's).
+    """
+    if not value or not value.strip():
+        return None
+    value = value.strip()
+    if value.isdigit():
+        return float(value)
+    try:
+        when = parsedate_to_datetime(value)
+    except (TypeError, ValueError, IndexError):
+        return None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=timezone.utc)
+    return max(0.0, when.timestamp() - (time.time() if now is None else now))
 
 
 def is_html(content_type: str | None, body_start: bytes = b"") -> bool:
@@ -56,7 +84,12 @@ class Answer:
     :ivar retryable: the failure may pass on a later try (5xx, 429, a time-out, a dropped connection).
     :ivar sent: a request went out (it counts as a fetch); false when the address check refused the host or it
         did not resolve.
-    :ivar html: the answer is an HTML page (its body was downloaded).
+    :ivar html: the answer is a whole HTML page (2xx, an HTML media type or no type and a body that starts like
+        HTML).
+    :ivar truncated: why the body is not whole (``length``, ``time``, ``disconnect``, ``unspecified``: the values of
+        the WARC-Truncated field), else ``None``.
+    :ivar address: the IP address the request went to.
+    :ivar started, ended: Unix times of the request's start and of the answer's end.
     """
 
     url: str
@@ -68,7 +101,8 @@ class Answer:
     retryable: bool = False
     sent: bool = False
     html: bool = False
-    truncated: bool = False
+    truncated: str | None = None
+    address: str | None = None
     request_line: str = ""
     request_headers: list[tuple[str, str]] = field(default_factory=list)
     started: float = 0.0
@@ -77,6 +111,11 @@ class Answer:
     def header(self, name: str) -> str | None:
         name = name.lower()
         return next((v for k, v in self.headers if k.lower() == name), None)
+
+    @property
+    def retry_after(self) -> float | None:
+        """Seconds the server asks to wait before the next request (``Retry-After`` of a 429 or 503), or ``None``."""
+        return retry_after(self.header("retry-after"), self.ended or None) if self.status in OVERLOADED else None
 
     @property
     def content_type(self) -> str | None:
@@ -132,16 +171,20 @@ class Fetcher:
         return pinned(target, address)
 
     async def get(self, url: str, aimed: tuple[httpx.URL, dict[str, str], dict[str, str]], *,
-                  max_bytes: int | None = None, html_only: bool = True) -> Answer:
+                  max_bytes: int | None = None) -> Answer:
         """Send one GET for ``url`` (already :meth:`check`-ed) and read the answer under the caps.
 
-        :param html_only: read the body of HTML answers only.
-        :param max_bytes: a smaller body cap for this request (robots.txt); a longer body is cut there
-            (``truncated``), not failed.
+        Every body is read (it goes to the WARC file), an error page's up to :data:`ERROR_BODY_BYTES`. A body cut
+        short keeps what was read, with why in ``truncated`` (``length``: over the cap; ``time``: the time limit;
+        ``disconnect``: the connection dropped); an HTML page over the cap is a failure (``error``), any other body
+        is stored in part.
+
+        :param max_bytes: a smaller body cap for this request (robots.txt).
         """
         request_url, headers, extensions = aimed
-        answer = Answer(url, started=time.time(), sent=True)
+        answer = Answer(url, started=time.time(), sent=True, address=request_url.host)
         cap = self.max_bytes if max_bytes is None else max_bytes
+        body = bytearray()
         try:
             async with asyncio.timeout(self.timeout):
                 async with self.client.stream("GET", request_url, headers=headers,
@@ -153,32 +196,28 @@ class Fetcher:
                     if response.status_code >= 500 or response.status_code == 429:
                         answer.retryable = True
                         answer.error = f"HTTP status {response.status_code} {response.reason_phrase}"
-                    body = bytearray()
-                    content_type = answer.content_type
-                    wanted = 200 <= response.status_code < 300 and (not html_only or not content_type
-                                                                     or is_html(content_type))
-                    if wanted:  # other answers: the status and headers are kept, the body is not downloaded
-                        async for chunk in response.aiter_bytes():
-                            body += chunk
-                            if html_only and not content_type and len(body) >= 1024 and not is_html(None, body):
-                                break
-                            if len(body) > cap:
-                                if max_bytes is not None:
-                                    del body[cap:]
-                                    answer.truncated = True
-                                else:
-                                    answer.error = f"response larger than {cap} bytes (limit max_fetch_bytes)"
-                                    body.clear()
-                                break
-                    answer.html = wanted and answer.error is None and is_html(content_type, bytes(body[:1024]))
-                    answer.body = bytes(body) if (answer.html or not html_only) else b""
+                    ok = 200 <= response.status_code < 300
+                    limit = cap if ok else min(cap, ERROR_BODY_BYTES)
+                    async for chunk in response.aiter_bytes():
+                        body += chunk
+                        if len(body) > limit:
+                            del body[limit:]
+                            answer.truncated = "length"
+                            break
+                    answer.html = ok and is_html(answer.content_type, bytes(body[:1024]))
+                    if answer.html and answer.truncated and max_bytes is None:
+                        answer.error = f"response larger than {cap} bytes (limit max_fetch_bytes)"
         except TimeoutError:
             answer.error, answer.retryable = f"no complete answer within {self.timeout:g} s (limit fetch_timeout)", True
-            answer.body = b""
+            answer.truncated = "time" if answer.status is not None else None
         except httpx.DecodingError as error:
-            answer.error, answer.body = f"the body cannot be decoded: {error}", b""
+            answer.error = f"the body cannot be decoded: {error}"
+            answer.truncated = "unspecified" if answer.status is not None else None
         except httpx.TransportError as error:
             answer.error, answer.retryable = f"connection failed: {error or type(error).__name__}", True
-            answer.body = b""
+            answer.truncated = "disconnect" if answer.status is not None else None
+        if answer.error is not None and answer.status is not None and answer.truncated:
+            answer.html = False
+        answer.body = bytes(body)
         answer.ended = time.time()
         return answer

@@ -13,6 +13,9 @@ van den Berg & Dom 1999; ACHE's online learning), each term in 0..1, as a weight
   graph seen so far as a percentile rank among the known URLs.
 - ``L``: the online link classifier's estimate (:mod:`.learning`), ``c`` its confidence (0 until it has seen
   relevant and irrelevant pages).
+- A *template link* (a URL linked from half of its host's pages or more: menus, footers) gets no ``P``, ``B`` or
+  ``R``: what it links says nothing of the page it is on, and it would top every link count
+  (:meth:`Ordering.is_template`).
 
 The baselines of Cho et al.: ``bfs`` (first discovered, first fetched), ``backlinks`` (most backlinks first),
 ``pagerank`` (highest PageRank first), ``random`` (a seeded random order). Ties go to the URL discovered first. A
@@ -23,6 +26,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections import Counter
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -32,10 +36,15 @@ from .learning import LinkClassifier
 from .relevance import Topic
 from .structure import LinkGraph
 
-__all__ = ["Evidence", "Candidate", "Ordering", "MAX_EVIDENCE"]
+__all__ = ["Evidence", "Candidate", "Ordering", "MAX_EVIDENCE", "TEMPLATE_SHARE", "TEMPLATE_MIN_PAGES"]
 
 #: In-links kept per URL (the best ones by their link score; the max needs only the best).
 MAX_EVIDENCE = 4
+#: A URL linked from at least this share of its host's pages (and from :data:`TEMPLATE_MIN_PAGES` of them) is a
+#: template link: the site's menus and footers (Bar-Yossef & Rajagopalan, "Template detection via data mining and
+#: its applications", 2002).
+TEMPLATE_SHARE = 0.5
+TEMPLATE_MIN_PAGES = 3
 
 
 @dataclass
@@ -85,24 +94,41 @@ class Ordering:
         self._random = random.Random(seed)
         self._sorted_rank = np.zeros(0)
         self._rank = np.zeros(0)
+        self.host_pages: Counter[str] = Counter()  # pages of each host whose links were added to the graph
 
     def draw(self) -> float:
         """The random ordering's draw for a new URL (drawn for every URL so that the sequence is reproducible)."""
         return self._random.random()
 
+    def observe_page(self, host: str) -> None:
+        """Count a fetched page of ``host`` whose links were added to the graph (the template links' share)."""
+        self.host_pages[host] += 1
+
+    def is_template(self, candidate: Candidate) -> bool:
+        """Whether the URL is a template link of its host: linked from at least :data:`TEMPLATE_SHARE` of the host's
+        pages seen (and :data:`TEMPLATE_MIN_PAGES`), as a site's menus and footers are. Such a link says nothing of
+        the page that holds it, so neither that page's relevance nor its link count and PageRank (inflated by the
+        template) raise the URL's priority (Bar-Yossef & Rajagopalan 2002: template links mislead link analysis)."""
+        node = self.graph.ids.get(candidate.url)
+        if node is None:
+            return False
+        count = self.graph.backlinks[node]
+        return count >= TEMPLATE_MIN_PAGES and count >= TEMPLATE_SHARE * self.host_pages[candidate.host]
+
     # -- terms ---------------------------------------------------------------------------------------------------
-    def link_score(self, evidence: Evidence) -> float:
-        """``w_anchor * A + w_context * C + w_parent * P`` of one in-link."""
+    def link_score(self, evidence: Evidence, parent: bool = True) -> float:
+        """``w_anchor * A + w_context * C + w_parent * P`` of one in-link (``P`` left out if not ``parent``)."""
         assert self.topic is not None
         w = self.weights
         return (w.anchor * self.topic.field_score("anchor", evidence.anchor)
-                + w.context * self.topic.field_score("context", evidence.context) + w.parent * evidence.parent)
+                + w.context * self.topic.field_score("context", evidence.context)
+                + (w.parent * evidence.parent if parent else 0.0))
 
     def backlink_term(self, candidate: Candidate) -> float:
         """``B``: log-scaled backlinks, 0..1."""
         node = self.graph.ids.get(candidate.url)
         count = self.graph.backlinks[node] if node is not None else 0
-        top = max(self.graph.backlinks, default=0)
+        top = self.graph.max_backlinks
         return math.log1p(count) / math.log1p(top) if top > 0 else 0.0
 
     def refresh_rank(self) -> None:
@@ -147,10 +173,12 @@ class Ordering:
             return self.pagerank_value(candidate)
         assert self.topic is not None
         w = self.weights
-        best = max((self.link_score(e) for e in candidate.inlinks), default=0.0)
+        content = not self.is_template(candidate)  # a template link: its own words only
+        best = max((self.link_score(e, parent=content) for e in candidate.inlinks), default=0.0)
         confidence = self.classifier.confidence if w.learned > 0 else 0.0
-        total = (best + w.url * self.topic.field_score("url", candidate.url_terms)
-                 + w.backlinks * self.backlink_term(candidate) + w.pagerank * self.pagerank_term(candidate))
+        total = best + w.url * self.topic.field_score("url", candidate.url_terms)
+        if content:
+            total += w.backlinks * self.backlink_term(candidate) + w.pagerank * self.pagerank_term(candidate)
         if confidence > 0:
             total += w.learned * confidence * self.learned_term(candidate)
         norm = (w.anchor + w.context + w.parent + w.url + w.backlinks + w.pagerank + w.learned * confidence)

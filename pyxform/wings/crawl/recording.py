@@ -9,17 +9,19 @@ import json
 import time
 from typing import Any
 
-from .fetcher import REDIRECTS, Answer
+from .fetcher import OVERLOADED, REDIRECTS, Answer
 from .ordering import Candidate, Evidence
 from .store import utc_now
-from .text import charset_of, parse_page, terms
-from .traps import url_trap
-from .urls import canonical, host_in_scope, host_of, in_scope, url_words
+from .text import charset_of, nofollow, parse_page, terms
+from .traps import pack_print, url_trap
+from .urls import canonical, host_in_scope, host_of, in_scope, link_host, url_words
 
-__all__ = ["Recording", "MAX_REDIRECTS"]
+__all__ = ["Recording", "MAX_REDIRECTS", "MAX_RETRY_AFTER"]
 
 #: Redirect hops followed from one URL (each a fetch of its own).
 MAX_REDIRECTS = 10
+#: The longest ``Retry-After`` (seconds) a crawl waits for; a URL whose server asks for more fails at once.
+MAX_RETRY_AFTER = 120.0
 
 
 class Recording:
@@ -46,14 +48,25 @@ class Recording:
         with self.store.transaction() as db:
             db.execute("UPDATE fetches SET ended = ?, status = ?, error = ? WHERE id = ?",
                        (answer.ended or time.time(), answer.status, answer.error, fetch_id))
-            if answer.error is not None and answer.retryable and candidate.attempts < self.config.retries \
-                    and not self.stopping:
-                candidate.attempts += 1
-                db.execute("UPDATE frontier SET attempts = ? WHERE url = ?", (candidate.attempts, candidate.url))
-                delay = self.config.backoff * 2 ** (candidate.attempts - 1)
-                self.waiting.append((time.monotonic() + max(delay, self.slots.gap(candidate.host)), candidate))
-                return
             content_type = answer.content_type
+            if answer.error is not None and answer.retryable:
+                delay = self.config.backoff * 2 ** candidate.attempts
+                asked = answer.retry_after
+                if asked is not None and asked > MAX_RETRY_AFTER:
+                    self._record_failure(candidate, f"{answer.error}; the server asks to wait {asked:.0f} s "
+                                         f"(Retry-After), longer than a crawl waits ({MAX_RETRY_AFTER} s)",
+                                         answer.status, content_type)
+                    return
+                if answer.status in OVERLOADED:  # the server is overloaded: its whole host waits
+                    self.slots.pause(candidate.host, max(delay, asked or 0.0))
+                if candidate.attempts < self.config.retries:
+                    candidate.attempts += 1
+                    db.execute("UPDATE frontier SET attempts = ? WHERE url = ?", (candidate.attempts, candidate.url))
+                    if self.stopping:  # stays queued: the resume tries it again (a graceful stop loses nothing)
+                        return
+                    wait = max(delay, asked or 0.0, self.slots.gap(candidate.host))
+                    self.waiting.append((time.monotonic() + wait, candidate))
+                    return
             if answer.error is not None:
                 self._record_failure(candidate, answer.error, answer.status, content_type)
                 return
@@ -95,8 +108,11 @@ class Recording:
         else:
             try:
                 key = canonical(target, self.traps.ignored_parameters(host_of(target)))
-            except ValueError:
-                failure = f"redirect to {target[:200]!r}: pyxform crawls http and https URLs only"
+            except ValueError as error:
+                why = "pyxform crawls http and https URLs only"
+                if target.lower().startswith(("http://", "https://")):  # credentials, a bad port or host
+                    why = str(error).removesuffix(f": {target!r}")
+                failure = f"redirect to {target[:200]!r}: {why}"
         if key is not None:
             if candidate.hops + 1 > MAX_REDIRECTS:
                 failure = f"more than {MAX_REDIRECTS} redirects"
@@ -129,7 +145,11 @@ class Recording:
             relevance = self.topic.page_score(title_terms, body_terms)
             self.topic.add_page({"title": title_terms, "body": body_terms})
         relevant = relevance >= self.config.relevant_threshold
+        host = host_of(candidate.url)
+        ignored = self.traps.ignored_parameters(host)
         duplicate_of = self.traps.observe(candidate.url, parsed.text)
+        if duplicate_of is not None and self.traps.ignored_parameters(host) != ignored:
+            self._alias(candidate, duplicate_of)
         present = sorted(set(title_terms + body_terms) & set(self.topic.query)) if self.topic is not None else []
         stats = {"title": len(title_terms), "body": len(body_terms), "present": present,
                  "text": self.traps.last_digest, "near_duplicate": self.traps.last_near_duplicate}
@@ -140,14 +160,23 @@ class Recording:
             (*row, relevance, parsed.title[:500], duplicate_of,
              "pending" if self.converter is not None and duplicate_of is None else None, json.dumps(stats)))
         page_id = int(cursor.lastrowid or 0)
+        db.execute("INSERT OR REPLACE INTO prints(page, print) VALUES (?, ?)",
+                   (page_id, pack_print(self.traps.last_print)))
         self.frontier.set_state(candidate.url, "fetched", None, candidate.priority)
         self.stats.pages += 1
         self.stats.relevant += relevant
         if self.config.ordering == "focused" and candidate.inlinks:
             self.classifier.learn(self.ordering.features(candidate), relevant)
-        if duplicate_of is None and parsed.follow:
+        follow = parsed.follow and not nofollow([v for k, v in answer.headers if k.lower() == "x-robots-tag"])
+        followed = duplicate_of is None and not self.traps.last_near_duplicate and follow
+        if followed:
+            self.ordering.observe_page(host)
+        # a meta refresh is followed even from a page without text of its own (then it is a redirect)
+        chosen = ([parsed.refresh] if parsed.refresh is not None and follow else []) + \
+            (list(parsed.links) if followed else [])
+        if chosen:
             links = []
-            for link in parsed.links:
+            for link in chosen:
                 try:
                     key = canonical(link.url, self.traps.ignored_parameters(host_of(link.url)))
                 except ValueError:
@@ -164,11 +193,19 @@ class Recording:
             db.executemany("INSERT INTO links(source, target, anchor, context) VALUES (?,?,?,?)", links)
         return page_id, relevant
 
+    def _alias(self, candidate: Candidate, earlier: str) -> None:
+        """A session-id parameter was just learned from two URLs of one page: the URL without it names that page
+        too (known, so that a link to it is not fetched again)."""
+        ignored = self.traps.ignored_parameters(host_of(earlier))
+        key = canonical(earlier, ignored)
+        if key not in self.frontier.seen:
+            alias = self._candidate(key, candidate.depth, self.frontier.next_order(), 0)
+            self.frontier.add(alias, state="duplicate", reason=f"the same page as {earlier} (a session-id parameter)")
+            self.stats.skipped += 1
+
     def _keep(self, url: str) -> bool:
         """Whether a link's URL is in scope (before canonicalization: most links of a page are not)."""
-        netloc = url.split("/", 3)[2].rsplit("@", 1)[-1] if url.count("/") >= 2 else ""
-        host = netloc[1:netloc.find("]")] if netloc.startswith("[") else netloc.split(":", 1)[0]
-        return host_in_scope(host.lower(), self.seed_hosts, self.domains)
+        return host_in_scope(link_host(url), self.seed_hosts, self.domains)
 
     def _scope_reason(self, url: str) -> tuple[str, str] | None:
         if not in_scope(url, self.seed_hosts, self.domains):

@@ -7,11 +7,17 @@ recorded as interrupted and never sent again: ``store``'s order of writes).
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import sqlite3
 import time
 from pathlib import Path
-from typing import Any, Final
+from typing import IO, Any, Final
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - not a POSIX system: no folder lock
+    fcntl = None  # type: ignore[assignment]
 
 from ...base.errors import CrawlStateError, OutputError
 from .fetcher import USER_AGENT, Answer, is_html
@@ -19,12 +25,15 @@ from .ordering import Candidate, Evidence
 from .politeness import Robots
 from .store import Store, utc_now
 from .text import charset_of, terms
+from .traps import unpack_print
 from .urls import host_of, url_words
 
 __all__ = ["Resuming", "FORMAT_VERSION"]
 
 #: The version of the crawl folder's layout (``meta.format``).
 FORMAT_VERSION: Final = 1
+#: The file a running crawl holds locked (``flock``: released by the system however the process ends).
+LOCK_FILE: Final = "crawl.lock"
 
 
 class Resuming:
@@ -32,8 +41,51 @@ class Resuming:
 
     config: Any
     store: Store
+    _lock: IO[str] | None = None
+
+    def _take_folder(self, folder: Path) -> None:
+        """Hold the folder's lock for this run.
+
+        :raises CrawlStateError: another crawl runs in the folder.
+        :raises OutputError: the folder cannot be made or written.
+        """
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            lock = open(folder / LOCK_FILE, "a+", encoding="utf-8")
+        except OSError as error:
+            raise OutputError(f"cannot use the crawl folder: {error.strerror or error}", location=str(folder)) \
+                from None
+        if fcntl is not None:
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                lock.seek(0)
+                holder = lock.read().strip() or "?"
+                lock.close()
+                raise CrawlStateError(f"another crawl is running in this folder (process {holder}): wait for it to "
+                                      "end, or stop it (Ctrl-C) and run the command again to resume",
+                                      location=str(folder)) from None
+        lock.seek(0)
+        lock.truncate()
+        lock.write(f"{os.getpid()}\n")
+        lock.flush()
+        self._lock = lock
+
+    def _release_folder(self) -> None:
+        if self._lock is not None:
+            self._lock.close()  # the lock goes with the file
+            self._lock = None
+
     def _open(self) -> None:
         folder = Path(self.config.out)
+        self._take_folder(folder)
+        try:
+            self._open_store(folder)
+        except BaseException:
+            self._release_folder()
+            raise
+
+    def _open_store(self, folder: Path) -> None:
         if self.config.restart and folder.exists():
             for name in ("crawl.sqlite", "crawl.sqlite-wal", "crawl.sqlite-shm"):
                 (folder / name).unlink(missing_ok=True)
@@ -56,6 +108,13 @@ class Resuming:
                 store.put("run", 0)
         else:
             self.resumed = True
+            made = store.get("format")
+            if made != FORMAT_VERSION:
+                store.close()
+                raise CrawlStateError(
+                    f"this folder holds a crawl of format {made} (this pyxform reads format {FORMAT_VERSION}): "
+                    "resume it with the pyxform that made it, or add --restart to start a new crawl here (its pages "
+                    "are removed)", location=str(folder))
             if sorted(seeds) != sorted(self.seeds) or topic != self.config.topic:
                 what = "seeds" if sorted(seeds) != sorted(self.seeds) else "topic"
                 shown = ", ".join(seeds) if what == "seeds" else repr(topic)
@@ -79,17 +138,27 @@ class Resuming:
             origin_ = key[len("robots:"):]
             self.slots.set_robots(origin_, host_of(origin_), Robots(**json.loads(value)))
         self._recover()
+        # URLs of refused hosts had no request: they are tried again (with --allow-private, a DNS answer ...)
+        db.execute("DELETE FROM pages WHERE url IN (SELECT url FROM frontier WHERE state = 'refused')")
+        db.execute("UPDATE frontier SET state = 'queued', reason = NULL WHERE state = 'refused'")
         pages: dict[int, tuple[str, float]] = {}
-        rows = db.execute("SELECT id, url, relevance, stats, duplicate_of, priority FROM pages ORDER BY id").fetchall()
-        for page_id, url, relevance, stats, duplicate_of, _priority in rows:
+        rows = db.execute("SELECT id, url, relevance, stats, duplicate_of, print FROM pages LEFT JOIN prints "
+                          "ON prints.page = pages.id ORDER BY id").fetchall()
+        for page_id, url, relevance, stats, duplicate_of, mark in rows:
             pages[page_id] = (url, relevance or 0.0)
             if stats:
                 data = json.loads(stats)
                 if self.topic is not None:
                     self.topic.restore_page(data.get("present", []),
                                             {"title": data.get("title", 0), "body": data.get("body", 0)})
-                self.traps.restore(url, data.get("text"), data.get("near_duplicate", False), duplicate_of)
+                if mark is not None and data.get("text"):  # the trap detector sees the page again, as it was
+                    self.traps.replay(url, data["text"], unpack_print(mark))
+                else:
+                    self.traps.restore(url, data.get("text"), data.get("near_duplicate", False), duplicate_of)
         evidence: dict[str, list[Evidence]] = {}
+        for (source,) in db.execute("SELECT DISTINCT source FROM links"):
+            if source in pages:
+                self.ordering.observe_page(host_of(pages[source][0]))
         for source, target, anchor, context in db.execute("SELECT source, target, anchor, context FROM links"):
             source_url, relevance = pages.get(source, ("", 0.0))
             if source_url:
@@ -119,8 +188,6 @@ class Resuming:
                     candidate = Candidate(url, host_of(url), 0, 0, url_terms=terms(url_words(url)), inlinks=inlinks)
                     self.classifier.learn(self.ordering.features(candidate),
                                           relevance >= self.config.relevant_threshold)
-        # URLs of refused hosts had no request: they are tried again (with --allow-private, a DNS answer ...)
-        db.execute("UPDATE frontier SET state = 'queued', reason = NULL WHERE state = 'refused'")
         queued = []
         interrupted = {row[1] for row in self._interrupted if row[2] == "page"}
         for url, depth, seq, hops, attempts in db.execute(
@@ -141,7 +208,6 @@ class Resuming:
         rows = db.execute("SELECT id, url, kind, warc_file FROM fetches WHERE ended IS NULL").fetchall()
         if not rows:
             return
-        self._recovered: dict[int, Any] = {}
         by_file: dict[str, list[int]] = {}
         for fetch_id, _url, _kind, warc_file in rows:
             if warc_file:
@@ -172,8 +238,8 @@ class Resuming:
                 answer = Answer(url, response.status, "", response.headers, response.body, sent=True,
                                 ended=time.time())
                 answer.html = 200 <= response.status < 300 and is_html(answer.content_type, response.body[:1024])
-                self._pending_recovered = getattr(self, "_pending_recovered", [])
-                self._pending_recovered.append((candidate, fetch_id, answer, (response.offset, 0), warc_name))
+                self._pending_recovered.append((candidate, fetch_id, answer, (response.offset, response.length),
+                                                warc_name))
             else:
                 self.store.db.execute("UPDATE fetches SET ended = ?, error = ? WHERE id = ?",
                                       (time.time(), "interrupted: the crawl stopped before the answer was stored",
@@ -186,7 +252,7 @@ class Resuming:
                                       ("the crawl stopped while fetching it", url))
 
     def _queue_pending_conversions(self) -> None:
-        for candidate, fetch_id, answer, place, warc_name in getattr(self, "_pending_recovered", []):
+        for candidate, fetch_id, answer, place, warc_name in self._pending_recovered:
             self._process(candidate, fetch_id, answer, place, warc_name)
         self._pending_recovered = []
         if self.converter is None:

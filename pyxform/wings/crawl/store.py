@@ -2,7 +2,7 @@
 
 Layout of ``DIR``::
 
-    crawl.sqlite        meta, frontier, pages, links, fetches (the tables below)
+    crawl.sqlite        meta, frontier, pages, links, prints, fetches (the tables below)
     warc/crawl-NNNNN.warc.gz   one file per run (a resume starts the next): warcinfo, then a request and a
                         response record per HTTP answer, robots.txt included (ISO 28500, written with warcio)
     xml/                the tables of each HTML page as pyxform XML (``PAGEID-NAME.xml``)
@@ -21,17 +21,22 @@ import json
 import os
 import sqlite3
 import time
-import uuid
+from datetime import datetime, timezone
+import zlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
 from warcio.archiveiterator import ArchiveIterator
+from warcio.exceptions import ArchiveLoadFailed
 from warcio.statusandheaders import StatusAndHeaders
+from warcio.timeutils import datetime_to_iso_date
 from warcio.warcwriter import WARCWriter
 
-__all__ = ["Store", "WarcResponse", "SCHEMA", "FETCH_ID_HEADER"]
+__all__ = ["Store", "WarcResponse", "SCHEMA", "FETCH_ID_HEADER", "WARC_VERSION"]
 
+#: The version of the WARC records written (ISO 28500:2017).
+WARC_VERSION: Final = "1.1"
 #: The WARC header naming the ``fetches`` row of a record (an extension field, ignored by other WARC readers).
 FETCH_ID_HEADER: Final = "WARC-Pyxform-Fetch"
 
@@ -77,6 +82,10 @@ CREATE TABLE IF NOT EXISTS links (
     context TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS links_target ON links(target);
+CREATE TABLE IF NOT EXISTS prints (
+    page INTEGER PRIMARY KEY,       -- pages.id
+    print BLOB NOT NULL             -- the page's text fingerprint (traps.pack_print), for the trap detector on resume
+);
 CREATE TABLE IF NOT EXISTS fetches (
     id INTEGER PRIMARY KEY,
     url TEXT NOT NULL,              -- the URL requested
@@ -111,7 +120,7 @@ class Store:
     """The crawl's database and WARC files (the module docstring).
 
     :param folder: ``DIR``; created if missing.
-    :raises sqlite3.DatabaseError: ``crawl.sqlite`` is not a database.
+    :raises sqlite3.DatabaseError: ``crawl.sqlite`` is not a database, or holds tables of another program.
     """
 
     def __init__(self, folder: str | os.PathLike[str]) -> None:
@@ -119,6 +128,10 @@ class Store:
         (self.folder / "warc").mkdir(parents=True, exist_ok=True)
         (self.folder / "xml").mkdir(exist_ok=True)
         self.db = sqlite3.connect(self.folder / "crawl.sqlite", isolation_level=None, check_same_thread=False)
+        tables = {name for (name,) in self.db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if tables and "meta" not in tables:
+            self.db.close()
+            raise sqlite3.DatabaseError(f"it holds other tables ({', '.join(sorted(tables)[:5])})")
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=NORMAL")
         self.db.executescript(SCHEMA)
@@ -143,17 +156,25 @@ class Store:
         """Start this run's WARC file (``warc/crawl-RUN.warc.gz``) with its warcinfo record."""
         self.warc_name = f"warc/crawl-{run:05d}.warc.gz"
         self._warc = open(self.folder / self.warc_name, "ab")
-        self._writer = WARCWriter(self._warc, gzip=True)
+        self._writer = WARCWriter(self._warc, gzip=True, warc_version=WARC_VERSION)
         record = self._writer.create_warcinfo_record(self.warc_name.split("/")[-1], info)
         self._writer.write_record(record)
         self._warc.flush()
 
     def write_exchange(self, fetch_id: int, url: str, method_line: str, request_headers: list[tuple[str, str]],
-                       status_line: str, response_headers: list[tuple[str, str]], body: bytes) -> tuple[int, int]:
-        """Append a request and a response record; flushed. The response's HTTP headers are those received,
-        except that a body stored decoded loses its ``Content-Encoding`` and ``Transfer-Encoding`` and gets its
-        own ``Content-Length``.
+                       status_line: str, response_headers: list[tuple[str, str]], body: bytes, *,
+                       date: float | None = None, address: str | None = None, truncated: str | None = None
+                       ) -> tuple[int, int]:
+        """Append a response record and its request record (``WARC-Concurrent-To`` the response); flushed.
 
+        The response's HTTP headers are those received, except that a body stored decoded loses its
+        ``Content-Encoding`` and ``Transfer-Encoding`` and gets its own ``Content-Length``, so that the headers
+        describe the stored body (ISO 28500:2017, WARC 1.1: the records hold what a reader can replay).
+
+        :param date: the Unix time the request started (``WARC-Date``, in microseconds: WARC 1.1).
+        :param address: the IP address the request went to (``WARC-IP-Address``).
+        :param truncated: why the body is not whole (``WARC-Truncated``: ``length``, ``time``, ``disconnect``,
+            ``unspecified``).
         :returns: ``(offset, length)`` of the response record in the file.
         """
         assert self._writer is not None and self._warc is not None
@@ -162,8 +183,14 @@ class Store:
         headers.append(("Content-Length", str(len(body))))
         http = StatusAndHeaders(status_line, headers, protocol="HTTP/1.1")
         extra = {FETCH_ID_HEADER: str(fetch_id)}
+        if date is not None:
+            extra["WARC-Date"] = datetime_to_iso_date(datetime.fromtimestamp(date, timezone.utc).replace(tzinfo=None),
+                                                      use_micros=True)
+        if address:
+            extra["WARC-IP-Address"] = address
+        response_extra = {**extra, "WARC-Truncated": truncated} if truncated else dict(extra)
         response = self._writer.create_warc_record(url, "response", payload=io.BytesIO(body), http_headers=http,
-                                                   warc_headers_dict=extra)
+                                                   warc_headers_dict=response_extra)
         request_http = StatusAndHeaders(method_line, request_headers, is_http_request=True)
         request = self._writer.create_warc_record(url, "request", payload=io.BytesIO(b""),
                                                   http_headers=request_http, warc_headers_dict=dict(extra))
@@ -179,35 +206,50 @@ class Store:
         """The response record at ``offset`` of WARC file ``name`` (relative to the folder), or ``None``."""
         with open(self.folder / name, "rb") as stream:
             stream.seek(offset)
-            for record in ArchiveIterator(stream):
-                return _response(record, offset, 0)
+            iterator = ArchiveIterator(stream)
+            for record in iterator:
+                if record.rec_type != "response" or record.http_headers is None:
+                    return None
+                body = record.content_stream().read()
+                return _response(record, body, offset, iterator.get_record_length())
         return None
 
     def scan_responses(self, name: str, start: int) -> list[WarcResponse]:
-        """The response records of WARC file ``name`` from offset ``start`` on; a partial record at the end (a
-        kill while it was written) is cut off the file."""
+        """The response records of WARC file ``name`` from offset ``start`` on (``start``: a record's offset).
+
+        A record that a kill cut short (its gzip member or its block shorter than its ``Content-Length`` says) and
+        everything after it are cut off the file, so that the file ends with whole records.
+
+        :returns: the whole response records, in file order, with their offsets and lengths in the file.
+        """
         path = self.folder / name
         if not path.exists():
             return []
         responses = []
-        current, complete = start, True
+        end, size = start, path.stat().st_size
         with open(path, "rb") as stream:
             stream.seek(start)
             iterator = ArchiveIterator(stream)
             try:
                 for record in iterator:
-                    current = start + iterator.get_record_offset()
-                    response = _response(record, current, 0)
-                    if response is not None:
-                        responses.append(response)
-                    else:
-                        record.content_stream().read()
-            except Exception:  # a record cut short: everything before it stands
-                complete = False
-        if not complete:
-            responses = [r for r in responses if r.offset < current]
+                    response = record.rec_type == "response" and record.http_headers is not None
+                    body = record.content_stream().read() if response else None
+                    if not response:
+                        record.raw_stream.read()
+                    if record.raw_stream.limit:  # the block ended before its Content-Length: cut short
+                        break
+                    offset, length = iterator.get_record_offset(), iterator.get_record_length()
+                    if not _whole_member(stream, offset, length):  # its gzip member's end is missing
+                        break
+                    end = offset + length
+                    if response:
+                        assert body is not None
+                        responses.append(_response(record, body, offset, length))
+            except (ArchiveLoadFailed, EOFError, OSError, ValueError, zlib.error):
+                pass  # a record cut short: everything before it stands
+        if size > end:
             with open(path, "r+b") as stream:
-                stream.truncate(current)
+                stream.truncate(end)
         return responses
 
     def close(self) -> None:
@@ -217,11 +259,23 @@ class Store:
         self.db.close()
 
 
-def _response(record: Any, offset: int, length: int) -> WarcResponse | None:
-    if record.rec_type != "response" or record.http_headers is None:
-        return None
+def _whole_member(stream: Any, offset: int, length: int) -> bool:
+    """Whether the bytes ``offset .. offset + length`` of ``stream`` are one whole gzip member (its trailer
+    included); the stream's position is kept."""
+    here = stream.tell()
+    try:
+        stream.seek(offset)
+        member = zlib.decompressobj(16 + zlib.MAX_WBITS)
+        member.decompress(stream.read(length))
+        return member.eof
+    except zlib.error:
+        return False
+    finally:
+        stream.seek(here)
+
+
+def _response(record: Any, body: bytes, offset: int, length: int) -> WarcResponse:
     fetch = record.rec_headers.get_header(FETCH_ID_HEADER)
-    body = record.content_stream().read()
     status = int(record.http_headers.get_statuscode() or 0)
     return WarcResponse(int(fetch) if fetch and fetch.isdigit() else None, record.rec_headers.get_header(
         "WARC-Target-URI"), status, list(record.http_headers.headers), body, offset, length)
@@ -240,7 +294,3 @@ class _Transaction:
             self.db.execute("COMMIT")
         else:
             self.db.execute("ROLLBACK")
-
-
-def new_record_id() -> str:
-    return f"<urn:uuid:{uuid.uuid4()}>"

@@ -31,6 +31,7 @@ class LinkGraph:
         self._dst: list[int] = []
         self._edges: set[tuple[int, int]] = set()
         self.backlinks: list[int] = []  # in-degree from distinct pages, by node id
+        self.max_backlinks = 0  # the most of any node (counts only grow)
         self._rank = np.zeros(0)
         self._ranked_edges = -1
 
@@ -51,6 +52,7 @@ class LinkGraph:
         self._src.append(s)
         self._dst.append(t)
         self.backlinks[t] += 1
+        self.max_backlinks = max(self.max_backlinks, self.backlinks[t])
         return True
 
     @property

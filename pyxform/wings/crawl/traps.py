@@ -36,9 +36,12 @@ from dataclasses import dataclass, field
 from typing import Final
 from urllib.parse import parse_qsl, unquote, urlsplit
 
+import numpy as np
+
 from .text import words
 
-__all__ = ["url_trap", "pattern_of", "group_of", "fingerprint", "TrapDetector", "NEAR_DUPLICATES", "SIMILAR", "MAX_SEGMENTS"]
+__all__ = ["url_trap", "pattern_of", "group_of", "section_of", "text_digest", "pack_print", "unpack_print",
+           "fingerprint", "TrapDetector", "NEAR_DUPLICATES", "SIMILAR", "MAX_SEGMENTS"]
 
 MAX_SEGMENTS: Final = 16
 #: Near-duplicate pages a URL pattern may fetch before it is stopped.
@@ -110,15 +113,42 @@ def pattern_of(url: str) -> str | None:
     return f"{parts.hostname}:{parts.port or ''}/{'/'.join(general)}{'?' if parts.query else ''}"
 
 
-def group_of(url: str) -> str | None:
-    """The group of a canonical URL: its :func:`pattern_of`, else its site section (host, port, first path segment),
-    ``None`` for a page at the top of the site (``/``, ``/about``)."""
-    pattern = pattern_of(url)
-    if pattern is not None:
-        return pattern
+def section_of(url: str) -> str | None:
+    """The site section of a canonical URL (host, port, first path segment), ``None`` for a page at the top of the
+    site (``/``, ``/about``, ``/list?page=2``)."""
     parts = urlsplit(url)
     segments = _segments(parts.path)
     return f"{parts.hostname}:{parts.port or ''}/{segments[0]}/**" if len(segments) > 1 else None
+
+
+def group_of(url: str) -> str | None:
+    """The group of a canonical URL: its :func:`pattern_of`, else its :func:`section_of`."""
+    pattern = pattern_of(url)
+    return pattern if pattern is not None else section_of(url)
+
+
+def _jaccard(a: frozenset[int], b: frozenset[int]) -> float:
+    """Jaccard similarity of two sets of bigrams (two empty ones: 1)."""
+    if not a or not b:
+        return 1.0 if a == b else 0.0
+    return len(a & b) / len(a | b)
+
+
+def text_digest(text: str) -> str:
+    """The SHA-1 of a page's visible text, white space collapsed (exact duplicates have the same)."""
+    return hashlib.sha1(" ".join(text.split()).encode("utf-8")).hexdigest()
+
+
+def pack_print(mark: frozenset[int]) -> bytes:
+    """A fingerprint as bytes to store (sorted, delta-coded, zlib): about 2 bytes a bigram."""
+    values = np.fromiter(sorted(mark), dtype=np.uint32, count=len(mark))
+    return zlib.compress(np.diff(values, prepend=np.uint32(0)).astype(np.uint32).tobytes(), 6)
+
+
+def unpack_print(data: bytes) -> frozenset[int]:
+    """The inverse of :func:`pack_print`."""
+    deltas = np.frombuffer(zlib.decompress(data), dtype=np.uint32)
+    return frozenset(int(v) for v in np.cumsum(deltas, dtype=np.uint64))
 
 
 def fingerprint(text: str) -> frozenset[int]:
@@ -138,18 +168,22 @@ class _Group:
     pattern: bool  # a URL pattern (numbers, dates, tokens, a query), else a site section
     fetched: int = 0
     judged: int = 0  # pages compared with the group's earlier ones (a section's, from its 10th page on)
-    similar: int = 0  # pages near-duplicates of an earlier page of the group
+    similar: int = 0  # pages near-duplicates of an earlier page of the group (or next to empty)
     same: int = 0  # pages with exactly the text of a page fetched before
     prints: list[frozenset[int]] = field(default_factory=list)
     bigrams: dict[int, int] = field(default_factory=dict)  # a section's: sampled bigram -> its pages that have it
 
     @property
     def stopped(self) -> bool:
-        """A pattern stops after :data:`NEAR_DUPLICATES` similar pages; any group once at least that many of its
-        pages, and half of those compared, were near-duplicates or duplicates."""
+        """A pattern stops after :data:`NEAR_DUPLICATES` similar pages (while they are a tenth of its judged pages
+        or more: a few similar stubs among many articles of one pattern do not stop it); any group once at least
+        that many of its pages, and half of them, repeated an earlier one (a section: half of all the pages fetched
+        in it)."""
         repeats = self.similar + self.same
-        return (self.pattern and self.similar >= NEAR_DUPLICATES) or (
-            repeats >= NEAR_DUPLICATES and 2 * repeats >= max(self.judged, self.same))
+        if self.pattern:
+            return (self.similar >= NEAR_DUPLICATES and 10 * self.similar >= self.judged) or (
+                repeats >= NEAR_DUPLICATES and 2 * repeats >= max(self.judged, self.same))
+        return repeats >= NEAR_DUPLICATES and 2 * repeats >= self.fetched
 
 
 class TrapDetector:
@@ -161,23 +195,24 @@ class TrapDetector:
         self.ignored: dict[str, set[str]] = {}  # host -> query parameter names found to be session ids
         self.last_digest = ""  # of the page :meth:`observe` saw last (the crawl stores it, for :meth:`restore`)
         self.last_near_duplicate = ""  # "similar", "same" or ""
+        self.last_print: frozenset[int] = frozenset()  # the fingerprint of that page (the crawl stores it)
         self.pages = 0
         self.bigrams: dict[int, tuple[str, ...]] = {}  # sampled bigram -> the groups (up to 3) whose pages have it
+        self.boilerplate: set[int] = set()  # the bigrams of 3 groups
 
     def _content(self, mark: frozenset[int], group: _Group | None = None) -> frozenset[int]:
         """A fingerprint without the site's boilerplate: the bigrams found in pages of :data:`_BOILERPLATE_GROUPS`
         groups or more (menus, footers: the same on the site's articles, lists and home page), and for a site
         section the bigrams in half of its pages (its own template: a wiki's sidebar)."""
-        half = group.fetched / 2 if group is not None and not group.pattern else None
-        return frozenset(h for h in mark if len(self.bigrams.get(h, ())) < _BOILERPLATE_GROUPS
-                         and (half is None or group.bigrams.get(h, 0) < half))  # type: ignore[union-attr]
+        content = mark - self.boilerplate
+        if group is not None and not group.pattern:
+            half = group.fetched / 2
+            content = frozenset(h for h in content if group.bigrams.get(h, 0) < half)
+        return content
 
     def similarity(self, a: frozenset[int], b: frozenset[int], group: _Group | None = None) -> float:
         """Jaccard similarity of two fingerprints without boilerplate (two pages of boilerplate only: 1)."""
-        a, b = self._content(a, group), self._content(b, group)
-        if not a or not b:
-            return 1.0 if a == b else 0.0
-        return len(a & b) / len(a | b)
+        return _jaccard(self._content(a, group), self._content(b, group))
 
     def _count(self, mark: frozenset[int], key: str) -> None:
         for h in mark:
@@ -187,11 +222,13 @@ class TrapDetector:
                     self.bigrams[h] = (key,)
             elif len(groups) < _BOILERPLATE_GROUPS and key not in groups:
                 self.bigrams[h] = (*groups, key)
+                if len(groups) + 1 == _BOILERPLATE_GROUPS:
+                    self.boilerplate.add(h)
 
     def restore(self, url: str, digest: str | None, near_duplicate: bool | str, duplicate_of: str | None) -> None:
-        """Count a page fetched by an earlier run (resume): its text digest, whether it repeated an earlier page of
-        its group (``similar``, ``same``), the page it duplicates. (Fingerprints are not kept: a resumed crawl
-        compares its new pages of a group with each other only.)"""
+        """Count a page fetched by an earlier run whose fingerprint was not stored (a folder of an earlier pyxform):
+        its text digest, whether it repeated an earlier page of its group (``similar``, ``same``), the page it
+        duplicates; pages with a stored fingerprint are :meth:`replay`-ed instead."""
         if digest:
             self.texts.setdefault(digest, url)
         key = group_of(url)
@@ -205,24 +242,46 @@ class TrapDetector:
             self._learn_session_parameter(duplicate_of, url)
 
     def stopped(self, url: str) -> str | None:
-        """Why the group of ``url`` is stopped, or ``None`` if it may be fetched."""
+        """Why ``url`` may not be fetched (its group is stopped, or it lies under a stopped pattern:
+        ``/events/<n>/<n>/<n>/`` under ``/events/<n>/<n>/``), or ``None``."""
         key = group_of(url)
         group = self.groups.get(key) if key is not None else None
         if group is not None and group.stopped:
-            return (f"trap: {group.similar + group.same} of the {group.fetched} pages of {key} repeated an earlier "
-                    "one")
+            return self._why(key, group)  # type: ignore[arg-type]
+        parts = urlsplit(url)
+        general = [_general(s) or s for s in _segments(parts.path)]
+        for k in range(len(general) - 1, 0, -1):
+            if _general(_segments(parts.path)[k - 1]) is None:
+                continue  # a pattern's path ends with a generalized segment
+            prefix = f"{parts.hostname}:{parts.port or ''}/{'/'.join(general[:k])}"
+            for above in (prefix, prefix + "?"):
+                group = self.groups.get(above)
+                if group is not None and group.pattern and group.stopped:
+                    return self._why(above, group)
         return None
 
+    @staticmethod
+    def _why(key: str, group: _Group) -> str:
+        total = group.judged if group.pattern else group.fetched
+        return f"trap: {group.similar + group.same} of the {total} pages of {key} repeated an earlier one"
+
     def observe(self, url: str, text: str) -> str | None:
-        """Record a fetched HTML page of canonical URL ``url`` with visible text ``text``.
+        """Record a fetched HTML page of canonical URL ``url`` with visible text ``text``; afterwards
+        :attr:`last_near_duplicate` says whether it repeated an earlier page (``same``: the text of a page fetched
+        before; ``similar``: a near-duplicate of an earlier page of its group, or next to no text of its own), and
+        then its links bring nothing new.
 
         :returns: the URL of an earlier page with exactly this text (the page is a duplicate: do not follow its
             links), else ``None``.
         """
-        digest = hashlib.sha1(" ".join(text.split()).encode("utf-8")).hexdigest()
+        return self.replay(url, text_digest(text), fingerprint(text))
+
+    def replay(self, url: str, digest: str, mark: frozenset[int]) -> str | None:
+        """:meth:`observe` from what is stored of a page: its :func:`text_digest` and :func:`fingerprint` (a
+        resumed crawl replays its earlier pages in fetch order, and so comes to the same state)."""
         earlier = self.texts.setdefault(digest, url)
         self.last_digest = digest
-        mark = fingerprint(text)
+        self.last_print = mark
         self.pages += 1
         key = group_of(url)
         self._count(mark, key or "/")
@@ -233,15 +292,19 @@ class TrapDetector:
             if not group.pattern and len(group.bigrams) < _MAX_SECTION_BIGRAMS:
                 for h in mark:
                     group.bigrams[h] = group.bigrams.get(h, 0) + 1
-            # a pattern's pages are compared at once; a section's once its own template is known (10 pages)
-            judge = group.pattern or group.fetched >= _SECTION_KNOWN
+            # a pattern's pages are compared at once; a section's once its own template is known (10 pages); a page
+            # with next to no text besides the site's boilerplate repeats the template in any group
+            known = group.pattern or group.fetched >= _SECTION_KNOWN
+            content = self._content(mark, group if known else None)
+            empty = len(content) < _EMPTY
+            judge = known or empty
             group.judged += judge
             if earlier != url:
                 group.same += 1
                 self.last_near_duplicate = "same"
-            elif judge and (len(self._content(mark, group)) < _EMPTY or any(
-                    self.similarity(mark, other, group) >= SIMILAR for other in group.prints)):
-                group.similar += 1  # (a page with next to no text of its own repeats the template, too)
+            elif empty or (judge and any(_jaccard(content, self._content(other, group)) >= SIMILAR
+                                         for other in group.prints)):
+                group.similar += 1
                 self.last_near_duplicate = "similar"
             group.prints.append(mark)
             del group.prints[:-_KEEP]

@@ -14,7 +14,8 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from w3lib.url import canonicalize_url
 
-__all__ = ["canonical", "host_of", "in_scope", "host_in_scope", "url_words", "robots_url", "SESSION_PARAMETER", "origin"]
+__all__ = ["canonical", "host_of", "link_host", "in_scope", "host_in_scope", "url_words", "robots_url",
+           "SESSION_PARAMETER", "origin"]
 
 #: Query parameter names that carry a session id (case-insensitive): J2EE, PHP, ASP, ColdFusion, osCommerce, Zen Cart
 #: and the generic ``sid``/``session``/``sessionid`` forms.
@@ -46,7 +47,9 @@ def canonical(url: str, ignored: frozenset[str] = frozenset()) -> str:
             query = urlencode(kept)
     url = canonicalize_url(urlunsplit((parts.scheme, parts.netloc, path, query, "")), keep_blank_values=True)
     parts = urlsplit(url)
-    netloc = parts.hostname or ""
+    netloc = (parts.hostname or "").rstrip(".")  # example.com. is example.com
+    if not netloc:
+        raise ValueError(f"not an absolute http(s) URL with a host: {url!r}")
     if ":" in netloc:  # an IPv6 literal
         netloc = f"[{netloc}]"
     if parts.port is not None and parts.port != _DEFAULT_PORTS[parts.scheme]:
@@ -70,6 +73,19 @@ def origin(url: str) -> str:
 def robots_url(url: str) -> str:
     """The robots.txt URL of a URL's origin."""
     return origin(url) + "/robots.txt"
+
+
+def link_host(url: str) -> str:
+    """The host of an absolute http(s) URL as :func:`canonical` writes it (lower case, IDNA for a name that is not
+    ASCII, no final dot), cheaply: a page's links are many and most are out of scope (``""`` if none)."""
+    netloc = url.split("/", 3)[2].rsplit("@", 1)[-1] if url.count("/") >= 2 else ""
+    host = netloc[1:netloc.find("]")] if netloc.startswith("[") else netloc.split(":", 1)[0]
+    if not host.isascii():
+        try:
+            return host_of(canonical(url))
+        except ValueError:
+            return ""
+    return host.lower().rstrip(".")
 
 
 def in_scope(url: str, hosts: frozenset[str], domains: tuple[str, ...]) -> bool:
