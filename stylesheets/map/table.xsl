@@ -62,7 +62,7 @@
     <xsl:variable name="column-header-ids" as="xs:string*"
                   select="distinct-values(map:for-each($column-headers, function($k, $cells) {$cells/@id}))"/>
     <xsl:variable name="names" as="map(xs:string, xs:string)"
-                  select="f:element-names($table/px:cell[@id = ($row-header-ids, $column-header-ids)])"/>
+                  select="f:element-names(key('f:cell', ($row-header-ids, $column-header-ids), root($table))[parent::px:table is $table])"/>
     <xsl:variable name="corners" as="map(xs:integer, xs:string)" select="fp:corner-labels($table)"/>
     <xsl:variable name="steps" as="map(xs:string, element())" select="
         map:merge((
