@@ -112,7 +112,7 @@ def main(argv: list[str] | None = None) -> int:
     stage_costs(table_page(10, args.variant))  # compile and warm up
     if args.corpus:
         from bench.corpus import corpus_pages
-        from pyxform.errors import PyxformError
+        from pyxform.base.errors import PyxformError
 
         totals: dict[str, list[float]] = {}
         floor = 0.0

@@ -47,13 +47,14 @@
     <xsl:param name="result" as="map(*)" tunnel="yes"/>
     <xsl:variable name="y" as="xs:double" select="number(../@index)"/>
     <xsl:variable name="x" as="xs:double" select="number(@col)"/>
-    <xsl:variable name="headers" as="map(*)?" select="if ($y ne floor($y) or $x ne floor($x)) then ()
-        else f:slot-headers($result?assignment, xs:integer($y), xs:integer($x))"/>
+    <!-- (row headers, column headers) -->
+    <xsl:variable name="headers" as="xs:string*" select="if ($y ne floor($y) or $x ne floor($x)) then ()
+        else f:slot-header-texts($result?assignment, xs:integer($y), xs:integer($x))"/>
     <xsl:copy>
       <xsl:apply-templates select="@* except (@row-headers, @column-headers)" mode="#current"/>
       <xsl:if test="exists($headers)">
-        <xsl:attribute name="row-headers" select="$headers?row" separator=" "/>
-        <xsl:attribute name="column-headers" select="$headers?col" separator=" "/>
+        <xsl:attribute name="row-headers" select="$headers[1]"/>
+        <xsl:attribute name="column-headers" select="$headers[2]"/>
       </xsl:if>
       <xsl:apply-templates select="node()" mode="#current"/>
     </xsl:copy>

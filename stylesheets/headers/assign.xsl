@@ -145,12 +145,18 @@
     <xsl:variable name="by-html-id" as="map(xs:string, xs:string)" select="if (not($markup)) then map {} else
         map:merge($model?ids ! f:model-cell($model, .)[?html-id ne ''] ! map { ?html-id : ?id },
                   map { 'duplicates' : 'use-first' })"/>
+    <xsl:variable name="sections" as="array(*)" select="fp:section-runs($model, $roles)"/>
     <xsl:sequence select="map {
         'model' : $model, 'roles' : $roles,
         'column-firsts' : array:join(for $x in 1 to $n return [ $column-blocks($x) ! ?first ]),
         'row-firsts' : array:join(for $y in 1 to $m return [ $row-blocks($y) ! ?first ]),
         'column-lists' : $column-lists, 'row-lists' : $row-lists,
-        'sections' : fp:section-runs($model, $roles),
+        'sections' : $sections,
+        'scans-alone' : empty($rowgroup-headers) and empty($colgroup-headers),
+        'column-texts' : array:join(for $x in 1 to $n return [ array {
+            for $b in 1 to array:size($column-lists($x)) return string-join($column-lists($x)($b), ' ') } ]),
+        'row-texts' : array:join(for $y in 1 to $m return [ array {
+            for $b in 1 to array:size($row-lists($y)) return string-join(($sections($y), $row-lists($y)($b)), ' ') } ]),
         'rowgroup-headers' : $rowgroup-headers, 'colgroup-headers' : $colgroup-headers,
         'by-html-id' : $by-html-id, 'markup' : $markup }"/>
   </xsl:function>
@@ -313,6 +319,35 @@
                                                    then f:owner($model, $y, $x) else ''"/>
     <xsl:sequence select="if ($id ne '' and $assignment?roles($id) = ('data', 'empty'))
                           then fp:slot-headers($assignment, f:model-cell($model, $id), $y, $x) else ()"/>
+  </xsl:function>
+
+  <!--
+    The header cells of slot (x, y) as the annotation writes them: (row header ids, column header ids), each
+    space-separated, if a data or empty cell owns the slot; else empty. The same lists as f:slot-headers; where the
+    scans alone decide (no row or column group headers in the table, no headers attribute on the cell), read from
+    the lists joined once per line and number of blocks ('row-texts', 'column-texts' of f:assign).
+  -->
+  <xsl:function name="f:slot-header-texts" as="xs:string*">
+    <xsl:param name="assignment" as="map(*)"/>
+    <xsl:param name="y" as="xs:integer"/>
+    <xsl:param name="x" as="xs:integer"/>
+    <xsl:variable name="model" as="map(*)" select="$assignment?model"/>
+    <xsl:variable name="id" as="xs:string" select="if ($y ge 0 and $y lt $model?rows and $x ge 0 and $x lt $model?cols)
+                                                   then f:owner($model, $y, $x) else ''"/>
+    <xsl:if test="$id ne '' and $assignment?roles($id) = ('data', 'empty')">
+      <xsl:variable name="cell" as="map(*)" select="f:model-cell($model, $id)"/>
+      <xsl:choose>
+        <xsl:when test="$assignment?scans-alone and not($assignment?markup and exists($cell?headers))">
+          <xsl:sequence select="$assignment?row-texts($y + 1)(1 + fp:count-less($assignment?row-firsts($y + 1), $cell?col)),
+                                $assignment?column-texts($x + 1)(1 + fp:count-less($assignment?column-firsts($x + 1),
+                                                                                   $cell?row))"/>
+        </xsl:when>
+        <xsl:otherwise>
+          <xsl:variable name="headers" as="map(*)" select="fp:slot-headers($assignment, $cell, $y, $x)"/>
+          <xsl:sequence select="string-join($headers?row, ' '), string-join($headers?col, ' ')"/>
+        </xsl:otherwise>
+      </xsl:choose>
+    </xsl:if>
   </xsl:function>
 
   <xsl:function name="fp:slot-headers" as="map(*)">

@@ -175,12 +175,13 @@
       <xsl:variable name="y" as="xs:integer" select="."/>
       <xsl:variable name="slots" as="map(*)*" select="
           for $x in $columns return
-          f:owner($model, $y, $x)[map:contains($context?values, .)] ! f:model-cell($model, .) ! map {
-            'format' : $context?values(?id) + f:distinct-score(., $context?column-usual($x)),
-            'marks' : $context?marks(?id) + f:distinct-score(., $context?column-usual($x)),
+          f:owner($model, $y, $x)[map:contains($context?values, .)] ! f:model-cell($model, .) !
+          (let $distinct := f:distinct-score(., $context?column-usual($x)) return map {
+            'format' : $context?values(?id) + $distinct,
+            'marks' : $context?marks(?id) + $distinct,
             'content' : f:content-score($context?profile, ., $x),
             'typed-column' : f:is-numeric-column($context?profile, $x),
-            'numeric' : ?type eq 'numeric' }"/>
+            'numeric' : ?type eq 'numeric' })"/>
       <xsl:variable name="in-typed" as="map(*)*" select="$slots[?typed-column]"/>
       <xsl:variable name="data-typed" as="xs:boolean"
           select="exists($in-typed) and count($in-typed[?numeric]) * 2 ge count($in-typed)"/>

@@ -70,7 +70,7 @@
     <xsl:variable name="column-header-ids" as="xs:string*"
                   select="distinct-values(map:for-each($column-headers, function($k, $cells) {$cells/@id}))"/>
     <xsl:variable name="names" as="map(xs:string, xs:string)"
-                  select="f:element-names($table/px:cell[@id = ($row-header-ids, $column-header-ids)])"/>
+                  select="f:element-names(key('f:cell', ($row-header-ids, $column-header-ids), root($table))[parent::px:table is $table])"/>
     <xsl:variable name="corners" as="map(xs:integer, xs:string)" select="fp:corner-labels($table)"/>
     <xsl:variable name="steps" as="map(xs:string, element())" select="
         map:merge((
@@ -82,10 +82,18 @@
     <!-- the identity of a row header path: the ids of its non-null row header cells -->
     <xsl:variable name="paths" as="map(xs:string, xs:string)" select="
         map:merge(map:for-each($row-headers, function($k, $cells) {map:entry($k, string-join($cells/@id, ' '))}))"/>
+    <!-- the data slots by row (adjacent: rows in order), each row's distinct row header values read once -->
+    <xsl:variable name="data-rows" as="map(*)*">
+      <xsl:for-each-group select="$data-slots" group-adjacent="string(../@index)">
+        <xsl:sequence select="map { 'row' : current-grouping-key(), 'slots' : current-group(),
+                                    'row-headers' : distinct-values(current-group() ! string(@row-headers)) }"/>
+      </xsl:for-each-group>
+    </xsl:variable>
     <xsl:variable name="rows-per-path" as="map(xs:string, xs:integer)">
       <xsl:map>
-        <xsl:for-each-group select="$data-slots" group-by="fp:path($paths, @row-headers)">
-          <xsl:map-entry key="current-grouping-key()" select="count(distinct-values(current-group()/../@index))"/>
+        <xsl:for-each-group select="$data-rows ! (let $row := ?row return ?row-headers ! map {
+            'path' : ($paths(.), '')[1], 'row' : $row })" group-by="?path">
+          <xsl:map-entry key="current-grouping-key()" select="count(distinct-values(current-group() ! ?row))"/>
         </xsl:for-each-group>
       </xsl:map>
     </xsl:variable>
@@ -115,7 +123,7 @@
         <xsl:sequence select="fp:entity-content($table, $label?row)"/>
       </xsl:if>
       <xsl:variable name="chains" as="array(*)*" select="if (@kind eq 'entity') then () else fp:chains(
-          $data-slots, $row-headers, $column-headers, $paths, $rows-per-path, $steps)"/>
+          $data-rows, $row-headers, $column-headers, $paths, $rows-per-path, $steps)"/>
       <xsl:variable name="empty-row-chains" as="array(*)*" select="
           for $slot in $empty-rows return
           let $ids := fp:header-cells($table, string($slot/@row-headers))/@id ! string()
@@ -132,35 +140,51 @@
     </xsl:element>
   </xsl:template>
 
-  <!-- The chains (fp:slot-chain) of a table's data slots, in row order. -->
+  <!-- The chains of a table's data slots, in row order ($data-rows: maps { 'row' : the row index, 'slots' : its data
+       slots, 'row-headers' : their distinct px:slot/@row-headers values}). The chain of nested elements of one data
+       slot is [keys, elements, row, slot, column]: the px:key of each element of the chain, outermost first; the
+       elements (made once per table: fp:header-step, fp:column-step, $fp:record-step), whose copies fp:nest nests;
+       the slot's row index; the slot, whose value ends the chain; the slot's grid column when its innermost column
+       header spans several columns (the value element gets px:col, so that values under one header keep their
+       columns when one is missing: JSON places them by it). The part of a chain that the row header cells make is
+       built once per row and row header value, the part the column header cells make once per column header value:
+       a slot adds its own keys. -->
   <xsl:function name="fp:chains" as="array(*)*">
-    <xsl:param name="data-slots" as="element(px:slot)*"/>
+    <xsl:param name="data-rows" as="map(*)*"/>
     <xsl:param name="row-headers" as="map(xs:string, element(px:cell)*)"/>
     <xsl:param name="column-headers" as="map(xs:string, element(px:cell)*)"/>
     <xsl:param name="paths" as="map(xs:string, xs:string)"/>
     <xsl:param name="rows-per-path" as="map(xs:string, xs:integer)"/>
     <xsl:param name="steps" as="map(xs:string, element())"/>
-    <xsl:for-each select="$data-slots">
-      <xsl:variable name="slot-row-headers" as="element(px:cell)*" select="fp:cells($row-headers, @row-headers)"/>
-      <xsl:variable name="record" as="xs:boolean" select="
-          empty($slot-row-headers[not(@role = 'section')])
-          or $rows-per-path(fp:path($paths, @row-headers)) gt 1"/>
-      <xsl:sequence select="fp:slot-chain(., $slot-row-headers, fp:cells($column-headers, @column-headers),
-                                          $record, $steps)"/>
+    <!-- per column header value: the cells' ids, their elements, and whether the innermost spans several columns -->
+    <xsl:variable name="columns" as="map(xs:string, map(*))" select="map:merge(map:for-each($column-headers,
+        function($value, $cells) { map { $value : map {
+            'ids' : $cells/@id ! string(),
+            'steps' : $cells/@id ! $steps('c' || .),
+            'wide' : number($cells[last()]/@colspan) gt 1 } } }))"/>
+    <xsl:for-each select="$data-rows">
+      <xsl:variable name="row" as="xs:string" select="?row"/>
+      <!-- per row header value: the keys and elements of the row header cells and of the record element -->
+      <xsl:variable name="prefixes" as="map(xs:string, map(*))" select="map:merge(?row-headers ! (
+          let $cells := $row-headers(.),
+              $record := empty($cells[not(@role = 'section')]) or $rows-per-path(($paths(.), '')[1]) gt 1
+          return map { . : map {
+              'keys' : ($cells/@id ! string(), ('r' || $row)[$record]),
+              'steps' : ($cells/@id ! $steps('r' || .), $fp:record-step[$record]) } }))"/>
+      <xsl:for-each select="?slots">
+        <xsl:variable name="prefix" as="map(*)" select="$prefixes(string(@row-headers))"/>
+        <xsl:variable name="columns-of" as="map(*)?" select="$columns(string(@column-headers))"/>
+        <xsl:variable name="column" as="xs:integer" select="xs:integer(@col)"/>
+        <xsl:sequence select="[
+            ($prefix?keys,
+             if (exists($columns-of?ids)) then $columns-of?ids ! (. || '@' || $row) else 'p' || $column || '@' || $row),
+            ($prefix?steps,
+             if (exists($columns-of?ids)) then $columns-of?steps else fp:column-step($column)),
+            $row,
+            .,
+            $column[exists($columns-of?ids) and $columns-of?wide]]"/>
+      </xsl:for-each>
     </xsl:for-each>
-  </xsl:function>
-
-  <!-- The cells of a memo map (above) for a slot's @row-headers or @column-headers (none for a missing one). -->
-  <xsl:function name="fp:cells" as="element(px:cell)*">
-    <xsl:param name="memo" as="map(xs:string, element(px:cell)*)"/>
-    <xsl:param name="ids" as="attribute()?"/>
-    <xsl:sequence select="if (exists($ids)) then $memo(string($ids)) else ()"/>
-  </xsl:function>
-
-  <xsl:function name="fp:path" as="xs:string">
-    <xsl:param name="paths" as="map(xs:string, xs:string)"/>
-    <xsl:param name="ids" as="attribute()?"/>
-    <xsl:sequence select="if (exists($ids)) then $paths(string($ids)) else ''"/>
   </xsl:function>
 
   <!-- The text the table's element is named after and where it came from: caption, title-row (an entity table's
@@ -184,30 +208,6 @@
         map {'from': 'heading', 'text': f:label($table/@heading)}[$top-level],
         map {'from': 'title', 'text': f:label(root($table)/px:grids/@title)}[$top-level]"/>
     <xsl:sequence select="($candidates[not(f:is-null(?text))], map {'from': 'default', 'text': ''})[1]"/>
-  </xsl:function>
-
-  <!-- The chain of nested elements of one data slot, as [keys, elements, row, slot, column]: the px:key of each
-       element of the chain, outermost first; the elements (made once per table: fp:header-step, fp:column-step,
-       $fp:record-step), whose copies fp:nest nests; the slot's row index; the slot, whose value ends the chain; the
-       slot's grid column when its innermost column header spans several columns (the value element gets px:col, so
-       that values under one header keep their columns when one is missing: JSON places them by it). -->
-  <xsl:function name="fp:slot-chain" as="array(*)">
-    <xsl:param name="slot" as="element(px:slot)"/>
-    <xsl:param name="row-headers" as="element(px:cell)*"/>
-    <xsl:param name="column-headers" as="element(px:cell)*"/>
-    <xsl:param name="record" as="xs:boolean"/>
-    <xsl:param name="steps" as="map(xs:string, element())"/>
-    <xsl:variable name="row" as="xs:string" select="string($slot/../@index)"/>
-    <xsl:variable name="column" as="xs:integer" select="xs:integer($slot/@col)"/>
-    <xsl:sequence select="[
-        ($row-headers/@id ! string(), ('r' || $row)[$record],
-         if (exists($column-headers)) then $column-headers/@id ! (. || '@' || $row)
-         else 'p' || $column || '@' || $row),
-        ($row-headers/@id ! $steps('r' || .), $fp:record-step[$record],
-         if (exists($column-headers)) then $column-headers/@id ! $steps('c' || .) else fp:column-step($column)),
-        $row,
-        $slot,
-        $column[exists($column-headers) and number($column-headers[last()]/@colspan) gt 1]]"/>
   </xsl:function>
 
   <!-- The element of a data row that needs a record element (px:row is added by fp:nest). -->
@@ -304,7 +304,7 @@
     <xsl:sequence select="if ($base ne 'table' and matches($base, $fp:reserved-names)) then $base || '_' else $base"/>
   </xsl:function>
 
-  <!-- The elements of the chains (fp:slot-chain) from their $depth-th element on: a copy of that element with its
+  <!-- The elements of the chains (fp:chains) from their $depth-th element on: a copy of that element with its
        px:key (the record element with px:row too) holding the chain's next elements, or, for the last, the slot's
        value. Adjacent chains whose element at $depth has the same key and is not the last of either share one copy,
        holding the rest of each: the merge rule (merge.xsl) would join those copies anyway, and making them once
