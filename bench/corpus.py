@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import argparse
+import sys
 from pathlib import Path
 
-__all__ = ["DEFAULT_CORPUS", "corpus_pages"]
+__all__ = ["DEFAULT_CORPUS", "corpus_pages", "add_sample_arguments", "sample_pages"]
 
 DEFAULT_CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus"
 
@@ -16,3 +18,21 @@ def corpus_pages(corpus: Path = DEFAULT_CORPUS, *, web: bool = True) -> list[Pat
     if web:
         pages += sorted((corpus / "web").glob("*.html"))
     return pages + sorted((corpus / "misc").glob("*.html"))
+
+
+def add_sample_arguments(parser: argparse.ArgumentParser, *, repeat: int) -> None:
+    """The options of a speed benchmark over the corpus: ``--corpus``, ``--repeat`` (rounds, the best one counts),
+    ``--every`` (every Nth page) and ``--limit`` (at most N pages)."""
+    parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
+    parser.add_argument("--repeat", type=int, default=repeat)
+    parser.add_argument("--every", type=int, default=1, help="every Nth page only")
+    parser.add_argument("--limit", type=int)
+
+
+def sample_pages(args: argparse.Namespace) -> list[bytes]:
+    """The bytes of the pages :func:`add_sample_arguments`' options choose; an empty list (said on standard error)
+    when there are none."""
+    paths = corpus_pages(args.corpus)[:: args.every][: args.limit]
+    if not paths:
+        print(f"no pages under {args.corpus}", file=sys.stderr)
+    return [path.read_bytes() for path in paths]

@@ -19,13 +19,11 @@ from __future__ import annotations
 
 import argparse
 import io
-import sys
 import time
 import warnings
 from collections.abc import Callable
-from pathlib import Path
 
-from bench.corpus import DEFAULT_CORPUS, corpus_pages
+from bench.corpus import add_sample_arguments, sample_pages
 
 PEER = "pandas lxml"
 
@@ -77,16 +75,11 @@ def peer_costs(pages: list[bytes], repeat: int) -> dict[str, float]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
-    parser.add_argument("--repeat", type=int, default=1)
-    parser.add_argument("--every", type=int, default=1, help="every Nth page only")
-    parser.add_argument("--limit", type=int)
+    add_sample_arguments(parser, repeat=1)
     args = parser.parse_args(argv)
-    paths = corpus_pages(args.corpus)[:: args.every][: args.limit]
-    if not paths:
-        print(f"no pages under {args.corpus}", file=sys.stderr)
+    pages = sample_pages(args)
+    if not pages:
         return 2
-    pages = [path.read_bytes() for path in paths]
     costs = peer_costs(pages, args.repeat)
     print(f"{len(pages)} pages ({sum(map(len, pages)) / 1e6:.1f} MB), CPU time, best of {args.repeat}")
     print(f"| tool | pages per CPU second | ms/page | CPU time / {PEER} |")
