@@ -12,14 +12,7 @@ import pytest
 from pyxform.cli import main
 from pyxform.runtime.registry import stage_parameters
 
-PAGE = b"<table><tr><th>A</th><th>B</th></tr><tr><td>1</td><td>2</td></tr></table>"
-
-
-@pytest.fixture()
-def page(tmp_path: Path) -> Path:
-    path = tmp_path / "p.html"
-    path.write_bytes(PAGE)
-    return path
+from .cli_helpers import page  # noqa: F401 (a fixture)
 
 
 def usage_error(capsys: pytest.CaptureFixture[str], *argv: str) -> str:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import http.server
 import ipaddress
 import threading
-import time
 from collections.abc import Iterator
 
 import httpx
@@ -14,6 +13,8 @@ import pytest
 from pyxform.base.errors import FetchError, ForbiddenAddress, UnsupportedScheme
 from pyxform.base.fetch import check_address, fetch, resolve_checked
 from pyxform.base.limits import Limits
+
+from .cli_helpers import drip
 
 PAGE = "<html><head><title>t</title></head><body><table><tr><td>größe</td></tr></table></body></html>"
 
@@ -57,16 +58,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
             for _ in range(64):
                 self.wfile.write(b"<p>" + b"x" * 1021)
         elif self.path == "/slow":
-            self.send_response(200)
-            self.send_header("Content-Type", "text/html")
-            self.end_headers()
-            try:  # a body that drips for ten minutes: only a time cap ends its download sooner
-                for _ in range(6000):
-                    self.wfile.write(b"<p>drip</p>")
-                    self.wfile.flush()
-                    time.sleep(0.1)
-            except OSError:  # the client gave up
-                return
+            drip(self)
         else:
             self.send_response(404)
             self.end_headers()

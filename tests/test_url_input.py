@@ -7,7 +7,6 @@ from __future__ import annotations
 import http.server
 import json
 import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -17,6 +16,8 @@ import pyxform.base.fetch
 from pyxform.cli import main
 from pyxform.base.errors import ForbiddenAddress
 from pyxform.base.source import read_source
+
+from .cli_helpers import drip
 
 PAGE = "<title>t</title><table><tr><th>Maß</th></tr><tr><td>größe</td></tr></table>".encode("iso-8859-1")
 
@@ -48,15 +49,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
             for _ in range(100):
                 self.wfile.write(b"<p>" + b"x" * 1021)
         elif self.path == "/slow":
-            self.send_response(200)
-            self.end_headers()
-            try:  # a body that drips for ten minutes: only a time cap ends its download sooner
-                for _ in range(6000):
-                    self.wfile.write(b"<p>drip</p>")
-                    self.wfile.flush()
-                    time.sleep(0.1)
-            except OSError:  # the client gave up
-                return
+            drip(self)
         else:
             self.send_response(404)
             self.end_headers()

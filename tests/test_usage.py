@@ -11,14 +11,7 @@ import pytest
 from pyxform.cli import main
 from pyxform.cli.main import COMMANDS
 
-PAGE = b"<table><tr><th>A</th><th>B</th></tr><tr><td>1</td><td>2</td></tr></table>"
-
-
-@pytest.fixture()
-def page(tmp_path: Path) -> Path:
-    path = tmp_path / "p.html"
-    path.write_bytes(PAGE)
-    return path
+from .cli_helpers import page  # noqa: F401 (a fixture)
 
 
 def usage(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
