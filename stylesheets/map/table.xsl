@@ -55,7 +55,7 @@
          row of the table: its row header path is kept, ending in an empty element, in its place among the rows (as
          CSV keeps it). A section row (whose one header is a section) is not such a row. -->
     <xsl:variable name="empty-rows" as="element(px:slot)*" select="if (@kind eq 'entity') then () else
-        (px:row[not(@index = $note-rows) and not(px:slot[@cell][f:cell(.)/@role = 'data'])]
+        ((px:row except $all-data-slots/..)[not(@index = $note-rows) and not(px:slot[@cell][f:cell(.)/@role = 'data'])]
            /px:slot[@row-headers][f:cell(.)/@role = 'empty'][1])
         [exists(fp:header-cells($table, string(@row-headers))[not(@role = 'section')])]"/>
     <!-- Slots of one row share their row header cells, and slots of one column their column header cells: the cells
