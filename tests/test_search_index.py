@@ -346,6 +346,25 @@ def test_a_broken_warc_record_costs_only_itself(tmp_path, gzipped) -> None:
         assert searcher.search("Halti", n=1)[0].source == "https://example.org/wiki/Fells_of_Lapland"
 
 
+@pytest.mark.parametrize("gzipped", [False, True])
+def test_a_warc_cut_short_inside_a_record_is_a_failure_not_a_shorter_page(tmp_path, gzipped) -> None:
+    # a WARC a crawl is still writing, or one copied in part: the record the file ends inside is not indexed from
+    # the part of its body that is there
+    lakes, fells = ((DATA / name).read_bytes() for name in ("lakes.html", "fells.html"))
+    first, second = _raw_record("https://x.test/1", lakes), _raw_record("https://x.test/2", fells)
+    if gzipped:  # one gzip member a record: the second one cut in half (its body inflates in part)
+        first, second = gzip.compress(first), gzip.compress(second)
+    second = second[: len(second) // 2]
+    warc = tmp_path / ("pages.warc.gz" if gzipped else "pages.warc")
+    warc.write_bytes(first + second)
+    report = build(tmp_path / "index", [warc])
+    assert report.converted == 1 and report.tables == 2  # lakes only
+    assert len(report.failures) == 1 and report.failures[0].code == "input"
+    assert "https://x.test/2: the record is truncated" in report.failures[0].message
+    with Searcher(tmp_path / "index") as searcher:
+        assert not searcher.search("Halti", n=1)
+
+
 @settings(max_examples=40, deadline=None)
 @given(st.booleans(), st.integers(0, 10_000), st.binary(min_size=1, max_size=40))
 def test_any_damage_to_a_warc_file_is_reported_never_raised(tmp_path_factory, gzipped, where, garbage) -> None:

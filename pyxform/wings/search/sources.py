@@ -147,8 +147,9 @@ def _warc_records(path: Path, max_bytes: int) -> Iterator[Item]:
                         yield InputProblem(str(path), "input", f"broken record(s) from byte {broken[0]} to byte "
                                            f"{offset} skipped ({broken[1]})")
                         broken = None
-                    if page is not None:
+                    if isinstance(page, PageInput):
                         read += 1
+                    if page is not None:
                         yield page
             break
         except (ArchiveLoadFailed, *_WARC_ERRORS) as error:
@@ -164,8 +165,10 @@ def _warc_records(path: Path, max_bytes: int) -> Iterator[Item]:
                            f"({broken[1]}); {read} page(s) read")
 
 
-def _warc_page(record: Any, path: Path, max_bytes: int) -> PageInput | None:
-    """One WARC record as a page, or ``None`` when it is not an HTML response (2xx) or resource."""
+def _warc_page(record: Any, path: Path, max_bytes: int) -> PageInput | InputProblem | None:
+    """One WARC record as a page, or ``None`` when it is not an HTML response (2xx) or resource; a record the file
+    ends inside (fewer bytes than its ``Content-Length``: a WARC cut short, one a crawl is still writing) is an
+    :class:`InputProblem`, never a shorter page."""
     if record.rec_type not in ("response", "resource"):
         return None
     uri = (record.rec_headers.get_header("WARC-Target-URI") or "").strip("<>")
@@ -188,6 +191,12 @@ def _warc_page(record: Any, path: Path, max_bytes: int) -> PageInput | None:
         if name.strip().lower() == "charset" and value.strip():
             charset = value.strip().strip("\"'")
     data = record.content_stream().read(max_bytes + 1)
+    raw = record.raw_stream
+    while raw.read(65536):  # the rest of the record (warcio reads it too before the next one)
+        pass
+    if getattr(raw, "limit", 0) > 0:  # warcio's LimitReader: bytes of the Content-Length the file does not have
+        return InputProblem(str(path), "input", f"{uri}: the record is truncated: the file ends before its "
+                                                "Content-Length")
     return PageInput("html", uri, str(path.resolve()), uri, charset, data)
 
 
