@@ -509,6 +509,8 @@ def test_ctrl_c_ends_the_run_quietly_and_resume_goes_on(tmp_path: Path, web: _We
         web.release.set()
     assert interrupted.returncode == 130, err
     assert "Traceback" not in err.decode()
+    assert err.decode().splitlines()[-1] == ("pyxform batch: interrupted: the manifest keeps every page done; the "
+                                             "same command with --resume goes on")
     _, alive = psutil.wait_procs(family, timeout=120)
     assert alive == []
     before = manifest_of(folder)

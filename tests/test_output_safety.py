@@ -64,6 +64,7 @@ def interrupted_run(tmp_path: Path, sig: signal.Signals) -> tuple[subprocess.Com
 def test_ctrl_c_during_the_write_keeps_the_old_file(tmp_path: Path) -> None:
     result, out = interrupted_run(tmp_path, signal.SIGINT)
     assert result.returncode == 130
+    assert result.stderr.decode().splitlines()[-1] == "pyxform convert: interrupted"  # said, with no traceback
     assert out.read_bytes() == OLD
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out.xml", "page.html", "writing"]  # temporary removed
 

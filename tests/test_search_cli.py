@@ -108,3 +108,29 @@ def test_a_search_process_loads_neither_the_jobs_layer_nor_lxml_nor_saxon(index)
     assert "pyxform.wings" in loaded_names and "sqlite3" in loaded_names and "Stemmer" in loaded_names
     assert not loaded_names & {"pyxform.jobs", "pyxform.api", "pyxform.stages", "pyxform.runtime", "lxml", "saxonche",
                                "numpy", "scipy", "starlette", "jinja2", "warcio", "httpx"}
+
+
+def test_ctrl_c_keeps_the_pages_indexed_and_the_same_command_goes_on(tmp_path, monkeypatch, capsys) -> None:
+    from pyxform import jobs
+    from pyxform.cli import main
+    from pyxform.wings.search import index as index_module
+
+    pages = copy_pages(tmp_path / "pages")
+    seen: list[str] = []
+
+    def in_process(self, page):  # the third page is where Ctrl-C lands
+        seen.append(page.path or page.key)
+        if len(seen) == 3:
+            raise KeyboardInterrupt
+        return jobs.run_page(index_module.Source(page.data, page.url or page.path or page.key, page.charset),
+                             self.options)
+
+    monkeypatch.setattr(index_module._Converter, "run", in_process)
+    command = ["index", str(pages), "--out", str(tmp_path / "index"), "--jobs", "1", "--quiet"]
+    assert main(command) == 130
+    said = capsys.readouterr().err.splitlines()
+    assert said == ["pyxform index: interrupted: the pages indexed so far are kept; the same command again goes on"]
+    assert main(command) == 0
+    summary = capsys.readouterr().err
+    assert "4 pages" in summary and "2 converted, 2 unchanged" in summary
+    assert len(seen) == 5  # the two kept pages were not converted again

@@ -108,4 +108,5 @@ def _run_batch(args: argparse.Namespace) -> int:
 
 
 BATCH = Command("batch", "convert folders, web archives (WARC) and URL lists on a Dask cluster, resumably",
-                _batch_arguments, _run_batch)
+                _batch_arguments, _run_batch,
+                on_interrupt="the manifest keeps every page done; the same command with --resume goes on")

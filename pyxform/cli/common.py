@@ -33,12 +33,14 @@ EXIT_INTERNAL = InternalError.exit_code
 @dataclass(frozen=True)
 class Command:
     """One sub-command: its name, one-line help, and the functions that declare and run it (the run returns the
-    exit code)."""
+    exit code); ``on_interrupt``: what the line printed after Ctrl-C adds (how to go on, for a command that
+    resumes)."""
 
     name: str
     help: str
     add_arguments: Callable[[argparse.ArgumentParser], None]
     run: Callable[[argparse.Namespace], int]
+    on_interrupt: str = ""
 
 
 # -- writing --------------------------------------------------------------------------------------------------------

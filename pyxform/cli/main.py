@@ -82,7 +82,7 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     for command in chosen or __getattr__("COMMANDS"):
         sub = commands.add_parser(command.name, help=command.help, description=command.help)
         command.add_arguments(sub)
-        sub.set_defaults(run=command.run, parser=sub)
+        sub.set_defaults(run=command.run, parser=sub, on_interrupt=command.on_interrupt)
     return parser
 
 
@@ -133,6 +133,8 @@ def _run(args: argparse.Namespace) -> int:
         sys.stderr.close()
         return EXIT_OK
     except KeyboardInterrupt:
+        hint = f": {args.on_interrupt}" if args.on_interrupt else ""
+        print(f"pyxform {args.command}: interrupted{hint}", file=sys.stderr)
         return EXIT_INTERRUPTED
     except Exception as error:  # a bug: say so, with what is known
         report_internal(f"{type(error).__name__}: {error}")

@@ -171,7 +171,7 @@ def _run_serve(args: argparse.Namespace) -> int:
 
 
 INDEX = Command("index", "index the tables of pages for search (HTML, WARC, a crawl, XML outputs)", _index_arguments,
-                _run_index)
+                _run_index, on_interrupt="the pages indexed so far are kept; the same command again goes on")
 SEARCH = Command("search", "search an index for tables (integrative, bm25 or pagerank ranking)", _search_arguments,
                  _run_search)
 SERVE = Command("serve", "a search page over an index, in the browser", _serve_arguments, _run_serve)
