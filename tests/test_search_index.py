@@ -365,6 +365,21 @@ def test_a_warc_cut_short_inside_a_record_is_a_failure_not_a_shorter_page(tmp_pa
         assert not searcher.search("Halti", n=1)
 
 
+@pytest.mark.parametrize("named", [False, True])
+def test_a_file_named_warc_that_holds_none_is_said_never_read_as_a_page(tmp_path, named) -> None:
+    folder = copy_pages(tmp_path / "pages", ("lakes.html",))
+    (folder / "random.warc").write_bytes(bytes(range(256)) * 8)
+    (folder / "empty.warc.gz").write_bytes(gzip.compress(b""))
+    (folder / "zero.warc").write_bytes(b"")
+    inputs = [folder] if not named else [folder / name for name in ("lakes.html", "random.warc", "empty.warc.gz",
+                                                                    "zero.warc")]
+    report = build(tmp_path / "index", inputs)
+    assert report.converted == 1 and report.pages == 1  # lakes only: no WARC-named file became a page
+    assert [(Path(failure.where).name, failure.code) for failure in report.failures] == [("random.warc", "input")]
+    assert report.failures[0].message.startswith("not a WARC file")
+    assert report.skipped == 2  # the two empty archives
+
+
 @settings(max_examples=40, deadline=None)
 @given(st.booleans(), st.integers(0, 10_000), st.binary(min_size=1, max_size=40))
 def test_any_damage_to_a_warc_file_is_reported_never_raised(tmp_path_factory, gzipped, where, garbage) -> None:

@@ -5,7 +5,8 @@ A folder is a crawl's folder when it holds a crawl database (a SQLite file with 
 from its WARC files and its link graph from the database's ``links`` table. Any other folder is walked (sorted, depth
 first) for HTML files (``.html``, ``.htm``, ``.xhtml``, ``.shtml``), WARC files and XML outputs (``.xml`` whose
 document element is ``pyxform``); other files are skipped and counted. A file named on the command line is read
-whatever its suffix (WARC and XML output by their first bytes, anything else as a page).
+whatever its suffix (WARC and XML output by their first bytes, anything else as a page); a file named ``.warc`` or
+``.warc.gz`` that holds no WARC record is a problem (skipped when it is empty), never read as a page.
 
 Problems that are not a page's (a missing INPUT, a WARC that stops being readable) are yielded as
 :class:`InputProblem` so that the caller records them and goes on.
@@ -59,7 +60,8 @@ class InputProblem:
 
 @dataclass(frozen=True)
 class Skipped:
-    """A file of a walked folder that is not a page (by its suffix, or an XML file that is not pyxform's output)."""
+    """A file that is not a page: in a walked folder by its suffix, or an XML file that is not pyxform's output;
+    anywhere, an empty WARC file."""
 
     path: str
 
@@ -248,12 +250,30 @@ def _sniff(path: Path) -> str:
     return "html"
 
 
+def _holds_nothing(path: Path) -> bool:
+    """Whether a file is empty, or a gzip file that inflates to nothing (an empty ``.warc.gz``)."""
+    try:
+        if path.stat().st_size == 0:
+            return True
+        with gzip.open(path, "rb") as stream:
+            return stream.read(1) == b""
+    except (OSError, EOFError):
+        return False
+
+
 def _file(path: Path, max_bytes: int, *, named: bool) -> Iterator[Item]:
     """The pages of one file: named on the command line (``named``), or met in a walked folder."""
     name = path.name.lower()
     kind = _sniff(path) if named or name.endswith(".xml") or name.endswith(WARC_SUFFIXES) else "html"
     if kind == "warc":
         yield from _warc_records(path, max_bytes)
+        return
+    if name.endswith(WARC_SUFFIXES):  # named a WARC, but its bytes hold none: said, never read as a page
+        if _holds_nothing(path):
+            yield Skipped(str(path))
+        else:
+            yield InputProblem(str(path), "input", "not a WARC file: it does not start with a WARC record "
+                                                   "(a WARC/1.0 or WARC/1.1 line, plain or gzipped)")
         return
     if not named and not name.endswith(HTML_SUFFIXES) and kind != "xml":
         yield Skipped(str(path))
