@@ -249,6 +249,24 @@ def test_an_overloaded_answer_during_a_graceful_stop_is_tried_on_resume(tmp_path
     assert rows(tmp_path, "SELECT status, failure FROM pages WHERE url = ?", web.url + "/flaky") == [(200, None)]
 
 
+def test_a_warc_file_cut_by_hand_is_said_on_resume_and_the_crawl_goes_on(tmp_path: Path) -> None:
+    site = static_site(chain_site(8, {"/": html_page("Home", "olympic medals", {"/p0": "olympic medals"})}))
+    with TestWeb(site) as web:
+        first = run(web, tmp_path, max_pages=5)
+        assert first.notes == ()  # type: ignore[attr-defined]
+        (name, middle), = rows(tmp_path, "SELECT warc_file, MAX(warc_offset) FROM pages WHERE warc_file IS NOT NULL "
+                                         "GROUP BY warc_file")
+        lost = rows(tmp_path, "SELECT COUNT(*) FROM pages WHERE warc_offset + warc_length > ?", middle)[0][0]
+        with open(tmp_path / name, "r+b") as warc:
+            warc.truncate(middle)  # the last recorded page's response and what follows are gone
+        second = run(web, tmp_path, max_pages=8)
+    assert second.resumed and second.notes == (  # type: ignore[attr-defined]
+        f"{name} ends at byte {middle}: the response records of {lost} page(s) the crawl recorded are no longer in "
+        "it (the file was cut or removed); their rows and XML stay, they are not fetched again",)
+    assert lost >= 1
+    assert rows(tmp_path, "SELECT COUNT(*), COUNT(DISTINCT url) FROM fetches WHERE kind = 'page'")[0] == (8, 8)
+
+
 def test_nofollow_of_meta_tags_and_x_robots_tag(tmp_path: Path) -> None:
     """A page's links are not followed when its meta robots (or meta pyxform) says nofollow or none, or its
     X-Robots-Tag header does (for every crawler or for pyxform); a directive for another crawler does not count."""

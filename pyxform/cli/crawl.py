@@ -209,6 +209,8 @@ def run(args: argparse.Namespace) -> int:
         result = crawl(config, progress=display)
     finally:
         display.close()
+    for note in result.notes:
+        print(f"pyxform crawl: warning: {note}", file=sys.stderr)
     print(summary(result), flush=True)
     return 130 if result.ended == "interrupted" else 0
 

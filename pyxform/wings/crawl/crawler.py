@@ -85,12 +85,15 @@ class CrawlSummary:
         (SIGINT / SIGTERM: run the same command again to resume).
     :ivar folder: the crawl's folder.
     :ivar resumed: this run resumed an earlier one.
+    :ivar notes: what the run found wrong with the folder but went on past (a WARC file shorter than the database
+        says), one sentence each.
     """
 
     stats: CrawlStats
     ended: str
     folder: str
     resumed: bool
+    notes: tuple[str, ...] = ()
 
 
 def crawl(config: CrawlConfig, *, progress: Callable[[CrawlStats], None] | None = None,
@@ -121,6 +124,7 @@ class _Crawler(Resuming, Recording):
         self.stopping = False
         self.stop_now = False
         self.resumed = False
+        self.notes: list[str] = []
         seeds = []
         for seed in config.seeds:
             try:
@@ -203,7 +207,7 @@ class _Crawler(Resuming, Recording):
         if self.stopping:
             ended = "interrupted"
         self._report()
-        return CrawlSummary(self.stats, ended, str(self.config.out), self.resumed)
+        return CrawlSummary(self.stats, ended, str(self.config.out), self.resumed, tuple(self.notes))
 
     def _signal(self) -> None:
         if self.stopping:

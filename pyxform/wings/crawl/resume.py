@@ -41,6 +41,7 @@ class Resuming:
 
     config: Any
     store: Store
+    notes: list[str]
     _lock: IO[str] | None = None
 
     def _take_folder(self, folder: Path) -> None:
@@ -138,6 +139,11 @@ class Resuming:
             origin_ = key[len("robots:"):]
             self.slots.set_robots(origin_, host_of(origin_), Robots(**json.loads(value)))
         self._recover()
+        for name, gone, size in self.store.missing_records():
+            where = "is missing" if size is None else f"ends at byte {size}"
+            self.notes.append(f"{name} {where}: the response records of {gone} page(s) the crawl recorded are no "
+                              "longer in it (the file was cut or removed); their rows and XML stay, they are not "
+                              "fetched again")
         # URLs of refused hosts had no request: they are tried again (with --allow-private, a DNS answer ...)
         db.execute("DELETE FROM pages WHERE url IN (SELECT url FROM frontier WHERE state = 'refused')")
         db.execute("UPDATE frontier SET state = 'queued', reason = NULL WHERE state = 'refused'")

@@ -252,6 +252,19 @@ class Store:
                 stream.truncate(end)
         return responses
 
+    def missing_records(self) -> list[tuple[str, int, int | None]]:
+        """The WARC files that no longer hold every record the database says they hold (cut or removed by hand):
+        ``(name, pages whose response record is gone, the file's size in bytes or None when it is missing)``."""
+        missing = []
+        for name, ends in self.db.execute("SELECT warc_file, GROUP_CONCAT(warc_offset + warc_length) FROM pages "
+                                          "WHERE warc_file IS NOT NULL GROUP BY warc_file ORDER BY warc_file"):
+            path = self.folder / name
+            size = path.stat().st_size if path.is_file() else None
+            gone = sum(1 for end in ends.split(",") if size is None or int(end) > size)
+            if gone:
+                missing.append((name, gone, size))
+        return missing
+
     def close(self) -> None:
         if self._warc is not None:
             self._warc.close()
