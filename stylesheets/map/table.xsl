@@ -288,7 +288,7 @@
       <xsl:param name="taken" as="map(xs:string, xs:boolean)" select="map {}"/>
       <xsl:on-completion select="$names"/>
       <xsl:variable name="base" as="xs:string" select="f:xml-name(., 'field')"/>
-      <xsl:variable name="free" as="xs:string" select="if (matches($base, $fp:reserved-names)) then $base || '_'
+      <xsl:variable name="free" as="xs:string" select="if (fp:is-reserved($base)) then $base || '_'
                                                        else $base"/>
       <xsl:variable name="name" as="xs:string" select="if (not(map:contains($taken, $free))) then $free
           else (for $n in 2 to map:size($taken) + 2 return $free || '_' || $n)[not(map:contains($taken, .))][1]"/>
@@ -299,9 +299,13 @@
     </xsl:iterate>
   </xsl:function>
 
-  <!-- The names of pyxform's own elements in the output: a record, a note, a column named by position, a table
-       without a name of its own (a header "Table" gives table_, so that count(//table) counts tables). -->
-  <xsl:variable name="fp:reserved-names" as="xs:string" select="'^(row|note|table|column-[0-9]+)$'"/>
+  <!-- Whether a name is one of pyxform's own elements in the output: a record, a note, a column named by position, a
+       table without a name of its own (a header "Table" gives table_, so that count(//table) counts tables). -->
+  <xsl:function name="fp:is-reserved" as="xs:boolean">
+    <xsl:param name="name" as="xs:string"/>
+    <!-- a literal pattern: compiled once, with the stylesheet -->
+    <xsl:sequence select="matches($name, '^(row|note|table|column-[0-9]+)$')"/>
+  </xsl:function>
 
   <!-- The name of a table's element: f:xml-name of its label (fallback "table"), with a trailing "_" when that is
        the name of a record, a note or a positional column (a caption "Row" gives row_: count(//row) counts records,
@@ -309,7 +313,7 @@
   <xsl:function name="fp:table-name" as="xs:string">
     <xsl:param name="label" as="xs:string"/>
     <xsl:variable name="base" as="xs:string" select="f:xml-name($label, 'table')"/>
-    <xsl:sequence select="if ($base ne 'table' and matches($base, $fp:reserved-names)) then $base || '_' else $base"/>
+    <xsl:sequence select="if ($base ne 'table' and fp:is-reserved($base)) then $base || '_' else $base"/>
   </xsl:function>
 
   <!-- The elements of the units (fp:units) from the $depth-th element of their row parts on: a copy of that element
