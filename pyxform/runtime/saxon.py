@@ -301,6 +301,10 @@ class SaxonRuntime:
                 failure = exc
             finally:
                 self._collect_messages(name, executable)
+                # saxonche's executable keeps the input document (and the parameter values) in its parameter dict
+                # until the next run or clear: without this, each stage's input stays alive in Saxon's heap, under
+                # the later stages' peak, and the last page's documents stay alive after the run
+                executable.clear_parameters()
         if failure is not None:
             raise _stylesheet_error(failure, stylesheet=name, action="running the stylesheet",
                                     report="".join(report)) from None

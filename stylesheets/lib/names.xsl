@@ -54,13 +54,23 @@
     <xsl:variable name="name" as="xs:string" select="fp:join-words($words, '')"/>
     <xsl:sequence select="
         if ($name eq '') then $fallback
-        else if (not(matches($name, $fp:name-start)) or starts-with($name, 'xml')) then '_' || $name
+        else if (not(fp:starts-name($name)) or starts-with($name, 'xml')) then '_' || $name
         else $name"/>
   </xsl:function>
 
-  <!-- A name starts with a letter or "_"; a word holds letters, combining characters, digits and extenders. -->
+  <!-- A name starts with a letter or "_"; a word holds letters, combining characters, digits and extenders. (Saxon
+       compiles a regular expression that is not a literal at every call: with these character classes, ~0.1 ms.) -->
   <xsl:variable name="fp:name-start" as="xs:string" select="'^[' || $f:name-letters || '_]'"/>
   <xsl:variable name="fp:name-word" as="xs:string" select="'^[' || $f:name-letters || $f:name-others || ']+$'"/>
+
+  <!-- Whether a name (not empty) starts with a letter or "_": a name starting with an ASCII character (most) is
+       answered without the regular expression. -->
+  <xsl:function name="fp:starts-name" as="xs:boolean">
+    <xsl:param name="name" as="xs:string"/>
+    <xsl:variable name="first" as="xs:integer" select="string-to-codepoints(substring($name, 1, 1))"/>
+    <xsl:sequence select="if ($first gt 127) then matches($name, $fp:name-start)
+                          else ($first ge 97 and $first le 122) or ($first ge 65 and $first le 90) or $first eq 95"/>
+  </xsl:function>
 
   <!-- One word with every character a name may not hold decomposed or escaped (rule 3). -->
   <xsl:function name="fp:name-word" as="xs:string">

@@ -29,11 +29,6 @@
   <xsl:function name="f:data-slots" as="element(px:slot)*">
     <xsl:param name="table" as="element(px:table)"/>
     <xsl:variable name="rows" as="element(px:row)*" select="$table/px:row"/>
-    <xsl:variable name="slots" as="element(px:slot)*" select="$rows/px:slot[@cell][f:cell(.)/@role = 'data']"/>
-    <!-- the ids of the header cells with text, per distinct row-headers or column-headers value (found once each) -->
-    <xsl:variable name="header-ids" as="map(xs:string, xs:string*)" select="
-        map:merge(distinct-values(('', $slots/@row-headers ! string(), $slots/@column-headers ! string()))
-                  ! map:entry(., fp:header-cells($table, .)/@id ! string()))"/>
     <xsl:choose>
       <!-- rows with distinct indexes (a grid's rows): only a row in which a cell has several data slots has span
            duplicates; the others keep all their slots (the same slots, in the same order) -->
@@ -45,13 +40,13 @@
               <xsl:sequence select="$row-slots"/>
             </xsl:when>
             <xsl:otherwise>
-              <xsl:sequence select="fp:first-slots($row-slots, $header-ids)"/>
+              <xsl:sequence select="fp:first-slots($table, $row-slots)"/>
             </xsl:otherwise>
           </xsl:choose>
         </xsl:for-each>
       </xsl:when>
       <xsl:otherwise>
-        <xsl:sequence select="fp:first-slots($slots, $header-ids)"/>
+        <xsl:sequence select="fp:first-slots($table, $rows/px:slot[@cell][f:cell(.)/@role = 'data'])"/>
       </xsl:otherwise>
     </xsl:choose>
   </xsl:function>
@@ -59,8 +54,12 @@
   <!-- The first slot of each group of slots with the same row index, cell and header cells with text (f:data-slots),
        in the order of the slots. -->
   <xsl:function name="fp:first-slots" as="element(px:slot)*">
+    <xsl:param name="table" as="element(px:table)"/>
     <xsl:param name="slots" as="element(px:slot)*"/>
-    <xsl:param name="header-ids" as="map(xs:string, xs:string*)"/>
+    <!-- the ids of the header cells with text, per distinct row-headers or column-headers value (found once each) -->
+    <xsl:variable name="header-ids" as="map(xs:string, xs:string*)" select="
+        map:merge(distinct-values(('', $slots/@row-headers ! string(), $slots/@column-headers ! string()))
+                  ! map:entry(., fp:header-cells($table, .)/@id ! string()))"/>
     <xsl:for-each-group select="$slots"
                         group-by="string-join((../@index, @cell, '|', $header-ids(string(@row-headers)), '|',
                                                $header-ids(string(@column-headers))), ' ')">

@@ -122,15 +122,15 @@
       <xsl:if test="@kind eq 'entity'">
         <xsl:sequence select="fp:entity-content($table, $label?row)"/>
       </xsl:if>
-      <xsl:variable name="chains" as="array(*)*" select="if (@kind eq 'entity') then () else fp:chains(
-          $data-rows, $row-headers, $column-headers, $paths, $rows-per-path, $steps)"/>
-      <xsl:variable name="empty-row-chains" as="array(*)*" select="
+      <xsl:variable name="units" as="array(*)*" select="if (@kind eq 'entity') then () else fp:units(
+          $data-rows, $row-headers, $paths, $rows-per-path, $steps)"/>
+      <xsl:variable name="empty-row-units" as="array(*)*" select="
           for $slot in $empty-rows return
           let $ids := fp:header-cells($table, string($slot/@row-headers))/@id ! string()
-          return [$ids, $ids ! $steps('r' || .), string($slot/../@index), (), ()]"/>
-      <xsl:sequence select="fp:nest(if (empty($empty-row-chains)) then $chains
-                                    else sort(($chains, $empty-row-chains), (), function($chain) {xs:integer($chain(3))}),
-                                    1)"/>
+          return [$ids, $ids ! $steps('r' || .), string($slot/../@index), ()]"/>
+      <xsl:sequence select="fp:nest-units(if (empty($empty-row-units)) then $units
+                                          else sort(($units, $empty-row-units), (), function($unit) {xs:integer($unit(3))}),
+                                          1, fp:columns($column-headers, $steps))"/>
       <xsl:for-each-group select="$all-data-slots[../@index = $note-rows][not($table/@kind = 'entity')]"
                           group-by="../@index">
         <note px:row="{current-grouping-key()}" px:key="n{current-grouping-key()}">
@@ -140,51 +140,59 @@
     </xsl:element>
   </xsl:template>
 
-  <!-- The chains of a table's data slots, in row order ($data-rows: maps { 'row' : the row index, 'slots' : its data
+  <!-- The row parts of a table's chains, in row order ($data-rows: maps { 'row' : the row index, 'slots' : its data
        slots, 'row-headers' : their distinct px:slot/@row-headers values}). The chain of nested elements of one data
-       slot is [keys, elements, row, slot, column]: the px:key of each element of the chain, outermost first; the
-       elements (made once per table: fp:header-step, fp:column-step, $fp:record-step), whose copies fp:nest nests;
-       the slot's row index; the slot, whose value ends the chain; the slot's grid column when its innermost column
-       header spans several columns (the value element gets px:col, so that values under one header keep their
-       columns when one is missing: JSON places them by it). The part of a chain that the row header cells make is
-       built once per row and row header value, the part the column header cells make once per column header value:
-       a slot adds its own keys. -->
-  <xsl:function name="fp:chains" as="array(*)*">
+       slot is made of a row part (its row header cells, outermost first, and the record element when the row needs
+       one) and a column part (its column header cells, or the positional column element), around its value. The
+       row part is the same for the adjacent slots of a row with the same row header cells: each run of them is one
+       unit [keys, elements, row, slots]: the px:key of each element of the row part, outermost first; the elements
+       (made once per table: fp:header-step, $fp:record-step), whose copies fp:nest-units nests; the row index; the
+       slots of the run, in order. -->
+  <xsl:function name="fp:units" as="array(*)*">
     <xsl:param name="data-rows" as="map(*)*"/>
     <xsl:param name="row-headers" as="map(xs:string, element(px:cell)*)"/>
-    <xsl:param name="column-headers" as="map(xs:string, element(px:cell)*)"/>
     <xsl:param name="paths" as="map(xs:string, xs:string)"/>
     <xsl:param name="rows-per-path" as="map(xs:string, xs:integer)"/>
     <xsl:param name="steps" as="map(xs:string, element())"/>
-    <!-- per column header value: the cells' ids, their elements, and whether the innermost spans several columns -->
-    <xsl:variable name="columns" as="map(xs:string, map(*))" select="map:merge(map:for-each($column-headers,
-        function($value, $cells) { map { $value : map {
-            'ids' : $cells/@id ! string(),
-            'steps' : $cells/@id ! $steps('c' || .),
-            'wide' : number($cells[last()]/@colspan) gt 1 } } }))"/>
     <xsl:for-each select="$data-rows">
       <xsl:variable name="row" as="xs:string" select="?row"/>
       <!-- per row header value: the keys and elements of the row header cells and of the record element -->
-      <xsl:variable name="prefixes" as="map(xs:string, map(*))" select="map:merge(?row-headers ! (
+      <xsl:variable name="prefixes" as="map(xs:string, array(*))" select="map:merge(?row-headers ! (
           let $cells := $row-headers(.),
               $record := empty($cells[not(@role = 'section')]) or $rows-per-path(($paths(.), '')[1]) gt 1
-          return map { . : map {
-              'keys' : ($cells/@id ! string(), ('r' || $row)[$record]),
-              'steps' : ($cells/@id ! $steps('r' || .), $fp:record-step[$record]) } }))"/>
-      <xsl:for-each select="?slots">
-        <xsl:variable name="prefix" as="map(*)" select="$prefixes(string(@row-headers))"/>
-        <xsl:variable name="columns-of" as="map(*)?" select="$columns(string(@column-headers))"/>
-        <xsl:variable name="column" as="xs:integer" select="xs:integer(@col)"/>
-        <xsl:sequence select="[
-            ($prefix?keys,
-             if (exists($columns-of?ids)) then $columns-of?ids ! (. || '@' || $row) else 'p' || $column || '@' || $row),
-            ($prefix?steps,
-             if (exists($columns-of?ids)) then $columns-of?steps else fp:column-step($column)),
-            $row,
-            .,
-            $column[exists($columns-of?ids) and $columns-of?wide]]"/>
-      </xsl:for-each>
+          return map { . : [($cells/@id ! string(), ('r' || $row)[$record]),
+                            ($cells/@id ! $steps('r' || .), $fp:record-step[$record])] }))"/>
+      <xsl:choose>
+        <xsl:when test="count(?row-headers) eq 1">
+          <xsl:variable name="prefix" as="array(*)" select="$prefixes(?row-headers)"/>
+          <xsl:sequence select="[$prefix(1), $prefix(2), $row, ?slots]"/>
+        </xsl:when>
+        <xsl:otherwise>
+          <!-- runs of slots whose row parts have the same keys (two row header values can name the same cells) -->
+          <xsl:for-each-group select="?slots" group-adjacent="string-join($prefixes(string(@row-headers))(1), ' ')">
+            <xsl:variable name="prefix" as="array(*)" select="$prefixes(string(@row-headers))"/>
+            <xsl:sequence select="[$prefix(1), $prefix(2), $row, current-group()]"/>
+          </xsl:for-each-group>
+        </xsl:otherwise>
+      </xsl:choose>
     </xsl:for-each>
+  </xsl:function>
+
+  <!-- The column parts of a table's chains: map { 'parts' : map { a distinct px:slot/@column-headers value : map {
+       'ids' : the ids of its column header cells, top first (none: the positional column element), 'steps' : their
+       elements, 'wide' : whether the innermost spans several columns (the value element then gets px:col, so that
+       values under one header keep their columns when one is missing: JSON places them by it) } }, 'flat' : whether
+       every column part is at most one element (one row of column headers) }. -->
+  <xsl:function name="fp:columns" as="map(xs:string, item())">
+    <xsl:param name="column-headers" as="map(xs:string, element(px:cell)*)"/>
+    <xsl:param name="steps" as="map(xs:string, element())"/>
+    <xsl:sequence select="map {
+        'parts' : map:merge(map:for-each($column-headers, function($value, $cells) { map { $value : map {
+            'ids' : $cells/@id ! string(),
+            'steps' : $cells/@id ! $steps('c' || .),
+            'wide' : number($cells[last()]/@colspan) gt 1 } } })),
+        'flat' : every $cells in map:for-each($column-headers, function($value, $cells) { count($cells) })
+                 satisfies $cells le 1 }"/>
   </xsl:function>
 
   <!-- The text the table's element is named after and where it came from: caption, title-row (an entity table's
@@ -280,7 +288,7 @@
       <xsl:param name="taken" as="map(xs:string, xs:boolean)" select="map {}"/>
       <xsl:on-completion select="$names"/>
       <xsl:variable name="base" as="xs:string" select="f:xml-name(., 'field')"/>
-      <xsl:variable name="free" as="xs:string" select="if (matches($base, $fp:reserved-names)) then $base || '_'
+      <xsl:variable name="free" as="xs:string" select="if (fp:is-reserved($base)) then $base || '_'
                                                        else $base"/>
       <xsl:variable name="name" as="xs:string" select="if (not(map:contains($taken, $free))) then $free
           else (for $n in 2 to map:size($taken) + 2 return $free || '_' || $n)[not(map:contains($taken, .))][1]"/>
@@ -291,9 +299,13 @@
     </xsl:iterate>
   </xsl:function>
 
-  <!-- The names of pyxform's own elements in the output: a record, a note, a column named by position, a table
-       without a name of its own (a header "Table" gives table_, so that count(//table) counts tables). -->
-  <xsl:variable name="fp:reserved-names" as="xs:string" select="'^(row|note|table|column-[0-9]+)$'"/>
+  <!-- Whether a name is one of pyxform's own elements in the output: a record, a note, a column named by position, a
+       table without a name of its own (a header "Table" gives table_, so that count(//table) counts tables). -->
+  <xsl:function name="fp:is-reserved" as="xs:boolean">
+    <xsl:param name="name" as="xs:string"/>
+    <!-- a literal pattern: compiled once, with the stylesheet -->
+    <xsl:sequence select="matches($name, '^(row|note|table|column-[0-9]+)$')"/>
+  </xsl:function>
 
   <!-- The name of a table's element: f:xml-name of its label (fallback "table"), with a trailing "_" when that is
        the name of a record, a note or a positional column (a caption "Row" gives row_: count(//row) counts records,
@@ -301,14 +313,86 @@
   <xsl:function name="fp:table-name" as="xs:string">
     <xsl:param name="label" as="xs:string"/>
     <xsl:variable name="base" as="xs:string" select="f:xml-name($label, 'table')"/>
-    <xsl:sequence select="if ($base ne 'table' and matches($base, $fp:reserved-names)) then $base || '_' else $base"/>
+    <xsl:sequence select="if ($base ne 'table' and fp:is-reserved($base)) then $base || '_' else $base"/>
   </xsl:function>
 
-  <!-- The elements of the chains (fp:chains) from their $depth-th element on: a copy of that element with its
-       px:key (the record element with px:row too) holding the chain's next elements, or, for the last, the slot's
-       value. Adjacent chains whose element at $depth has the same key and is not the last of either share one copy,
-       holding the rest of each: the merge rule (merge.xsl) would join those copies anyway, and making them once
-       saves building and merging an element per slot. The last elements (holding values) are left to merge.xsl. -->
+  <!-- The elements of the units (fp:units) from the $depth-th element of their row parts on: a copy of that element
+       with its px:key (the record element with px:row too) holding the units' next elements, or, past the row part,
+       the column parts and values of the unit's slots (fp:column-parts). Adjacent units whose element at $depth has
+       the same key share one copy, holding the rest of each: the merge rule (merge.xsl) would join those copies
+       anyway, and making them once saves building and merging an element per slot. The element that ends the row
+       part of a row without values (no slots) is its own. -->
+  <xsl:function name="fp:nest-units" as="element()*">
+    <xsl:param name="units" as="array(*)*"/>
+    <xsl:param name="depth" as="xs:integer"/>
+    <xsl:param name="columns" as="map(xs:string, item())"/>
+    <xsl:for-each-group select="$units" group-adjacent="
+        if (count(?1) gt $depth or (count(?1) eq $depth and exists(?4))) then ?1[$depth] else '#' || position()">
+      <xsl:variable name="unit" as="array(*)" select="."/>
+      <xsl:choose>
+        <xsl:when test="count($unit(1)) lt $depth">
+          <xsl:sequence select="fp:column-parts($unit(4), $unit(3), $columns)"/>
+        </xsl:when>
+        <xsl:otherwise>
+          <xsl:variable name="step" as="element()" select="$unit(2)[$depth]"/>
+          <xsl:copy select="$step">
+            <xsl:if test="$step is $fp:record-step">
+              <xsl:attribute name="px:row" select="$unit(3)"/>
+            </xsl:if>
+            <xsl:sequence select="$step/@*"/>
+            <xsl:attribute name="px:key" select="$unit(1)[$depth]"/>
+            <xsl:sequence select="fp:nest-units(current-group(), $depth + 1, $columns)"/>
+          </xsl:copy>
+        </xsl:otherwise>
+      </xsl:choose>
+    </xsl:for-each-group>
+  </xsl:function>
+
+  <!-- The column parts of some slots of one row and their values: for each slot, the elements of its column header
+       cells (top first, px:key = the cell id @ the row index), or its positional column element (px:key = p + the
+       column @ the row index), the innermost holding the slot's value. Where every column part is one element
+       (one row of column headers), each slot gives its element directly; otherwise the column parts are nested as
+       chains (fp:nest), adjacent slots sharing the elements of a column header cell that spans them. -->
+  <xsl:function name="fp:column-parts" as="element()*">
+    <xsl:param name="slots" as="element(px:slot)*"/>
+    <xsl:param name="row" as="xs:string"/>
+    <xsl:param name="columns" as="map(xs:string, item())"/>
+    <xsl:choose>
+      <xsl:when test="$columns?flat">
+        <xsl:for-each select="$slots">
+          <xsl:variable name="part" as="map(*)?" select="$columns?parts(string(@column-headers))"/>
+          <xsl:variable name="slot" as="element(px:slot)" select="."/>
+          <xsl:variable name="column" as="xs:integer" select="xs:integer(@col)"/>
+          <xsl:variable name="step" as="element()"
+                        select="if (exists($part?ids)) then $part?steps else fp:column-step($column)"/>
+          <xsl:copy select="$step">
+            <xsl:sequence select="$step/@*"/>
+            <xsl:attribute name="px:key" select="if (exists($part?ids)) then $part?ids || '@' || $row
+                                                 else 'p' || $column || '@' || $row"/>
+            <xsl:if test="exists($part?ids) and $part?wide">
+              <xsl:attribute name="px:col" select="$column"/>
+            </xsl:if>
+            <xsl:sequence select="f:value(f:cell($slot))"/>
+          </xsl:copy>
+        </xsl:for-each>
+      </xsl:when>
+      <xsl:otherwise>
+        <xsl:sequence select="fp:nest(for $slot in $slots return
+            let $part := $columns?parts(string($slot/@column-headers)),
+                $column := xs:integer($slot/@col)
+            return [if (exists($part?ids)) then $part?ids ! (. || '@' || $row) else 'p' || $column || '@' || $row,
+                    if (exists($part?ids)) then $part?steps else fp:column-step($column),
+                    $row,
+                    $slot,
+                    $column[exists($part?ids) and $part?wide]], 1)"/>
+      </xsl:otherwise>
+    </xsl:choose>
+  </xsl:function>
+
+  <!-- The elements of the column parts of chains [keys, elements, row, slot, column] from their $depth-th element
+       on: a copy of that element with its px:key holding the chain's next elements, or, for the last, the slot's
+       value (with px:col when the chain gives a column). Adjacent chains whose element at $depth has the same key
+       and is not the last of either share one copy, holding the rest of each. -->
   <xsl:function name="fp:nest" as="element()*">
     <xsl:param name="chains" as="array(*)*"/>
     <xsl:param name="depth" as="xs:integer"/>
@@ -317,9 +401,6 @@
       <xsl:variable name="chain" as="array(*)" select="."/>
       <xsl:variable name="step" as="element()" select="$chain(2)[$depth]"/>
       <xsl:copy select="$step">
-        <xsl:if test="$step is $fp:record-step">
-          <xsl:attribute name="px:row" select="$chain(3)"/>
-        </xsl:if>
         <xsl:sequence select="$step/@*"/>
         <xsl:attribute name="px:key" select="$chain(1)[$depth]"/>
         <xsl:if test="count($chain(1)) eq $depth and exists($chain(5))">
