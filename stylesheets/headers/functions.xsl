@@ -77,9 +77,13 @@
   <!-- The dominant script of the letters of a text: cjk (Han, kana, Hangul), latin, other, or none (no letter). -->
   <xsl:function name="f:script" as="xs:string">
     <xsl:param name="text" as="xs:string?"/>
+    <!-- white space (\s: tab, line feed, carriage return, space) and printable ASCII, recognized with translate()
+         rather than a regular expression (this runs once per cell with text in the formatting method) -->
+    <xsl:variable name="ascii" as="xs:boolean" select="translate(string($text), '&#9;&#10;&#13; !&quot;#$%&amp;''()*+,-./0123456789:;&lt;=&gt;?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[\]^_`abcdefghijklmnopqrstuvwxyz{|}~', '') eq ''"/>
     <xsl:sequence select="
-        if (matches(string($text), '^[\s!-~]*$'))
-        then (if (matches(string($text), '[A-Za-z]')) then 'latin' else 'none')
+        if ($ascii)
+        then (if (translate(string($text), 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz', '') ne string($text))
+              then 'latin' else 'none')
         else fp:script(string($text))"/>
   </xsl:function>
 
