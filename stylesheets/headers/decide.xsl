@@ -54,7 +54,7 @@
           'k' : $decision?k,
           'p' : $decision?p,
           'kinds' : $decision?kinds,
-          'kind' : f:table-kind($model, $decision?k, $decision?p, $decision?kinds),
+          'kind' : f:table-kind(($format?model, $model)[1], $decision?k, $decision?p, $decision?kinds),
           'roles' : $roles,
           'assignment' : f:assign($model, $roles, $use-markup),
           'requested' : $method

@@ -9,7 +9,9 @@
       'row-scores'   : one map per row { 'index', 'score', 'format', 'content', 'wide' } ('score' absent for a
                        row with no text);
       'col-scores'   : one map per column { 'index', 'score' } over the data rows;
-      'row-boundary', 'col-boundary' : see fp:boundary
+      'row-boundary', 'col-boundary' : see fp:boundary;
+      'model'        : the table model with f:cell-features (f:with-features): f:table-kind reads the content types
+                       from it rather than computing them again
     }
 
   Feature value of a cell with text (cells without text take no part): A = (level(n) - level(k0)) * 10 for its font
@@ -91,7 +93,8 @@
         'row-scores' : $rows-2,
         'col-scores' : $cols,
         'row-boundary' : $row-boundary,
-        'col-boundary' : $col-boundary
+        'col-boundary' : $col-boundary,
+        'model' : $model
       }"/>
   </xsl:function>
 

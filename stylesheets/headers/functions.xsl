@@ -46,13 +46,14 @@
     <!-- printable ASCII (most cells) is recognized and counted with translate(), which costs far less than the
          regular expressions that other scripts need -->
     <xsl:variable name="ascii" as="xs:boolean" select="translate($clean, ' !&quot;#$%&amp;''()*+,-./0123456789:;&lt;=&gt;?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[\]^_`abcdefghijklmnopqrstuvwxyz{|}~', '') eq ''"/>
+    <!-- other scripts: the runs of non-letters (non-digits) are cut, not each such character one at a time -->
     <xsl:variable name="letters" as="xs:integer" select="
         if ($ascii) then string-length($clean) - string-length(translate($clean,
                          'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz', ''))
-        else string-length(replace($clean, '\P{L}', ''))"/>
+        else string-length(replace($clean, '\P{L}+', ''))"/>
     <xsl:variable name="digits" as="xs:integer" select="
         if ($ascii) then string-length($clean) - string-length(translate($clean, '0123456789', ''))
-        else string-length(replace($clean, '\P{Nd}', ''))"/>
+        else string-length(replace($clean, '\P{Nd}+', ''))"/>
     <xsl:sequence select="
         if (f:is-blank($text)) then 'blank'
         else if ($letters + $digits eq 0 or lower-case($clean) = ('n/a', 'n.a.', 'na', 'tba', 'tbd')) then 'null'
@@ -76,9 +77,13 @@
   <!-- The dominant script of the letters of a text: cjk (Han, kana, Hangul), latin, other, or none (no letter). -->
   <xsl:function name="f:script" as="xs:string">
     <xsl:param name="text" as="xs:string?"/>
+    <!-- white space (\s: tab, line feed, carriage return, space) and printable ASCII, recognized with translate()
+         rather than a regular expression (this runs once per cell with text in the formatting method) -->
+    <xsl:variable name="ascii" as="xs:boolean" select="translate(string($text), '&#9;&#10;&#13; !&quot;#$%&amp;''()*+,-./0123456789:;&lt;=&gt;?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[\]^_`abcdefghijklmnopqrstuvwxyz{|}~', '') eq ''"/>
     <xsl:sequence select="
-        if (matches(string($text), '^[\s!-~]*$'))
-        then (if (matches(string($text), '[A-Za-z]')) then 'latin' else 'none')
+        if ($ascii)
+        then (if (translate(string($text), 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz', '') ne string($text))
+              then 'latin' else 'none')
         else fp:script(string($text))"/>
   </xsl:function>
 
@@ -190,10 +195,15 @@
        and right belong to the data rather than to the headers). Empty for no values. -->
   <xsl:function name="f:mode" as="xs:string?">
     <xsl:param name="values" as="xs:string*"/>
-    <xsl:variable name="counts" as="map(xs:string, xs:integer)"
-        select="fold-left($values, map{}, function($m, $v) { map:put($m, $v, ($m($v), 0)[1] + 1) })"/>
-    <xsl:variable name="best" as="xs:integer" select="max((0, map:for-each($counts, function($k, $c) { $c })))"/>
-    <xsl:sequence select="(distinct-values($values)[$counts(.) eq $best])[last()]"/>
+    <!-- [value, count] per distinct value, in order of first occurrence: grouped, not counted with fold-left and
+         map:put, which call a function item per value (this runs several times per row and column) -->
+    <xsl:variable name="counts" as="array(*)*">
+      <xsl:for-each-group select="$values" group-by=".">
+        <xsl:sequence select="[ current-grouping-key(), count(current-group()) ]"/>
+      </xsl:for-each-group>
+    </xsl:variable>
+    <xsl:variable name="best" as="xs:integer" select="max((0, $counts ! ?2))"/>
+    <xsl:sequence select="($counts[?2 eq $best])[last()] ! ?1"/>
   </xsl:function>
 
   <!-- The share (0..1) of the values equal to the most frequent one; 0 for no values. -->

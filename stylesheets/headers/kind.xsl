@@ -60,7 +60,8 @@
     <xsl:param name="kinds" as="array(*)"/>
     <xsl:variable name="data" as="xs:integer*" select="f:rows-of-kind($kinds, 'data')"/>
     <xsl:sequence select="$k ge 1 and $model?cols ge 3 and exists($data) and (every $x in 1 to $model?cols - 1 satisfies
-        (let $types := f:column-ids($model, $x, $data) ! f:model-cell($model, .)[not(?blank)] ! f:content-type(?text)
+        (let $types := f:column-ids($model, $x, $data) ! f:model-cell($model, .)[not(?blank)]
+                       ! (?type, f:content-type(?text))[1]
          return exists($types) and count($types[. eq 'numeric']) * 4 ge count($types) * 3))"/>
   </xsl:function>
 
@@ -90,7 +91,7 @@
     <xsl:variable name="key" as="map(*)?" select="$contents[1]"/>
     <xsl:variable name="value" as="map(*)?" select="$contents[2]"/>
     <xsl:sequence select="$key[count($contents) eq 2 and ?col eq 0 and ?colspan eq 1 and ?row eq $y
-        and not(?blank) and f:content-type(?text) eq 'text'
+        and not(?blank) and (?type, f:content-type(?text))[1] eq 'text'
         and $value?col eq 1 and $value?col + $value?colspan ge $model?cols]"/>
   </xsl:function>
 

@@ -62,14 +62,17 @@
         select="map:merge($table/px:error[@code eq 'overlap'] ! map { @row || ':' || @col : true() },
                           map { 'duplicates' : 'use-first' })"/>
     <!-- per column: how many of the cells with text anchored in it, in rows that hold a td (not rows of header
-         cells alone), spanning that column only, are th, and bold (fp:model-row) -->
+         cells alone), spanning that column only, are th, and bold (fp:model-row). The cell maps are read by
+         look-up of the distinct ids, not by map:for-each: a dynamic function call per cell cost as much as the
+         rest of the model. -->
+    <xsl:variable name="cell-maps" as="map(*)*"
+        select="distinct-values($table/px:cell/string(@id)) ! $cells(.)"/>
     <xsl:variable name="td-rows" as="map(xs:integer, xs:boolean)" select="map:merge(
-        map:for-each($cells, function($id, $c) { $c[?tag eq 'td'] ! map { ?row : true() } }),
-        map { 'duplicates' : 'use-first' })"/>
+        $cell-maps[?tag eq 'td'] ! map { ?row : true() }, map { 'duplicates' : 'use-first' })"/>
     <xsl:variable name="column-marks" as="map(xs:integer, map(*))">
       <xsl:map>
-        <xsl:for-each-group select="map:for-each($cells, function($id, $c) {
-            $c[not(?blank) and ?colspan eq 1 and map:contains($td-rows, ?row)] })" group-by="?col">
+        <xsl:for-each-group select="$cell-maps[not(?blank) and ?colspan eq 1 and map:contains($td-rows, ?row)]"
+            group-by="?col">
           <xsl:map-entry key="current-grouping-key()" select="map {
               'text' : count(current-group()), 'th' : count(current-group()[?tag eq 'th']),
               'bold' : count(current-group()[?bold]) }"/>

@@ -71,9 +71,13 @@
     <!-- the cells that start in the row: a td spanning down from above (a club's name over its seasons and its
          total row) belongs to the rows above as much as to this one -->
     <xsl:variable name="own" as="map(*)*" select="$texts[?row eq $y]"/>
+    <!-- a cell under no header text (no header row, or blank header cells over its columns) repeats none: its key
+         text is not computed -->
     <xsl:variable name="repeats" as="xs:integer" select="count($texts[
-        let $key := fp:key-text(?text), $cell := . return
-        some $x in $cell?col to $cell?col + $cell?colspan - 1 satisfies $key = $header-texts($x)])"/>
+        let $cell := . return
+        (some $x in $cell?col to $cell?col + $cell?colspan - 1 satisfies exists($header-texts($x)))
+        and (let $key := fp:key-text($cell?text) return
+             some $x in $cell?col to $cell?col + $cell?colspan - 1 satisfies $key = $header-texts($x))])"/>
     <xsl:sequence select="
         if ($repeats ge 2 and $repeats * 2 ge count($texts)) then 'repeat'
         else if ($markup and not(f:model-row($model, $y)?row-headed) and exists($own) and (every $c in $own satisfies $c?tag eq 'th'))

@@ -77,7 +77,7 @@
         select="$table/px:header-evidence/px:row-kind[@kind eq 'note']/@row ! xs:integer(.)"/>
     <xsl:variable name="first-record" as="xs:integer?" select="min(
         $table/px:row[px:slot[f:cell(.)/@role = 'data']]/xs:integer(@index)[not(. = $notes)])"/>
-    <xsl:sequence select="$notes[exists($first-record) and . gt $first-record]"/>
+    <xsl:sequence select="if (empty($notes)) then () else $notes[exists($first-record) and . gt $first-record]"/>
   </xsl:function>
 
   <!-- f:cell($slot): the cell covering a slot (empty for a slot no cell covers). -->

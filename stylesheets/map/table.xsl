@@ -359,21 +359,33 @@
     <xsl:param name="columns" as="map(xs:string, item())"/>
     <xsl:choose>
       <xsl:when test="$columns?flat">
+        <xsl:variable name="parts" as="map(xs:string, map(*))" select="$columns?parts"/>
         <xsl:for-each select="$slots">
-          <xsl:variable name="part" as="map(*)?" select="$columns?parts(string(@column-headers))"/>
           <xsl:variable name="slot" as="element(px:slot)" select="."/>
-          <xsl:variable name="column" as="xs:integer" select="xs:integer(@col)"/>
-          <xsl:variable name="step" as="element()"
-                        select="if (exists($part?ids)) then $part?steps else fp:column-step($column)"/>
-          <xsl:copy select="$step">
-            <xsl:sequence select="$step/@*"/>
-            <xsl:attribute name="px:key" select="if (exists($part?ids)) then $part?ids || '@' || $row
-                                                 else 'p' || $column || '@' || $row"/>
-            <xsl:if test="exists($part?ids) and $part?wide">
-              <xsl:attribute name="px:col" select="$column"/>
-            </xsl:if>
-            <xsl:sequence select="f:value(f:cell($slot))"/>
-          </xsl:copy>
+          <xsl:variable name="part" as="map(*)?" select="$parts(string(@column-headers))"/>
+          <xsl:variable name="id" as="xs:string?" select="$part?ids"/>
+          <xsl:choose>
+            <xsl:when test="exists($id)">
+              <xsl:variable name="step" as="element()" select="$part?steps"/>
+              <xsl:copy select="$step">
+                <xsl:sequence select="$step/@*"/>
+                <xsl:attribute name="px:key" select="$id || '@' || $row"/>
+                <xsl:if test="$part?wide">
+                  <xsl:attribute name="px:col" select="xs:integer($slot/@col)"/>
+                </xsl:if>
+                <xsl:sequence select="f:value(f:cell($slot))"/>
+              </xsl:copy>
+            </xsl:when>
+            <xsl:otherwise>
+              <xsl:variable name="column" as="xs:integer" select="xs:integer(@col)"/>
+              <xsl:variable name="step" as="element()" select="fp:column-step($column)"/>
+              <xsl:copy select="$step">
+                <xsl:sequence select="$step/@*"/>
+                <xsl:attribute name="px:key" select="'p' || $column || '@' || $row"/>
+                <xsl:sequence select="f:value(f:cell($slot))"/>
+              </xsl:copy>
+            </xsl:otherwise>
+          </xsl:choose>
         </xsl:for-each>
       </xsl:when>
       <xsl:otherwise>
