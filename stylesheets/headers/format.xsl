@@ -176,18 +176,25 @@
     <xsl:variable name="model" as="map(*)" select="$context?model"/>
     <xsl:for-each select="0 to $model?rows - 1">
       <xsl:variable name="y" as="xs:integer" select="."/>
-      <xsl:variable name="slots" as="map(*)*" select="
-          for $x in $columns return
-          f:owner($model, $y, $x)[map:contains($context?values, .)] ! f:model-cell($model, .) !
-          (let $distinct := f:distinct-score(., $context?column-usual($x)) return map {
-            'format' : $context?values(?id) + $distinct,
-            'marks' : $context?marks(?id) + $distinct,
-            'content' : f:content-score($context?profile, ., $x),
-            'typed-column' : f:is-numeric-column($context?profile, $x),
-            'numeric' : ?type eq 'numeric' })"/>
-      <xsl:variable name="in-typed" as="map(*)*" select="$slots[?typed-column]"/>
+      <!-- the slots of the row covered by scored cells: their columns, and per slot (parallel sequences, not a map
+           per slot) the cell's distinct score, format and marks values with it, content score, and whether the
+           column is numeric -->
+      <xsl:variable name="xs" as="xs:integer*"
+          select="$columns[map:contains($context?values, f:owner($model, $y, .))]"/>
+      <xsl:variable name="cells" as="map(*)*" select="$xs ! f:model-cell($model, f:owner($model, $y, .))"/>
+      <xsl:variable name="slots" as="xs:integer*" select="1 to count($xs)"/>
+      <xsl:variable name="distinct" as="xs:double*"
+          select="for $i in $slots return f:distinct-score($cells[$i], $context?column-usual($xs[$i]))"/>
+      <xsl:variable name="format" as="xs:double*"
+          select="for $i in $slots return $context?values($cells[$i]?id) + $distinct[$i]"/>
+      <xsl:variable name="marks" as="xs:double*"
+          select="for $i in $slots return $context?marks($cells[$i]?id) + $distinct[$i]"/>
+      <xsl:variable name="content" as="xs:double*"
+          select="for $i in $slots return f:content-score($context?profile, $cells[$i], $xs[$i])"/>
+      <xsl:variable name="in-typed" as="xs:integer*"
+          select="for $i in $slots return $i[f:is-numeric-column($context?profile, $xs[$i])]"/>
       <xsl:variable name="data-typed" as="xs:boolean"
-          select="exists($in-typed) and count($in-typed[?numeric]) * 2 ge count($in-typed)"/>
+          select="exists($in-typed) and count(for $i in $in-typed return $i[$cells[$i]?type eq 'numeric']) * 2 ge count($in-typed)"/>
       <!-- a band of numbers in numeric columns is a highlighted data row (a winner, a total), not a header -->
       <xsl:variable name="band" as="xs:double"
           select="if (map:contains($context?row-bands, $y) and not($data-typed)) then $weight-band else 0"/>
@@ -198,11 +205,11 @@
                 'spanned-from' : distinct-values(f:model-row($model, $y)?texts ! f:model-cell($model, .)
                                                  [?row lt $y] ! ?row) },
           if (exists($slots)) then map {
-            'format' : f:mean($slots ! ?format) + $band,
-            'marks' : f:mean($slots ! ?marks) + $band,
-            'sub-score' : f:mean($slots ! (?marks + ?content)) + $band,
-            'content' : f:mean($slots ! ?content),
-            'score' : f:mean($slots ! (?format + ?content)) + $band
+            'format' : f:mean($format) + $band,
+            'marks' : f:mean($marks) + $band,
+            'sub-score' : f:mean(for $i in $slots return $marks[$i] + $content[$i]) + $band,
+            'content' : f:mean($content),
+            'score' : f:mean(for $i in $slots return $format[$i] + $content[$i]) + $band
           } else ()))"/>
     </xsl:for-each>
   </xsl:function>
