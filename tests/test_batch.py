@@ -286,7 +286,7 @@ class _Handler(http.server.BaseHTTPRequestHandler):
 
     def answer(self) -> None:
         if self.path.startswith("/block"):
-            self.server.release.wait(600)  # a ceiling no busy machine reaches: the test releases it
+            self.server.release.wait(120)
         if self.path.startswith("/together/"):  # answered once three requests are open at once
             self.server.three_open.wait(60)
             self.send_response(200)
@@ -440,8 +440,7 @@ def test_a_run_killed_part_way_resumes_without_losing_or_repeating_a_page(tmp_pa
     listing.write_text(f"{web.base}/ok\n{web.base}/block\n{web.base}/gbk\n")
     folder = tmp_path / "out"
     command = [sys.executable, "-m", "pyxform", "batch", str(archive), str(listing), "--out", str(folder),
-               "--workers", "2", "--chunk-pages", "2", "--allow-private",
-               "--fetch-timeout", "600"]  # /block is held until the test releases it: never a fetch timeout first
+               "--workers", "2", "--chunk-pages", "2", "--allow-private"]
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     killed = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
     manifest = folder / "manifest.jsonl"
@@ -491,9 +490,12 @@ def test_ctrl_c_ends_the_run_quietly_and_resume_goes_on(tmp_path: Path, web: _We
     listing = tmp_path / "urls.txt"
     listing.write_text(f"{web.base}/ok\n{web.base}/gbk\n{web.base}/block\n")
     folder = tmp_path / "out"
-    command = [sys.executable, "-m", "pyxform", "batch", str(listing), "--out", str(folder), "--workers", "2",
-               "--chunk-pages", "1", "--allow-private",
-               "--fetch-timeout", "600"]  # /block is held until the test releases it: never a fetch timeout first
+    # Ctrl-C as a terminal's foreground job gets it: SIGINT raising KeyboardInterrupt, even when this test runs
+    # where SIGINT is ignored (a job started with & in a shell without job control passes SIG_IGN on to its children)
+    as_a_terminal_job = ("import signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
+                         "from pyxform.cli import main; sys.exit(main(sys.argv[1:]))")
+    command = [sys.executable, "-c", as_a_terminal_job, "batch", str(listing), "--out", str(folder), "--workers",
+               "2", "--chunk-pages", "1", "--allow-private"]
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     interrupted = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
                                    start_new_session=True)  # its own process group, as a terminal's job
@@ -568,7 +570,7 @@ def test_a_cluster_started_by_hand_gives_work_to_workers_that_join_and_a_lost_sc
                   "1GiB", "--no-dashboard", "--nworkers"]
         _start(worker + ["1"], env, started)
         batch = [sys.executable, "-m", "pyxform", "batch", "--scheduler", address, "--chunk-pages", "1",
-                 "--allow-private", "--fetch-timeout", "600"]  # /block outlasts no fetch
+                 "--allow-private", "--fetch-timeout", "90"]
 
         # one worker when the batch starts, two more join: the pages of /together/ are answered only once three are
         # fetched at once, which needs more work in flight than the first worker's share
