@@ -70,17 +70,22 @@ def page_tables(html: str) -> tuple[list[Any], list[Any]]:
     return tables, [t for t in tables if "wikitable" in (t.attributes.get("class") or "").split()]
 
 
-def own_cell_scopes(table: Any) -> list[str]:
-    """``scope`` of the table's own td/th cells, in tree order (rows of nested tables excluded)."""
-    scopes = []
+def own_cells(table: Any) -> list[Any]:
+    """The table's own td/th cells, in tree order (cells of nested tables excluded)."""
+    cells = []
     for node in table.traverse():
         if node.tag in ("td", "th"):
             owner = node.parent
             while owner is not None and owner.tag != "table":
                 owner = owner.parent
             if owner is not None and owner.mem_id == table.mem_id:
-                scopes.append((node.attributes.get("scope") or "").strip().lower())
-    return scopes
+                cells.append(node)
+    return cells
+
+
+def own_cell_scopes(table: Any) -> list[str]:
+    """``scope`` of the table's own td/th cells, in tree order (rows of nested tables excluded)."""
+    return [(node.attributes.get("scope") or "").strip().lower() for node in own_cells(table)]
 
 
 REVIEW = Path(__file__).resolve().parent / "data" / "pairs_review.json"
@@ -92,17 +97,10 @@ def own_cell_sort_keys(table: Any) -> dict[int, str]:
     """{position in tree order: text} of the table's own td/th cells that hold a sort key (an element of class
     ``sortkey``, MediaWiki's, which its style sheet hides; a browser without that style sheet shows it)."""
     keys: dict[int, str] = {}
-    position = -1
-    for node in table.traverse():
-        if node.tag in ("td", "th"):
-            owner = node.parent
-            while owner is not None and owner.tag != "table":
-                owner = owner.parent
-            if owner is not None and owner.mem_id == table.mem_id:
-                position += 1
-                key = node.css_first(".sortkey")
-                if key is not None:
-                    keys[position] = squash(key.text(separator=""))
+    for position, node in enumerate(own_cells(table)):
+        key = node.css_first(".sortkey")
+        if key is not None:
+            keys[position] = squash(key.text(separator=""))
     return keys
 
 
