@@ -96,12 +96,14 @@ _BLOCK_DISPLAYS: Final = frozenset({"block", "list-item", "flex", "grid", "table
 _LEVEL_UA, _LEVEL_HINT, _LEVEL_AUTHOR, _LEVEL_INLINE = 0, 1, 2, 3
 _LEVEL_AUTHOR_IMPORTANT, _LEVEL_INLINE_IMPORTANT = 4, 5
 
-# Elements with a hidden attribute; elements whose style attribute may set display or visibility (a superset of
-# those may_hide accepts: the words in ASCII letters of any case, or an escape), in document order, below the root.
-_HIDDEN_ATTRIBUTE: Final = etree.XPath("descendant::*[@hidden]")
-_MAY_HIDE_STYLE: Final = etree.XPath(
-    "descendant::*[@style][contains(translate(@style, 'ABDEILPSTVY', 'abdeilpstvy'), 'display') "
-    "or contains(translate(@style, 'ABDEILPSTVY', 'abdeilpstvy'), 'visibility') or contains(@style, '\\')]")
+# The hidden and style attributes of the elements below the root, in document order (one query: the elements with a
+# hidden attribute and those whose style attribute may hide them are told apart in Python).
+_HIDDEN_OR_STYLE: Final = etree.XPath("descendant::*/@hidden | descendant::*/@style")
+# Every id and class attribute value of the page (for the subjects a selector may have on it).
+_IDS: Final = etree.XPath("descendant-or-self::*/@id", smart_strings=False)
+_CLASSES: Final = etree.XPath("descendant-or-self::*/@class", smart_strings=False)
+# XPath's white space (normalize-space), which separates the class names cssselect's queries compare.
+_XPATH_SPACE: Final = re.compile("[ \t\r\n]+")
 
 
 @dataclass(eq=False)
@@ -111,6 +113,7 @@ class _Rule:
     order: int
     normal: Declarations
     important: Declarations
+    key: tuple[str, str] = ("*", "")  # the selector's subject: what an element needs to match it (see sheets.py)
 
 
 @dataclass
@@ -157,6 +160,8 @@ class Cascade:
         self._computed_memo: dict[tuple[int, int, bool], tuple[Style | None, Style]] = {}
         self._fast_memo: dict[tuple, tuple[Style | None, Style]] = {}
         self._match_sets: dict[_Rule, set[etree._Element]] = {}
+        self._ids: set[str] | None = None
+        self._classes: set[str] | None = None
         self.warnings: list[str] = []
         order = 0
         for css, media in style_sheets:
@@ -166,7 +171,7 @@ class Cascade:
             for sheet_rule in sheet_rules:
                 for selector in sheet_rule.selectors:
                     compiled = _Rule(selector.xpath, selector.specificity, order + sheet_rule.position,
-                                     sheet_rule.normal, sheet_rule.important)
+                                     sheet_rule.normal, sheet_rule.important, selector.key)
                     self._index[selector.key].append(compiled)
                     if sheet_rule.hides:
                         self._hiding_rules.append(compiled)
@@ -210,6 +215,28 @@ class Cascade:
                 found = set()
             self._match_sets[rule] = found
         return found
+
+    def _subject_on_page(self, key: tuple[str, str]) -> bool:
+        """False when no element of the page can be the subject of a selector with index key ``key``: no element
+        has that id, class name (between XPath white space, as cssselect's query compares it) or local name. Such a
+        rule matches nothing, and its query over the page (the costly part of matching) is not run."""
+        kind, name = key
+        if kind == "id":
+            if self._ids is None:
+                self._ids = set(_IDS(self.root))
+            return name in self._ids
+        if kind == "class":
+            if _XPATH_SPACE.search(name):
+                return True
+            if self._classes is None:
+                self._classes = {token for value in _CLASSES(self.root) for token in _XPATH_SPACE.split(value)}
+            return name in self._classes
+        if kind == "tag":
+            try:
+                return next(self.root.iter("{*}" + name), None) is not None
+            except ValueError:  # a name lxml cannot look for: the query decides
+                return True
+        return True
 
     def _inline(self, element: etree._Element) -> tuple[Declarations, Declarations]:
         css = element.get("style")
@@ -432,11 +459,14 @@ class Cascade:
         An element made hidden by ``visibility`` is kept when one of its descendants sets ``visibility: visible``
         (CSS lets such a descendant show).
         """
-        candidates: list[etree._Element] = _HIDDEN_ATTRIBUTE(self.root)
-        candidates += [e for e in _MAY_HIDE_STYLE(self.root) if may_hide(e.get("style") or "")
-                       and any(p in ("display", "visibility") for d in self._inline(e) for p in d)]
+        attributes = _HIDDEN_OR_STYLE(self.root)
+        candidates: list[etree._Element] = [value.getparent() for value in attributes if value.attrname == "hidden"]
+        candidates += [e for e in (value.getparent() for value in attributes
+                                   if value.attrname == "style" and may_hide(value))
+                       if any(p in ("display", "visibility") for d in self._inline(e) for p in d)]
         for rule in self._hiding_rules:
-            candidates += self._matches(rule)
+            if self._subject_on_page(rule.key):
+                candidates += self._matches(rule)
         hidden: list[etree._Element] = []
         for element in dict.fromkeys(candidates):
             values = self.specified(element)
