@@ -58,18 +58,25 @@ _ASCII_SPACE: Final = " \t\n\x0c\r"
 def _page_links(root: etree._Element) -> PageLinks:
     """The :class:`PageLinks` of a parsed page (``root``: the XHTML ``html`` element)."""
     canonical = base = None
-    for element in root.iter(_X + "link"):
-        if "canonical" in (element.get("rel") or "").lower().split() and element.get("href") is not None:
-            canonical = element.get("href", "").strip(_ASCII_SPACE) or None
-            break
-    for element in root.iter(_X + "base"):
-        if element.get("href") is not None:
-            base = element.get("href", "").strip(_ASCII_SPACE) or None
-            break
-    hrefs = tuple(href for href in (element.get("href", "").strip(_ASCII_SPACE)
-                                    for element in root.iter(_X + "a", _X + "area") if element.get("href") is not None)
-                  if href)
-    return PageLinks(canonical, base, hrefs)
+    canonical_found = base_found = False
+    hrefs = []
+    link, base_tag = _X + "link", _X + "base"
+    for element in root.iter(link, base_tag, _X + "a", _X + "area"):  # one walk, in document order
+        href = element.get("href")
+        if href is None:
+            continue
+        tag = element.tag
+        if tag == link:
+            if not canonical_found and "canonical" in (element.get("rel") or "").lower().split():
+                canonical, canonical_found = href.strip(_ASCII_SPACE) or None, True
+        elif tag == base_tag:
+            if not base_found:
+                base, base_found = href.strip(_ASCII_SPACE) or None, True
+        else:
+            href = href.strip(_ASCII_SPACE)
+            if href:
+                hrefs.append(href)
+    return PageLinks(canonical, base, tuple(hrefs))
 
 
 @dataclass
@@ -130,9 +137,10 @@ def locator(element: etree._Element) -> str:
 _SPAN: Final = re.compile(r"[ \t\n\x0c\r]*\+?([0-9]+)")
 
 
-def _colspan(cell: etree._Element) -> int:
-    """The colspan the WHATWG table model uses: an invalid value or 0 is 1, at most 1000 (HTML 4.9.12.1)."""
-    match = _SPAN.match(cell.get("colspan") or "")
+def _colspan(value: str) -> int:
+    """The colspan the WHATWG table model uses for a ``colspan`` attribute's value: an invalid value or 0 is 1, at
+    most 1000 (HTML 4.9.12.1)."""
+    match = _SPAN.match(value)
     if not match:
         return 1
     digits = match.group(1).lstrip("0")
@@ -143,7 +151,14 @@ def _slots_at_least(table: etree._Element) -> int:
     """A lower bound of the table's slots, without the table model: its rows (every ``tr`` is one) times the widest
     row's colspans (a row is at least as wide as its own cells). Exact for tables without rowspan."""
     rows = [row for child in table for row in ([child] if child.tag == _X + "tr" else child.iterchildren(_X + "tr"))]
-    widest = max((sum(_colspan(cell) for cell in row if cell.tag in _CELLS) for row in rows), default=0)
+    widest = 0
+    for row in rows:
+        width = 0
+        for cell in row.iterchildren(_X + "td", _X + "th"):
+            span = cell.get("colspan")
+            width += 1 if span is None else _colspan(span)
+        if width > widest:
+            widest = width
     return len(rows) * widest
 
 
