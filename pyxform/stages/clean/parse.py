@@ -254,7 +254,22 @@ def _xml_characters(text: str) -> str:
     U+FFFF) by U+FFFD."""
     if "\x0c" in text:
         text = text.replace("\x0c", " ")
-    return _NOT_XML_CHAR.sub("\ufffd", text) if _NOT_XML_CHAR.search(text) else text
+    return _NOT_XML_CHAR.sub("\ufffd", text) if _has_non_xml_characters(text) else text
+
+
+_NOT_XML_BYTES: Final = bytes([*range(0x00, 0x09), 0x0B, *range(0x0E, 0x20)])
+
+
+def _has_non_xml_characters(text: str) -> bool:
+    """Whether ``text`` holds a character of :data:`_NOT_XML_CHAR`, found on its UTF-8 bytes (faster than the regular
+    expression over the text): a lone surrogate cannot be encoded, a C0 control is its own byte, U+FFFE and U+FFFF
+    are the only characters written EF BF BE and EF BF BF."""
+    try:
+        encoded = text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return (len(encoded.translate(None, _NOT_XML_BYTES)) != len(encoded) or b"\xef\xbf\xbe" in encoded
+            or b"\xef\xbf\xbf" in encoded)
 
 
 def parse_html_slow(text: str, *, drop: tuple[str, ...] = DROPPED_ELEMENTS) -> Parsed:
