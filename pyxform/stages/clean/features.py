@@ -86,7 +86,7 @@ def _features(cell: etree._Element, own: Style, background: str | None, cascade:
     stack: list[Style] = [own]  # the styles of the open elements, the cell's first
     text: str | None = cell.text
     owner = own
-    walker = etree.iterwalk(cell, events=("start", "end"))
+    walker = etree.iterwalk(cell, events=("start", "end"), tag="{*}*")  # elements: comments and PIs are no text
     for event, element in walker:
         if text:  # the text before this event, of the element whose style is owner
             if first is None:
@@ -103,11 +103,10 @@ def _features(cell: etree._Element, own: Style, background: str | None, cascade:
                 else:
                     entry[1] += characters
             text = None
-        tag = element.tag
-        if element is cell or not isinstance(tag, str):  # comments and processing instructions are no text
+        if element is cell:
             continue
         if event == "start":
-            if tag == _TABLE:
+            if element.tag == _TABLE:
                 walker.skip_subtree()  # its text belongs to its own cells; its tail comes at its end
                 stack.append(owner)  # a placeholder: no text of the table's is counted here
                 continue

@@ -52,6 +52,7 @@ _ANY_KEY: Final = ("*", "")
 # Elements whose attributes give presentational hints (see Cascade._hints).
 _HINTED: Final = frozenset({"font", "body", "td", "th", "tr", "thead", "tbody", "tfoot", "table", "caption", "div",
                             "p", *_HEADINGS})
+_HINTED_TAGS: Final = frozenset(_X + name for name in _HINTED)  # the same, as lxml (Clark) names
 
 #: User-agent style sheet (HTML Living Standard, 15 "Rendering"), only the properties pyxform reads.
 UA_RULES: Final[dict[str, dict[str, str]]] = {
@@ -350,21 +351,20 @@ class Cascade:
 
     def _compute(self, element: etree._Element, parent: Style | None) -> Style:
         tag = element.tag
-        if not self._index:
-            # No author rule on the page (most pages): the specified values depend on the name and the
-            # style-bearing attributes alone, so the computed style is found without matching.
-            get = element.get
-            name = tag[_X_LENGTH:] if tag.startswith(_X) else ""
-            fast_key = (id(parent), tag, get("style"), get("hidden"),
-                        (get("size"), get("face"), get("color"), get("text"), get("bgcolor"), get("align"))
-                        if name in _HINTED else None)
-            memo = self._fast_memo.get(fast_key)
-            if memo is not None and memo[0] is parent:
-                return memo[1]
-            style = self._compute_specified(element, tag, parent)
-            self._fast_memo[fast_key] = (parent, style)  # parent kept alive, so its id is never reused
-            return style
-        return self._compute_specified(element, tag, parent)
+        if self._index:
+            return self._compute_specified(element, tag, parent)
+        # No author rule on the page (most pages): the specified values depend on the name and the style-bearing
+        # attributes alone, so the computed style is found without matching.
+        get = element.get
+        fast_key = (id(parent), tag, get("style"), get("hidden"),
+                    (get("size"), get("face"), get("color"), get("text"), get("bgcolor"), get("align"))
+                    if tag in _HINTED_TAGS else None)
+        memo = self._fast_memo.get(fast_key)
+        if memo is not None and memo[0] is parent:
+            return memo[1]
+        style = self._compute_specified(element, tag, parent)
+        self._fast_memo[fast_key] = (parent, style)  # parent kept alive, so its id is never reused
+        return style
 
     def _compute_specified(self, element: etree._Element, tag: str, parent: Style | None) -> Style:
         specified = self.specified(element)
