@@ -107,6 +107,14 @@ _CLASSES: Final = etree.XPath("descendant-or-self::*/@class", smart_strings=Fals
 _XPATH_SPACE: Final = re.compile("[ \t\r\n]+")
 
 
+# Specified values that no author rule takes part in, and computed styles, are the same on every page: they are kept
+# across pages (the pages of a site share their markup and styles), at most _SHARED_SIZE of each, then emptied. Both
+# are shared: read only, as the per-page memos of Cascade.
+_SHARED_SPECIFIED: dict[tuple, dict[str, str]] = {}
+_SHARED_COMPUTED: dict[tuple, "Style"] = {}
+_SHARED_SIZE: Final = 20_000
+
+
 @dataclass(eq=False)
 class _Rule:
     xpath: etree.XPath  # descendant-or-self:: from the root: every element the selector matches
@@ -291,7 +299,16 @@ class Cascade:
                if name in _HINTED else None)
         values = self._specified_memo.get(key)
         if values is None:
-            values = self._specified(element, name, rules)
+            if rules:
+                values = self._specified(element, name, rules)
+            else:  # the same on every page in the same mode
+                shared_key = (self.quirks, key)
+                values = _SHARED_SPECIFIED.get(shared_key)
+                if values is None:
+                    values = self._specified(element, name, rules)
+                    if len(_SHARED_SPECIFIED) >= _SHARED_SIZE:
+                        _SHARED_SPECIFIED.clear()
+                    _SHARED_SPECIFIED[shared_key] = values
             self._specified_memo[key] = values
         return values
 
@@ -373,7 +390,16 @@ class Cascade:
         memo = self._computed_memo.get(key)
         if memo is not None and memo[0] is parent:
             return memo[1]
-        style = self._compute_new(specified, is_th, parent)
+        # _compute_new reads these of the parent, and nothing of the page
+        shared_key = (None if parent is None else (
+            parent.font_size, parent.weight, parent.italic, parent.face, parent.color, parent.align,
+            parent.text_indent, parent.visibility, parent.background), tuple(specified.items()), is_th)
+        style = _SHARED_COMPUTED.get(shared_key)
+        if style is None:
+            style = self._compute_new(specified, is_th, parent)
+            if len(_SHARED_COMPUTED) >= _SHARED_SIZE:
+                _SHARED_COMPUTED.clear()
+            _SHARED_COMPUTED[shared_key] = style
         self._computed_memo[key] = (parent, style)  # parent kept alive, so its id is never reused
         return style
 
