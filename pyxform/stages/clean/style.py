@@ -113,6 +113,10 @@ _XPATH_SPACE: Final = re.compile("[ \t\r\n]+")
 _SHARED_SPECIFIED: dict[tuple, dict[str, str]] = {}
 _SHARED_COMPUTED: dict[tuple, "Style"] = {}
 _SHARED_SIZE: Final = 20_000
+# The memo of Cascade._compute for pages without author rules, one per mode (quirks or not): an element's computed style
+# by (its parent's style object, name, style-bearing attributes). Parent styles are shared across pages too
+# (_SHARED_COMPUTED), so a page finds the styles of the elements an earlier page had.
+_SHARED_FAST: Final[dict[bool, dict[tuple, tuple["Style | None", "Style"]]]] = {False: {}, True: {}}
 
 
 @dataclass(eq=False)
@@ -167,7 +171,7 @@ class Cascade:
         # values, and with the same parent style the same computed style (most cells and their content do).
         self._specified_memo: dict[tuple, dict[str, str]] = {}
         self._computed_memo: dict[tuple[int, int, bool], tuple[Style | None, Style]] = {}
-        self._fast_memo: dict[tuple, tuple[Style | None, Style]] = {}
+        self._fast_memo = _SHARED_FAST[bool(quirks)]
         self._match_sets: dict[_Rule, set[etree._Element]] = {}
         self._ids: set[str] | None = None
         self._classes: set[str] | None = None
@@ -380,6 +384,8 @@ class Cascade:
         if memo is not None and memo[0] is parent:
             return memo[1]
         style = self._compute_specified(element, tag, parent)
+        if len(self._fast_memo) >= _SHARED_SIZE:
+            self._fast_memo.clear()
         self._fast_memo[fast_key] = (parent, style)  # parent kept alive, so its id is never reused
         return style
 
