@@ -55,17 +55,27 @@ class PageLinks:
 _ASCII_SPACE: Final = " \t\n\x0c\r"
 
 
-def _page_links(root: etree._Element) -> PageLinks:
-    """The :class:`PageLinks` of a parsed page (``root``: the XHTML ``html`` element)."""
+def _scan(root: etree._Element, max_tables: int) -> tuple[list[etree._Element], PageLinks, list[etree._Element]]:
+    """One walk over a parsed page for what clean reads before it changes the tree: its tables in document order (at
+    most ``max_tables`` + 1: one more is a page over the limit), its :class:`PageLinks`, its ``noscript`` elements."""
     canonical = base = None
     canonical_found = base_found = False
     hrefs = []
-    link, base_tag = _X + "link", _X + "base"
-    for element in root.iter(link, base_tag, _X + "a", _X + "area"):  # one walk, in document order
+    tables: list[etree._Element] = []
+    noscripts: list[etree._Element] = []
+    link, base_tag, table_tag, noscript = _X + "link", _X + "base", _X + "table", _X + "noscript"
+    for element in root.iter(table_tag, link, base_tag, _X + "a", _X + "area", noscript):  # in document order
+        tag = element.tag
+        if tag == table_tag:
+            if len(tables) <= max_tables:
+                tables.append(element)
+            continue
+        if tag == noscript:
+            noscripts.append(element)
+            continue
         href = element.get("href")
         if href is None:
             continue
-        tag = element.tag
         if tag == link:
             if not canonical_found and "canonical" in (element.get("rel") or "").lower().split():
                 canonical, canonical_found = href.strip(_ASCII_SPACE) or None, True
@@ -76,7 +86,7 @@ def _page_links(root: etree._Element) -> PageLinks:
             href = href.strip(_ASCII_SPACE)
             if href:
                 hrefs.append(href)
-    return PageLinks(canonical, base, tuple(hrefs))
+    return tables, PageLinks(canonical, base, tuple(hrefs)), noscripts
 
 
 @dataclass
@@ -162,15 +172,16 @@ def _slots_at_least(table: etree._Element) -> int:
     return len(rows) * widest
 
 
-def _number_tables(root: etree._Element, limits: Limits, location: str) -> None:
-    """``px:index`` (document order among all tables), ``px:locator`` and ``px:depth`` on every table.
+def _number_tables(tables: list[etree._Element], limits: Limits, location: str) -> None:
+    """``px:index`` (document order among all tables), ``px:locator`` and ``px:depth`` on every table (``tables``: the
+    page's tables in document order, :func:`_scan`).
 
     :raises LimitExceeded: more than ``max_tables`` tables, a table nested deeper than ``max_depth``, or tables whose
         slots add up to more than ``max_page_slots`` (counted from below, so a page under the limit always passes;
         a table over ``max_slots`` is not counted: it fails alone in normalize, before any of its slots exist).
     """
     page_slots = 0
-    for index, table in enumerate(root.iter(_X + "table")):
+    for index, table in enumerate(tables):
         if index >= limits.max_tables:
             raise limit_exceeded("max_tables", f"the page has more than {limits.max_tables} tables",
                                  limits=limits, location=location)
@@ -237,11 +248,11 @@ def clean(source: Source | bytes | str, *, limits: Limits = DEFAULT_LIMITS) -> C
     warnings = list(decoded.warnings)
     parsed = parse_html(decoded.text)
     root = parsed.tree.getroot()
-    _number_tables(root, limits, location)
-    links = _page_links(root)
+    tables, links, noscripts = _scan(root, limits.max_tables)
+    _number_tables(tables, limits, location)
 
     cascade = Cascade(root, parsed.style_sheets, quirks=parsed.quirks)
-    for element in list(root.iter(_X + "noscript")):
+    for element in noscripts:
         _remove(element)
     kept_hidden = False
     for element in cascade.hidden_elements(outermost=False):

@@ -187,20 +187,22 @@ def annotate_tables(root: etree._Element, cascade: Cascade) -> None:
     A cell whose content is one text node (most cells) takes its features from its own style, its background and
     the non-breaking spaces that start its text alone: they are computed once per distinct combination on the page
     (the same values :func:`cell_features` gives)."""
-    heading: str | None = None
-    for element in root.iter(_TABLE, *_HEADINGS):
-        if element.tag == _TABLE:
-            element.set(_PX + "font-size", _number(cascade.style(element).font_size))
-            if heading:
-                element.set(_PX + "heading", heading)
-        else:
-            heading = collapse("".join(element.itertext())) or heading
     style = cascade.style
+    heading: str | None = None
     text_only: dict[tuple[int, str | None, int | None], dict[str, str]] = {}
     last_row: etree._Element | None = None
     row_style: Style | None = None
     row_background: str | None = None
-    for cell in root.iter(*_CELLS):
+    for cell in root.iter(*_CELLS, _TABLE, *_HEADINGS):  # one walk: a table comes before its cells
+        tag = cell.tag
+        if tag == _TABLE:  # not a cell: a table
+            cell.set(_PX + "font-size", _number(style(cell).font_size))
+            if heading:
+                cell.set(_PX + "heading", heading)
+            continue
+        if tag in _HEADINGS:  # not a cell: a heading, for the tables after it
+            heading = collapse("".join(cell.itertext())) or heading
+            continue
         row = cell.getparent()
         if row is None or row.tag != _TR:
             continue
