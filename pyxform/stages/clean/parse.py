@@ -76,6 +76,10 @@ _NOT_NAME_CHARACTER: Final = re.compile(r"[^A-Za-z0-9._-]")
 # Names as turbohtml's XML serialization writes them: attributes as ` NAME="`, elements as `<NAME` (a "<" in text or in
 # an attribute value is written "&lt;"); see _needs_repair.
 _SERIALIZED_ATTRIBUTE: Final = re.compile(r' ([^ =<>"]+)="')
+# The same in the reversed text (`"=EMAN `): there the search starts at each '"=' (found by a fast literal search),
+# not at every space of the text; occurrences cannot overlap (each holds one space and one '="'), so both find the
+# same names.
+_SERIALIZED_ATTRIBUTE_REVERSED: Final = re.compile(r'"=([^ =<>"]+) ')
 # A serialized element name (`<NAME`, NAME a run of [^\s/>!?]) that is not an ASCII XML name: a first character that
 # cannot start one, or one that no name holds after the ASCII name characters. One search instead of every name.
 _BAD_SERIALIZED_ELEMENT: Final = re.compile(r"<(?:[^A-Za-z_\s/>!?]|[A-Za-z_][A-Za-z0-9._-]*[^A-Za-z0-9._\-\s/>!?])")
@@ -164,8 +168,8 @@ def _needs_repair(markup: str) -> bool:
 def _bad_attribute_names(markup: str) -> set[str]:
     """The attribute names (as `` NAME="`` in turbohtml's XML serialization ``markup``) that are not ASCII XML names
     or are ``xmlns...``: those :func:`_repair_names` may drop (and text that looks like them)."""
-    return {name for name in set(_SERIALIZED_ATTRIBUTE.findall(markup))
-            if not _XML_NAME.match(name) or name.startswith("xmlns")}
+    names = {reversed_name[::-1] for reversed_name in set(_SERIALIZED_ATTRIBUTE_REVERSED.findall(markup[::-1]))}
+    return {name for name in names if not _XML_NAME.match(name) or name.startswith("xmlns")}
 
 
 def _css_attribute_selector(name: str) -> str:
