@@ -55,21 +55,38 @@ class PageLinks:
 _ASCII_SPACE: Final = " \t\n\x0c\r"
 
 
-def _page_links(root: etree._Element) -> PageLinks:
-    """The :class:`PageLinks` of a parsed page (``root``: the XHTML ``html`` element)."""
+def _scan(root: etree._Element, max_tables: int) -> tuple[list[etree._Element], PageLinks, list[etree._Element]]:
+    """One walk over a parsed page for what clean reads before it changes the tree: its tables in document order (at
+    most ``max_tables`` + 1: one more is a page over the limit), its :class:`PageLinks`, its ``noscript`` elements."""
     canonical = base = None
-    for element in root.iter(_X + "link"):
-        if "canonical" in (element.get("rel") or "").lower().split() and element.get("href") is not None:
-            canonical = element.get("href", "").strip(_ASCII_SPACE) or None
-            break
-    for element in root.iter(_X + "base"):
-        if element.get("href") is not None:
-            base = element.get("href", "").strip(_ASCII_SPACE) or None
-            break
-    hrefs = tuple(href for href in (element.get("href", "").strip(_ASCII_SPACE)
-                                    for element in root.iter(_X + "a", _X + "area") if element.get("href") is not None)
-                  if href)
-    return PageLinks(canonical, base, hrefs)
+    canonical_found = base_found = False
+    hrefs = []
+    tables: list[etree._Element] = []
+    noscripts: list[etree._Element] = []
+    link, base_tag, table_tag, noscript = _X + "link", _X + "base", _X + "table", _X + "noscript"
+    for element in root.iter(table_tag, link, base_tag, _X + "a", _X + "area", noscript):  # in document order
+        tag = element.tag
+        if tag == table_tag:
+            if len(tables) <= max_tables:
+                tables.append(element)
+            continue
+        if tag == noscript:
+            noscripts.append(element)
+            continue
+        href = element.get("href")
+        if href is None:
+            continue
+        if tag == link:
+            if not canonical_found and "canonical" in (element.get("rel") or "").lower().split():
+                canonical, canonical_found = href.strip(_ASCII_SPACE) or None, True
+        elif tag == base_tag:
+            if not base_found:
+                base, base_found = href.strip(_ASCII_SPACE) or None, True
+        else:
+            href = href.strip(_ASCII_SPACE)
+            if href:
+                hrefs.append(href)
+    return tables, PageLinks(canonical, base, tuple(hrefs)), noscripts
 
 
 @dataclass
@@ -130,9 +147,10 @@ def locator(element: etree._Element) -> str:
 _SPAN: Final = re.compile(r"[ \t\n\x0c\r]*\+?([0-9]+)")
 
 
-def _colspan(cell: etree._Element) -> int:
-    """The colspan the WHATWG table model uses: an invalid value or 0 is 1, at most 1000 (HTML 4.9.12.1)."""
-    match = _SPAN.match(cell.get("colspan") or "")
+def _colspan(value: str) -> int:
+    """The colspan the WHATWG table model uses for a ``colspan`` attribute's value: an invalid value or 0 is 1, at
+    most 1000 (HTML 4.9.12.1)."""
+    match = _SPAN.match(value)
     if not match:
         return 1
     digits = match.group(1).lstrip("0")
@@ -143,19 +161,27 @@ def _slots_at_least(table: etree._Element) -> int:
     """A lower bound of the table's slots, without the table model: its rows (every ``tr`` is one) times the widest
     row's colspans (a row is at least as wide as its own cells). Exact for tables without rowspan."""
     rows = [row for child in table for row in ([child] if child.tag == _X + "tr" else child.iterchildren(_X + "tr"))]
-    widest = max((sum(_colspan(cell) for cell in row if cell.tag in _CELLS) for row in rows), default=0)
+    widest = 0
+    for row in rows:
+        width = 0
+        for cell in row.iterchildren(_X + "td", _X + "th"):
+            span = cell.get("colspan")
+            width += 1 if span is None else _colspan(span)
+        if width > widest:
+            widest = width
     return len(rows) * widest
 
 
-def _number_tables(root: etree._Element, limits: Limits, location: str) -> None:
-    """``px:index`` (document order among all tables), ``px:locator`` and ``px:depth`` on every table.
+def _number_tables(tables: list[etree._Element], limits: Limits, location: str) -> None:
+    """``px:index`` (document order among all tables), ``px:locator`` and ``px:depth`` on every table (``tables``: the
+    page's tables in document order, :func:`_scan`).
 
     :raises LimitExceeded: more than ``max_tables`` tables, a table nested deeper than ``max_depth``, or tables whose
         slots add up to more than ``max_page_slots`` (counted from below, so a page under the limit always passes;
         a table over ``max_slots`` is not counted: it fails alone in normalize, before any of its slots exist).
     """
     page_slots = 0
-    for index, table in enumerate(root.iter(_X + "table")):
+    for index, table in enumerate(tables):
         if index >= limits.max_tables:
             raise limit_exceeded("max_tables", f"the page has more than {limits.max_tables} tables",
                                  limits=limits, location=location)
@@ -222,11 +248,11 @@ def clean(source: Source | bytes | str, *, limits: Limits = DEFAULT_LIMITS) -> C
     warnings = list(decoded.warnings)
     parsed = parse_html(decoded.text)
     root = parsed.tree.getroot()
-    _number_tables(root, limits, location)
-    links = _page_links(root)
+    tables, links, noscripts = _scan(root, limits.max_tables)
+    _number_tables(tables, limits, location)
 
     cascade = Cascade(root, parsed.style_sheets, quirks=parsed.quirks)
-    for element in list(root.iter(_X + "noscript")):
+    for element in noscripts:
         _remove(element)
     kept_hidden = False
     for element in cascade.hidden_elements(outermost=False):

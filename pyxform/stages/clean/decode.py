@@ -64,6 +64,18 @@ _BINARY_SIGNATURES: Final = (
 _ASCII_WHITESPACE: Final = b"\t\n\x0c\r "
 _HTML_WHITESPACE: Final = " \t\n\x0c\r"
 _XML_CONTROLS: Final = re.compile("[\x01-\x08\x0b\x0e-\x1f]")
+_XML_CONTROL_BYTES: Final = bytes([*range(0x01, 0x09), 0x0B, *range(0x0E, 0x20)])
+
+
+def _xml_control_count(text: str) -> int:
+    """How many characters of ``text`` are C0 controls XML cannot hold (U+0001 to U+001F but tab, line feed, form
+    feed and carriage return), counted on its UTF-8 bytes (those bytes are the characters themselves there: a
+    multi-byte sequence has no byte below 0x80), several times faster than a regular expression over the text."""
+    try:
+        encoded = text.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate (text from a caller): the regular expression
+        return len(_XML_CONTROLS.findall(text))
+    return len(encoded) - len(encoded.translate(None, _XML_CONTROL_BYTES))
 
 
 def _c1_for_unassigned(error: UnicodeError) -> tuple[str, int]:
@@ -345,6 +357,8 @@ def prescan_meta_charset(data: bytes) -> str | None:
 
     :returns: a WHATWG encoding name, or ``None`` when nothing (known) is declared.
     """
+    if b"<meta" not in data[:1024].lower():  # only a <meta> declares: without one the prescan finds nothing
+        return None
     return _Prescan(data).run()
 
 
@@ -426,14 +440,14 @@ def decode_html(data: bytes, *, charset: str | None = None, location: str | None
         raise EmptyInput("the page is empty" if not data else "the page holds only white space", location=location)
     decoded = _sniff(data, charset, location)
     text = decoded.text
-    if not text.strip():
+    if not text or text.isspace():  # not text.strip(), without copying the text
         raise EmptyInput("the page holds only white space", location=location)
     nuls = text.count("\x00")
     if nuls:
         text = text.replace("\x00", "\ufffd")
         decoded = Decoded(text, decoded.encoding, decoded.source,
                           (*decoded.warnings, f"{nuls} NUL character(s) replaced by U+FFFD"))
-    controls = len(_XML_CONTROLS.findall(text))
+    controls = _xml_control_count(text)
     if controls:  # replaced by U+FFFD when parsed (pyxform.stages.clean.parse): XML 1.0 cannot hold them
         decoded = Decoded(text, decoded.encoding, decoded.source,
                           (*decoded.warnings, f"{controls} control character(s) that XML cannot hold "

@@ -13,7 +13,7 @@ Per table: ``px:font-size`` (its own computed size) and ``px:heading`` (the near
 from __future__ import annotations
 
 import re
-from collections.abc import Hashable, Iterable, Iterator
+from collections.abc import Hashable, Iterable
 from operator import itemgetter
 from typing import Final, TypeVar
 
@@ -47,47 +47,6 @@ def _number(value: float) -> str:
     return text if text not in ("-0", "") else "0"
 
 
-def _text_runs(cell: etree._Element) -> Iterator[tuple[str, etree._Element]]:
-    """``(text, element whose style it has)`` for the cell's text in document order, nested tables skipped."""
-    walker = etree.iterwalk(cell, events=("start", "end"))
-    for event, element in walker:
-        tag = element.tag
-        if element is cell or not isinstance(tag, str):  # comments and processing instructions are no text
-            if event == "start" and element is cell and element.text:
-                yield element.text, element
-            continue
-        if event == "start":
-            if tag == _TABLE:
-                walker.skip_subtree()  # its text belongs to its own cells; its tail comes at its end
-            elif element.text:
-                yield element.text, element
-        elif element.tail:
-            parent = element.getparent()
-            assert parent is not None
-            yield element.tail, parent
-
-
-def _indent(cell: etree._Element, cascade: Cascade, first: etree._Element | None, nbsp: int) -> float:
-    """Left indentation of the cell's first text: padding/margin of the cell and block descendants on the way,
-    the text-indent of the innermost block, and 0.25 em per leading non-breaking space."""
-    cell_style = cascade.style(cell)
-    if first is None:
-        return cell_style.padding_left + cell_style.margin_left + cell_style.text_indent
-    chain = []
-    node: etree._Element | None = first
-    while node is not None and node is not cell:
-        chain.append(node)
-        node = node.getparent()
-    total = cell_style.padding_left + cell_style.margin_left
-    innermost_block: Style = cell_style
-    for element in reversed(chain):
-        style = cascade.style(element)
-        if is_block(style):
-            total += style.padding_left + style.margin_left
-            innermost_block = style
-    return total + innermost_block.text_indent + nbsp * 0.25 * cascade.style(first).font_size
-
-
 def _majority(weighted: Iterable[tuple[_T, int]]) -> _T:
     """The value with the largest total weight; among equal totals, the one seen first."""
     totals: dict[_T, int] = {}
@@ -98,52 +57,7 @@ def _majority(weighted: Iterable[tuple[_T, int]]) -> _T:
 
 def cell_features(cell: etree._Element, cascade: Cascade) -> dict[str, str]:
     """The ``px:`` feature attributes of one cell (names without prefix), as ``docs/formats.md`` defines them."""
-    # characters per computed style (cells share Style objects: usually one or two per cell), in order of first use
-    weights: dict[int, list] = {}
-    total = 0
-    first: etree._Element | None = None
-    leading_nbsp = 0
-    for text, owner in _text_runs(cell):
-        if first is None:
-            stripped = text.lstrip("\t\n\x0c\r " + _NBSP)
-            leading_nbsp += text[:len(text) - len(stripped)].count(_NBSP)
-            if stripped:
-                first = owner
-        characters = len("".join(text.split()))
-        if not characters:
-            continue
-        style = cascade.style(owner)
-        total += characters
-        entry = weights.get(id(style))
-        if entry is None:
-            weights[id(style)] = [style, characters]
-        else:
-            entry[1] += characters
     own = cascade.style(cell)
-    features: dict[str, str] = {}
-    if len(weights) == 1:
-        (only, _count), = weights.values()
-        features["font-size"] = _number(round(only.font_size, 2))
-        features["bold"] = "true" if only.weight >= 600 else "false"
-        features["italic"] = "true" if only.italic else "false"
-        face, color = only.face, only.color
-    elif total:
-        features["font-size"] = _number(_majority((round(style.font_size, 2), n) for style, n in weights.values()))
-        bold = sum(n for style, n in weights.values() if style.weight >= 600)
-        italic = sum(n for style, n in weights.values() if style.italic)
-        features["bold"] = "true" if 2 * bold >= total else "false"
-        features["italic"] = "true" if 2 * italic >= total else "false"
-        face = _majority((style.face, n) for style, n in weights.values())
-        color = _majority((style.color, n) for style, n in weights.values())
-    else:
-        features["font-size"] = _number(own.font_size)
-        features["bold"] = "true" if own.weight >= 600 else "false"
-        features["italic"] = "true" if own.italic else "false"
-        face, color = own.face, own.color
-    if face:
-        features["face"] = face
-    if color:
-        features["color"] = color
     background = own.background
     row = cell.getparent()
     if background is None and row is not None:
@@ -151,11 +65,98 @@ def cell_features(cell: etree._Element, cascade: Cascade) -> dict[str, str]:
         group = row.getparent()
         if background is None and group is not None and group.tag in _ROW_GROUPS:
             background = cascade.style(group).background
+    return {name[len(_PX):]: value for name, value in _features(cell, own, background, cascade).items()}
+
+
+def _features(cell: etree._Element, own: Style, background: str | None, cascade: Cascade) -> dict[str, str]:
+    """The feature attributes (Clark names) of ``cell``, whose computed style is ``own`` and background (its own,
+    else its row's or row group's) ``background``.
+
+    One walk over the cell's content (nested tables skipped: their text belongs to their own cells) computes each
+    element's style from its parent's on the way down (a stack of the open elements' styles), counts the text
+    characters per style and keeps the styles from the cell down to the owner of the first visible text, from which
+    the indentation comes: padding and margin of the cell and of the block boxes on the way, the text-indent of the
+    innermost block, and 0.25 em per leading non-breaking space."""
+    compute = cascade.child_style
+    # characters per computed style (cells share Style objects: usually one or two per cell), in order of first use
+    weights: dict[int, list] = {}
+    total = 0
+    first: list[Style] | None = None  # the styles from the cell to the owner of the first visible text
+    leading_nbsp = 0
+    stack: list[Style] = [own]  # the styles of the open elements, the cell's first
+    text: str | None = cell.text
+    owner = own
+    walker = etree.iterwalk(cell, events=("start", "end"), tag="{*}*")  # elements: comments and PIs are no text
+    for event, element in walker:
+        if text:  # the text before this event, of the element whose style is owner
+            if first is None:
+                stripped = text.lstrip("\t\n\x0c\r " + _NBSP)
+                leading_nbsp += text[:len(text) - len(stripped)].count(_NBSP)
+                if stripped:
+                    first = stack[:]
+            characters = len("".join(text.split()))
+            if characters:
+                total += characters
+                entry = weights.get(id(owner))
+                if entry is None:
+                    weights[id(owner)] = [owner, characters]
+                else:
+                    entry[1] += characters
+            text = None
+        if element is cell:
+            continue
+        if event == "start":
+            if element.tag == _TABLE:
+                walker.skip_subtree()  # its text belongs to its own cells; its tail comes at its end
+                stack.append(owner)  # a placeholder: no text of the table's is counted here
+                continue
+            owner = compute(element, stack[-1])
+            stack.append(owner)
+            text = element.text
+        else:
+            stack.pop()
+            owner = stack[-1]
+            text = element.tail
+    features: dict[str, str] = {}
+    if len(weights) == 1:
+        (only, _count), = weights.values()
+        features[_PX + "font-size"] = _number(round(only.font_size, 2))
+        features[_PX + "bold"] = "true" if only.weight >= 600 else "false"
+        features[_PX + "italic"] = "true" if only.italic else "false"
+        face, color = only.face, only.color
+    elif total:
+        features[_PX + "font-size"] = _number(_majority((round(style.font_size, 2), n)
+                                                       for style, n in weights.values()))
+        bold = sum(n for style, n in weights.values() if style.weight >= 600)
+        italic = sum(n for style, n in weights.values() if style.italic)
+        features[_PX + "bold"] = "true" if 2 * bold >= total else "false"
+        features[_PX + "italic"] = "true" if 2 * italic >= total else "false"
+        face = _majority((style.face, n) for style, n in weights.values())
+        color = _majority((style.color, n) for style, n in weights.values())
+    else:
+        features[_PX + "font-size"] = _number(own.font_size)
+        features[_PX + "bold"] = "true" if own.weight >= 600 else "false"
+        features[_PX + "italic"] = "true" if own.italic else "false"
+        face, color = own.face, own.color
+    if face:
+        features[_PX + "face"] = face
+    if color:
+        features[_PX + "color"] = color
     if background:
-        features["background"] = background
-    features["indent"] = _number(max(_indent(cell, cascade, first, leading_nbsp), 0.0))
+        features[_PX + "background"] = background
+    if first is None:
+        indent = own.padding_left + own.margin_left + own.text_indent
+    else:
+        indent = own.padding_left + own.margin_left
+        innermost_block = own
+        for style in first[1:]:
+            if is_block(style):
+                indent += style.padding_left + style.margin_left
+                innermost_block = style
+        indent += innermost_block.text_indent + leading_nbsp * 0.25 * first[-1].font_size
+    features[_PX + "indent"] = _number(max(indent, 0.0))
     if own.align:
-        features["align"] = own.align
+        features[_PX + "align"] = own.align
     return features
 
 
@@ -186,25 +187,24 @@ def annotate_tables(root: etree._Element, cascade: Cascade) -> None:
     A cell whose content is one text node (most cells) takes its features from its own style, its background and
     the non-breaking spaces that start its text alone: they are computed once per distinct combination on the page
     (the same values :func:`cell_features` gives)."""
-    heading: str | None = None
-    for element in root.iter(_TABLE, *_HEADINGS):
-        if element.tag == _TABLE:
-            element.set(_PX + "font-size", _number(cascade.style(element).font_size))
-            if heading:
-                element.set(_PX + "heading", heading)
-        else:
-            heading = collapse("".join(element.itertext())) or heading
     style = cascade.style
+    heading: str | None = None
     text_only: dict[tuple[int, str | None, int | None], dict[str, str]] = {}
     last_row: etree._Element | None = None
     row_style: Style | None = None
     row_background: str | None = None
-    for cell in root.iter(*_CELLS):
+    for cell in root.iter(*_CELLS, _TABLE, *_HEADINGS):  # one walk: a table comes before its cells
+        tag = cell.tag
+        if tag == _TABLE:  # not a cell: a table
+            cell.set(_PX + "font-size", _number(style(cell).font_size))
+            if heading:
+                cell.set(_PX + "heading", heading)
+            continue
+        if tag in _HEADINGS:  # not a cell: a heading, for the tables after it
+            heading = collapse("".join(cell.itertext())) or heading
+            continue
         row = cell.getparent()
         if row is None or row.tag != _TR:
-            continue
-        if len(cell):
-            cell.attrib.update({_PX + name: value for name, value in cell_features(cell, cascade).items()})
             continue
         if row is not last_row:  # a row's cells come one after another: its style and background once
             last_row, row_style = row, style(row)
@@ -212,15 +212,18 @@ def annotate_tables(root: etree._Element, cascade: Cascade) -> None:
             group = row.getparent()
             if row_background is None and group is not None and group.tag in _ROW_GROUPS:
                 row_background = style(group).background
-        # no element inside: the cell's style is needed here only, so it is not kept in the cascade
+        # the cell's style is needed here only (and its content's in _features), so it is not kept in the cascade
         own = cascade.child_style(cell, row_style)
+        background = own.background if own.background is not None else row_background
+        if len(cell):
+            cell.attrib.update(_features(cell, own, background, cascade))
+            continue
         text = cell.text
         nbsp: int | None = None
         if text:
             stripped = text.lstrip("\t\n\x0c\r " + _NBSP)
             if stripped:
                 nbsp = text[:len(text) - len(stripped)].count(_NBSP)
-        background = own.background if own.background is not None else row_background
         key = (id(own), background, nbsp)
         features = text_only.get(key)
         if features is None:

@@ -76,7 +76,13 @@ _NOT_NAME_CHARACTER: Final = re.compile(r"[^A-Za-z0-9._-]")
 # Names as turbohtml's XML serialization writes them: attributes as ` NAME="`, elements as `<NAME` (a "<" in text or in
 # an attribute value is written "&lt;"); see _needs_repair.
 _SERIALIZED_ATTRIBUTE: Final = re.compile(r' ([^ =<>"]+)="')
-_SERIALIZED_ELEMENT: Final = re.compile(r"<([^\s/>!?]+)")
+# The same in the reversed text (`"=EMAN `): there the search starts at each '"=' (found by a fast literal search),
+# not at every space of the text; occurrences cannot overlap (each holds one space and one '="'), so both find the
+# same names.
+_SERIALIZED_ATTRIBUTE_REVERSED: Final = re.compile(r'"=([^ =<>"]+) ')
+# A serialized element name (`<NAME`, NAME a run of [^\s/>!?]) that is not an ASCII XML name: a first character that
+# cannot start one, or one that no name holds after the ASCII name characters. One search instead of every name.
+_BAD_SERIALIZED_ELEMENT: Final = re.compile(r"<(?:[^A-Za-z_\s/>!?]|[A-Za-z_][A-Za-z0-9._-]*[^A-Za-z0-9._\-\s/>!?])")
 
 
 
@@ -156,15 +162,40 @@ def _needs_repair(markup: str) -> bool:
     Text can look like markup here (`` a:b="`` in a paragraph), which only costs the repair; a name the serializer
     leaves out is one XML cannot hold, which the repair would drop too. So when this is false, repairing would not
     change the tree, and the two XPath queries of the repair (several times the cost of the parse) are skipped."""
-    for name in set(_SERIALIZED_ATTRIBUTE.findall(markup)):
-        if not _XML_NAME.match(name) or name.startswith("xmlns"):
-            return True
-    return any(not _XML_NAME.match(name) for name in set(_SERIALIZED_ELEMENT.findall(markup)))
+    return bool(_bad_attribute_names(markup)) or _BAD_SERIALIZED_ELEMENT.search(markup) is not None
 
 
-def _repair_names(document: turbohtml.Document) -> None:
-    """Drop the attributes and rename the elements whose names XML cannot hold (:func:`_attribute_name`)."""
-    for element in document.xpath(_PROBLEM_ATTRIBUTES):
+def _bad_attribute_names(markup: str) -> set[str]:
+    """The attribute names (as `` NAME="`` in turbohtml's XML serialization ``markup``) that are not ASCII XML names
+    or are ``xmlns...``: those :func:`_repair_names` may drop (and text that looks like them)."""
+    names = {reversed_name[::-1] for reversed_name in set(_SERIALIZED_ATTRIBUTE_REVERSED.findall(markup[::-1]))}
+    return {name for name in names if not _XML_NAME.match(name) or name.startswith("xmlns")}
+
+
+def _css_attribute_selector(name: str) -> str:
+    """A CSS selector of the elements with an attribute named ``name`` (every character escaped as ``\\HEX ``)."""
+    return "[" + "".join(f"\\{ord(character):x} " for character in name) + "]"
+
+
+def _repair_names(document: turbohtml.Document, attribute_names: set[str] | None = None) -> None:
+    """Drop the attributes and rename the elements whose names XML cannot hold (:func:`_attribute_name`).
+
+    :param attribute_names: the attribute names that need it as far as the serialization shows
+        (:func:`_bad_attribute_names`): only the elements with one of them are looked at (found by CSS selectors, in
+        microseconds, where the XPath query over every attribute takes milliseconds). The elements left alone then
+        only hold such names that the serializer leaves out, so the serialization is that of the full repair.
+        ``None``: every element (the XPath query), as the route that builds the tree without serializing needs.
+    """
+    elements: list = []
+    if attribute_names is not None:
+        try:
+            for name in attribute_names:
+                elements += document.select(_css_attribute_selector(name))
+        except Exception:  # a selector turbohtml cannot read: the query over every attribute
+            attribute_names = None
+    if attribute_names is None:
+        elements = document.xpath(_PROBLEM_ATTRIBUTES)
+    for element in elements:
         foreign = str(element.namespace) != "Namespace.HTML"
         attributes = element.attrs
         for name in list(attributes):
@@ -194,12 +225,14 @@ def parse_html(text: str, *, drop: tuple[str, ...] = DROPPED_ELEMENTS) -> Parsed
     if drop:
         document.remove(", ".join(drop))
     markup = document.serialize(_XML_SERIALIZATION)
-    if _needs_repair(markup):
-        _repair_names(document)
+    bad_attributes = _bad_attribute_names(markup)
+    repaired = bool(bad_attributes) or _BAD_SERIALIZED_ELEMENT.search(markup) is not None
+    if repaired:
+        _repair_names(document, bad_attributes)
         markup = document.serialize(_XML_SERIALIZATION)
     prolog = _PROLOG.match(markup)
     if prolog is None:
-        return Parsed(_build(document), sheets, quirks)
+        return Parsed(_build_repaired(document, repaired), sheets, quirks)
     markup = f'<html xmlns="{XHTML_NS}" xmlns:px="{PX_NS}"' + markup[prolog.end() + 5:]
     if ' xmlns=""' in markup:
         markup = _EMPTY_DEFAULT_NS.sub(rf'\1 xmlns="{XHTML_NS}"', markup)
@@ -207,8 +240,16 @@ def parse_html(text: str, *, drop: tuple[str, ...] = DROPPED_ELEMENTS) -> Parsed
         root = etree.fromstring(markup.encode("utf-8"),
                                 xml_parser(remove_comments=True, remove_pis=True, collect_ids=False))
     except etree.XMLSyntaxError:
-        return Parsed(_build(document), sheets, quirks)
+        return Parsed(_build_repaired(document, repaired), sheets, quirks)
     return Parsed(etree.ElementTree(root), sheets, quirks)
+
+
+def _build_repaired(document: turbohtml.Document, repaired: bool) -> etree._ElementTree:
+    """:func:`_build` after a repair by attribute names (if ``repaired``) is completed over every element: the tree is
+    built from the nodes, not from the serialization, so it is the tree of the full repair."""
+    if repaired:
+        _repair_names(document)
+    return _build(document)
 
 
 def _xml_characters(text: str) -> str:
@@ -217,7 +258,22 @@ def _xml_characters(text: str) -> str:
     U+FFFF) by U+FFFD."""
     if "\x0c" in text:
         text = text.replace("\x0c", " ")
-    return _NOT_XML_CHAR.sub("\ufffd", text) if _NOT_XML_CHAR.search(text) else text
+    return _NOT_XML_CHAR.sub("\ufffd", text) if _has_non_xml_characters(text) else text
+
+
+_NOT_XML_BYTES: Final = bytes([*range(0x00, 0x09), 0x0B, *range(0x0E, 0x20)])
+
+
+def _has_non_xml_characters(text: str) -> bool:
+    """Whether ``text`` holds a character of :data:`_NOT_XML_CHAR`, found on its UTF-8 bytes (faster than the regular
+    expression over the text): a lone surrogate cannot be encoded, a C0 control is its own byte, U+FFFE and U+FFFF
+    are the only characters written EF BF BE and EF BF BF."""
+    try:
+        encoded = text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return (len(encoded.translate(None, _NOT_XML_BYTES)) != len(encoded) or b"\xef\xbf\xbe" in encoded
+            or b"\xef\xbf\xbf" in encoded)
 
 
 def parse_html_slow(text: str, *, drop: tuple[str, ...] = DROPPED_ELEMENTS) -> Parsed:

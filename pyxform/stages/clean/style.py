@@ -52,6 +52,7 @@ _ANY_KEY: Final = ("*", "")
 # Elements whose attributes give presentational hints (see Cascade._hints).
 _HINTED: Final = frozenset({"font", "body", "td", "th", "tr", "thead", "tbody", "tfoot", "table", "caption", "div",
                             "p", *_HEADINGS})
+_HINTED_TAGS: Final = frozenset(_X + name for name in _HINTED)  # the same, as lxml (Clark) names
 
 #: User-agent style sheet (HTML Living Standard, 15 "Rendering"), only the properties pyxform reads.
 UA_RULES: Final[dict[str, dict[str, str]]] = {
@@ -96,12 +97,26 @@ _BLOCK_DISPLAYS: Final = frozenset({"block", "list-item", "flex", "grid", "table
 _LEVEL_UA, _LEVEL_HINT, _LEVEL_AUTHOR, _LEVEL_INLINE = 0, 1, 2, 3
 _LEVEL_AUTHOR_IMPORTANT, _LEVEL_INLINE_IMPORTANT = 4, 5
 
-# Elements with a hidden attribute; elements whose style attribute may set display or visibility (a superset of
-# those may_hide accepts: the words in ASCII letters of any case, or an escape), in document order, below the root.
-_HIDDEN_ATTRIBUTE: Final = etree.XPath("descendant::*[@hidden]")
-_MAY_HIDE_STYLE: Final = etree.XPath(
-    "descendant::*[@style][contains(translate(@style, 'ABDEILPSTVY', 'abdeilpstvy'), 'display') "
-    "or contains(translate(@style, 'ABDEILPSTVY', 'abdeilpstvy'), 'visibility') or contains(@style, '\\')]")
+# The hidden and style attributes of the elements below the root, in document order (one query: the elements with a
+# hidden attribute and those whose style attribute may hide them are told apart in Python).
+_HIDDEN_OR_STYLE: Final = etree.XPath("descendant::*/@hidden | descendant::*/@style")
+# Every id and class attribute value of the page (for the subjects a selector may have on it).
+_IDS: Final = etree.XPath("descendant-or-self::*/@id", smart_strings=False)
+_CLASSES: Final = etree.XPath("descendant-or-self::*/@class", smart_strings=False)
+# XPath's white space (normalize-space), which separates the class names cssselect's queries compare.
+_XPATH_SPACE: Final = re.compile("[ \t\r\n]+")
+
+
+# Specified values that no author rule takes part in, and computed styles, are the same on every page: they are kept
+# across pages (the pages of a site share their markup and styles), at most _SHARED_SIZE of each, then emptied. Both
+# are shared: read only, as the per-page memos of Cascade.
+_SHARED_SPECIFIED: dict[tuple, dict[str, str]] = {}
+_SHARED_COMPUTED: dict[tuple, "Style"] = {}
+_SHARED_SIZE: Final = 20_000
+# The memo of Cascade._compute for pages without author rules, one per mode (quirks or not): an element's computed style
+# by (its parent's style object, name, style-bearing attributes). Parent styles are shared across pages too
+# (_SHARED_COMPUTED), so a page finds the styles of the elements an earlier page had.
+_SHARED_FAST: Final[dict[bool, dict[tuple, tuple["Style | None", "Style"]]]] = {False: {}, True: {}}
 
 
 @dataclass(eq=False)
@@ -111,6 +126,7 @@ class _Rule:
     order: int
     normal: Declarations
     important: Declarations
+    key: tuple[str, str] = ("*", "")  # the selector's subject: what an element needs to match it (see sheets.py)
 
 
 @dataclass
@@ -155,8 +171,10 @@ class Cascade:
         # values, and with the same parent style the same computed style (most cells and their content do).
         self._specified_memo: dict[tuple, dict[str, str]] = {}
         self._computed_memo: dict[tuple[int, int, bool], tuple[Style | None, Style]] = {}
-        self._fast_memo: dict[tuple, tuple[Style | None, Style]] = {}
+        self._fast_memo = _SHARED_FAST[bool(quirks)]
         self._match_sets: dict[_Rule, set[etree._Element]] = {}
+        self._ids: set[str] | None = None
+        self._classes: set[str] | None = None
         self.warnings: list[str] = []
         order = 0
         for css, media in style_sheets:
@@ -166,7 +184,7 @@ class Cascade:
             for sheet_rule in sheet_rules:
                 for selector in sheet_rule.selectors:
                     compiled = _Rule(selector.xpath, selector.specificity, order + sheet_rule.position,
-                                     sheet_rule.normal, sheet_rule.important)
+                                     sheet_rule.normal, sheet_rule.important, selector.key)
                     self._index[selector.key].append(compiled)
                     if sheet_rule.hides:
                         self._hiding_rules.append(compiled)
@@ -210,6 +228,28 @@ class Cascade:
                 found = set()
             self._match_sets[rule] = found
         return found
+
+    def _subject_on_page(self, key: tuple[str, str]) -> bool:
+        """False when no element of the page can be the subject of a selector with index key ``key``: no element
+        has that id, class name (between XPath white space, as cssselect's query compares it) or local name. Such a
+        rule matches nothing, and its query over the page (the costly part of matching) is not run."""
+        kind, name = key
+        if kind == "id":
+            if self._ids is None:
+                self._ids = set(_IDS(self.root))
+            return name in self._ids
+        if kind == "class":
+            if _XPATH_SPACE.search(name):
+                return True
+            if self._classes is None:
+                self._classes = {token for value in _CLASSES(self.root) for token in _XPATH_SPACE.split(value)}
+            return name in self._classes
+        if kind == "tag":
+            try:
+                return next(self.root.iter("{*}" + name), None) is not None
+            except ValueError:  # a name lxml cannot look for: the query decides
+                return True
+        return True
 
     def _inline(self, element: etree._Element) -> tuple[Declarations, Declarations]:
         css = element.get("style")
@@ -263,7 +303,16 @@ class Cascade:
                if name in _HINTED else None)
         values = self._specified_memo.get(key)
         if values is None:
-            values = self._specified(element, name, rules)
+            if rules:
+                values = self._specified(element, name, rules)
+            else:  # the same on every page in the same mode
+                shared_key = (self.quirks, key)
+                values = _SHARED_SPECIFIED.get(shared_key)
+                if values is None:
+                    values = self._specified(element, name, rules)
+                    if len(_SHARED_SPECIFIED) >= _SHARED_SIZE:
+                        _SHARED_SPECIFIED.clear()
+                    _SHARED_SPECIFIED[shared_key] = values
             self._specified_memo[key] = values
         return values
 
@@ -323,21 +372,22 @@ class Cascade:
 
     def _compute(self, element: etree._Element, parent: Style | None) -> Style:
         tag = element.tag
-        if not self._index:
-            # No author rule on the page (most pages): the specified values depend on the name and the
-            # style-bearing attributes alone, so the computed style is found without matching.
-            get = element.get
-            name = tag[_X_LENGTH:] if tag.startswith(_X) else ""
-            fast_key = (id(parent), tag, get("style"), get("hidden"),
-                        (get("size"), get("face"), get("color"), get("text"), get("bgcolor"), get("align"))
-                        if name in _HINTED else None)
-            memo = self._fast_memo.get(fast_key)
-            if memo is not None and memo[0] is parent:
-                return memo[1]
-            style = self._compute_specified(element, tag, parent)
-            self._fast_memo[fast_key] = (parent, style)  # parent kept alive, so its id is never reused
-            return style
-        return self._compute_specified(element, tag, parent)
+        if self._index:
+            return self._compute_specified(element, tag, parent)
+        # No author rule on the page (most pages): the specified values depend on the name and the style-bearing
+        # attributes alone, so the computed style is found without matching.
+        get = element.get
+        fast_key = (id(parent), tag, get("style"), get("hidden"),
+                    (get("size"), get("face"), get("color"), get("text"), get("bgcolor"), get("align"))
+                    if tag in _HINTED_TAGS else None)
+        memo = self._fast_memo.get(fast_key)
+        if memo is not None and memo[0] is parent:
+            return memo[1]
+        style = self._compute_specified(element, tag, parent)
+        if len(self._fast_memo) >= _SHARED_SIZE:
+            self._fast_memo.clear()
+        self._fast_memo[fast_key] = (parent, style)  # parent kept alive, so its id is never reused
+        return style
 
     def _compute_specified(self, element: etree._Element, tag: str, parent: Style | None) -> Style:
         specified = self.specified(element)
@@ -346,7 +396,16 @@ class Cascade:
         memo = self._computed_memo.get(key)
         if memo is not None and memo[0] is parent:
             return memo[1]
-        style = self._compute_new(specified, is_th, parent)
+        # _compute_new reads these of the parent, and nothing of the page
+        shared_key = (None if parent is None else (
+            parent.font_size, parent.weight, parent.italic, parent.face, parent.color, parent.align,
+            parent.text_indent, parent.visibility, parent.background), tuple(specified.items()), is_th)
+        style = _SHARED_COMPUTED.get(shared_key)
+        if style is None:
+            style = self._compute_new(specified, is_th, parent)
+            if len(_SHARED_COMPUTED) >= _SHARED_SIZE:
+                _SHARED_COMPUTED.clear()
+            _SHARED_COMPUTED[shared_key] = style
         self._computed_memo[key] = (parent, style)  # parent kept alive, so its id is never reused
         return style
 
@@ -432,11 +491,14 @@ class Cascade:
         An element made hidden by ``visibility`` is kept when one of its descendants sets ``visibility: visible``
         (CSS lets such a descendant show).
         """
-        candidates: list[etree._Element] = _HIDDEN_ATTRIBUTE(self.root)
-        candidates += [e for e in _MAY_HIDE_STYLE(self.root) if may_hide(e.get("style") or "")
-                       and any(p in ("display", "visibility") for d in self._inline(e) for p in d)]
+        attributes = _HIDDEN_OR_STYLE(self.root)
+        candidates: list[etree._Element] = [value.getparent() for value in attributes if value.attrname == "hidden"]
+        candidates += [e for e in (value.getparent() for value in attributes
+                                   if value.attrname == "style" and may_hide(value))
+                       if any(p in ("display", "visibility") for d in self._inline(e) for p in d)]
         for rule in self._hiding_rules:
-            candidates += self._matches(rule)
+            if self._subject_on_page(rule.key):
+                candidates += self._matches(rule)
         hidden: list[etree._Element] = []
         for element in dict.fromkeys(candidates):
             values = self.specified(element)

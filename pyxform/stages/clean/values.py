@@ -39,6 +39,7 @@ def css_tokens(value: str) -> list:
             if t.type not in ("whitespace", "comment")]
 
 
+@functools.lru_cache(maxsize=4096)  # pure, and pages repeat their values
 def css_color(value: str) -> str | None:
     """A CSS colour value as ``#rrggbb`` (``None`` for transparent, ``currentcolor``, or not a colour)."""
     try:
@@ -50,6 +51,7 @@ def css_color(value: str) -> str | None:
     return "#" + "".join(f"{round(channel * 255):02x}" for channel in (color.red, color.green, color.blue))
 
 
+@functools.lru_cache(maxsize=4096)  # pure, and pages repeat their values
 def legacy_color(value: str) -> str | None:
     """HTML's "rules for parsing a legacy colour value" (HTML 2.3.6.4): ``bgcolor``/``color``/``text`` attributes.
 
@@ -188,6 +190,7 @@ def media_applies(query_text: str) -> bool:
     return False
 
 
+@functools.lru_cache(maxsize=4096)  # pure, and pages repeat their values
 def length_px(value: str, font_size: float, root_font_size: float = DEFAULT_FONT_SIZE_PX) -> float | None:
     """A CSS length in px (``em`` against ``font_size``); ``None`` for percentages of widths and other values."""
     tokens = css_tokens(value)
@@ -212,6 +215,7 @@ def length_px(value: str, font_size: float, root_font_size: float = DEFAULT_FONT
     return None
 
 
+@functools.lru_cache(maxsize=4096)  # pure, and pages repeat their values
 def font_size_px(value: str, parent: float) -> float | None:
     value = value.strip().lower()
     if value in FONT_SIZE_KEYWORDS:
