@@ -103,14 +103,17 @@
       </xsl:iterate>
     </xsl:variable>
     <xsl:variable name="ordered" as="map(*)*" select="$counted[?kind ne 'tfoot'], $counted[?kind eq 'tfoot']"/>
-    <xsl:variable name="rows" as="map(*)*"
+    <!-- the index of each group's first row: the rows of the groups before it -->
+    <xsl:variable name="first-ys" as="xs:integer*"
+        select="for $g in 1 to count($ordered) return sum(subsequence($ordered, 1, $g - 1) ! count(?rows))"/>
+    <xsl:sequence
         select="for $g in 1 to count($ordered)
-                return $ordered[$g] ! (let $group-rows := ?rows, $kind := ?kind, $first-cells := ?first-cells
-                                       return for $r in 1 to count($group-rows)
+                return $ordered[$g] ! (let $group-rows := ?rows, $kind := ?kind, $first-cells := ?first-cells,
+                                           $size := count($group-rows), $first-y := $first-ys[$g]
+                                       return for $r in 1 to $size
                                               return map { 'tr': $group-rows[$r], 'group': $g - 1, 'group-kind': $kind,
-                                                           'left': count($group-rows) - $r + 1,
-                                                           'first-cell': $first-cells[$r] })"/>
-    <xsl:sequence select="for $y in 1 to count($rows) return map:put($rows[$y], 'y', $y - 1)"/>
+                                                           'left': $size - $r + 1, 'first-cell': $first-cells[$r],
+                                                           'y': $first-y + $r - 1 })"/>
   </xsl:function>
 
   <!--
@@ -145,24 +148,40 @@
       <xsl:variable name="row" as="map(*)" select="."/>
       <xsl:variable name="y" as="xs:integer" select="?y"/>
       <xsl:variable name="active" as="array(xs:integer)*" select="$multi-row[?4 gt $y]"/>
-      <xsl:variable name="placed" as="item()*"
-          select="fp:place-row-cells($table-index, $row, $width, $covered-until, $row-count, $max-slots)"/>
-      <xsl:variable name="state" as="map(*)" select="$placed[last()]"/>
-      <xsl:variable name="cells" as="item()*" select="$placed[position() lt last()]"/>
-      <xsl:variable name="spanning" as="map(*)*" select="$cells[. instance of map(*)]"/>
-      <xsl:sequence select="map {
-          'row': $row,
-          'xs': if (empty($spanning)) then $cells else $cells ! (if (. instance of map(*)) then ?x else .),
-          'spans': map:merge($spanning ! map { ?position: [?colspan, ?rowspan] }),
-          'active': $active ! [?1, ?2, ?3],
-          'errors': $spanning?errors }"/>
-      <xsl:next-iteration>
-        <xsl:with-param name="width" select="$state?width"/>
-        <xsl:with-param name="covered-until" select="$state?covered-until"/>
-        <xsl:with-param name="multi-row"
-            select="if (empty($spanning)) then $active
-                    else ($active, $spanning[?rowspan gt 1] ! [?x, ?colspan, ?n, $y + ?rowspan])"/>
-      </xsl:next-iteration>
+      <xsl:variable name="row-cells" as="element()*" select="?tr/(td | th)"/>
+      <xsl:variable name="count" as="xs:integer" select="count($row-cells)"/>
+      <xsl:choose>
+        <!-- no cell of an earlier row covers this row and no cell of it has a span attribute (most rows): cell i
+             is anchored in column i - 1; the same as the general steps below, without a map or a call per cell -->
+        <xsl:when test="empty($active) and $row-count * $count le $max-slots
+                        and empty($row-cells[exists(@colspan) or exists(@rowspan)])">
+          <xsl:sequence select="map { 'row': $row, 'xs': 0 to $count - 1, 'spans': map {}, 'active': (), 'errors': () }"/>
+          <xsl:next-iteration>
+            <xsl:with-param name="width" select="max(($width, $count))"/>
+            <xsl:with-param name="multi-row" select="()"/>
+          </xsl:next-iteration>
+        </xsl:when>
+        <xsl:otherwise>
+          <xsl:variable name="placed" as="item()*"
+              select="fp:place-row-cells($table-index, $row, $width, $covered-until, $row-count, $max-slots)"/>
+          <xsl:variable name="state" as="map(*)" select="$placed[last()]"/>
+          <xsl:variable name="cells" as="item()*" select="$placed[position() lt last()]"/>
+          <xsl:variable name="spanning" as="map(*)*" select="$cells[. instance of map(*)]"/>
+          <xsl:sequence select="map {
+              'row': $row,
+              'xs': if (empty($spanning)) then $cells else $cells ! (if (. instance of map(*)) then ?x else .),
+              'spans': map:merge($spanning ! map { ?position: [?colspan, ?rowspan] }),
+              'active': $active ! [?1, ?2, ?3],
+              'errors': $spanning?errors }"/>
+          <xsl:next-iteration>
+            <xsl:with-param name="width" select="$state?width"/>
+            <xsl:with-param name="covered-until" select="$state?covered-until"/>
+            <xsl:with-param name="multi-row"
+                select="if (empty($spanning)) then $active
+                        else ($active, $spanning[?rowspan gt 1] ! [?x, ?colspan, ?n, $y + ?rowspan])"/>
+          </xsl:next-iteration>
+        </xsl:otherwise>
+      </xsl:choose>
     </xsl:iterate>
   </xsl:function>
 
