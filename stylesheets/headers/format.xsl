@@ -126,11 +126,21 @@
   <xsl:function name="fp:usual" as="map(*)">
     <xsl:param name="cells" as="map(*)*"/>
     <xsl:sequence select="map {
-        'face' : (f:mode($cells ! ?face), '')[1],
-        'color' : (f:mode($cells ! ?color), '')[1],
-        'background' : (f:mode($cells ! ?background), '')[1],
-        'class' : (f:mode($cells ! ?class), '')[1]
+        'face' : fp:usual-value($cells ! ?face),
+        'color' : fp:usual-value($cells ! ?color),
+        'background' : fp:usual-value($cells ! ?background),
+        'class' : fp:usual-value($cells ! ?class)
       }"/>
+  </xsl:function>
+
+  <!-- The most frequent of some values (f:mode), '' for none. Values all equal (most lines: no face, colour or class
+       of their own) are answered by comparison, without f:mode's grouping (this runs four times per row and per
+       column). -->
+  <xsl:function name="fp:usual-value" as="xs:string">
+    <xsl:param name="values" as="xs:string*"/>
+    <xsl:sequence select="if (empty($values)) then ''
+                          else if (every $value in $values satisfies $value eq $values[1]) then $values[1]
+                          else (f:mode($values), '')[1]"/>
   </xsl:function>
 
   <!-- The features that set a cell apart from the cells around it (its column's usual values, for the rows; its
@@ -292,7 +302,7 @@
     <xsl:param name="rows" as="xs:boolean"/>
     <!-- the one background of each line whose cells with text share one -->
     <xsl:variable name="painted" as="map(*)*" select="for $line in $lines return
-        let $all := $ids($line) ! f:model-cell($model, .), $colour := (f:mode($all ! ?background), '')[1],
+        let $all := $ids($line) ! f:model-cell($model, .), $colour := fp:usual-value($all ! ?background),
             $cells := $all[?background eq $colour]
         return map { 'line' : $line, 'background' : $colour, 'cells' : $cells }
                [$colour ne '' and count($cells) ge 2 and count($cells) ge $typed-share * count($all)]"/>
