@@ -45,11 +45,13 @@
     <xsl:variable name="n" as="xs:integer" select="$model?cols"/>
     <xsl:variable name="scored" as="map(*)*" select="$model?ids ! f:model-cell($model, .)[not(?blank)]"/>
     <xsl:variable name="base" as="map(*)" select="fp:base($model, $scored)"/>
-    <xsl:variable name="values" as="map(xs:string, xs:double)"
-        select="map:merge($scored ! map { ?id : f:format-score(., $base) })"/>
-    <!-- the same without the size term: the marks a cell carries whatever its type size -->
+    <!-- the marks a cell carries whatever its type size (its value without the size term), and its value: each
+         cell's marks computed once, the usual size's level once per table -->
     <xsl:variable name="marks" as="map(xs:string, xs:double)"
-        select="map:merge($scored ! map { ?id : f:format-score(map:remove(., 'font-size'), $base) })"/>
+        select="map:merge($scored ! map { ?id : fp:marks-score(., $base) })"/>
+    <xsl:variable name="base-level" as="xs:double" select="f:font-size-level($base?font-size)"/>
+    <xsl:variable name="values" as="map(xs:string, xs:double)"
+        select="map:merge($scored ! map { ?id : $marks(?id) + fp:size-score(?font-size, $base-level) })"/>
     <xsl:variable name="profile" as="map(xs:integer, map(*))" select="f:content-profile($model)"/>
     <!-- the usual face, colour, background and class of each column (over rows that are not wide) and row -->
     <xsl:variable name="narrow-rows" as="xs:integer*"
@@ -62,8 +64,10 @@
         function($y) { f:model-row($model, $y)?texts }, function($id, $x) { $column-usual($x) }, true())"/>
     <xsl:variable name="context" as="map(*)" select="map { 'model' : $model, 'values' : $values, 'marks' : $marks,
         'profile' : $profile, 'column-usual' : $column-usual, 'row-usual' : $row-usual, 'row-bands' : $row-bands }"/>
+    <!-- the slot values of every row, computed once for both row passes -->
+    <xsl:variable name="row-slots" as="map(*)*" select="fp:row-slots($context)"/>
     <!-- pass 1: k over all columns -->
-    <xsl:variable name="rows-1" as="map(*)*" select="fp:row-scores($context, 0 to $n - 1)"/>
+    <xsl:variable name="rows-1" as="map(*)*" select="fp:row-scores($context, $row-slots, 0)"/>
     <xsl:variable name="row-boundary-1" as="map(*)" select="fp:boundary($rows-1, true(), $max-header-rows, ())"/>
     <xsl:variable name="kinds-1" as="array(xs:string)" select="f:row-kinds($model, $row-boundary-1?k, false())"/>
     <!-- p over the data rows, less those that stand out as a whole (a bold total row) -->
@@ -81,7 +85,7 @@
     <xsl:variable name="p" as="xs:integer" select="$col-boundary?k"/>
     <!-- pass 2: k over the columns right of the header columns -->
     <xsl:variable name="rows-2" as="map(*)*"
-        select="if ($p gt 0) then fp:row-scores($context, $p to $n - 1) else $rows-1"/>
+        select="if ($p gt 0) then fp:row-scores($context, $row-slots, $p) else $rows-1"/>
     <xsl:variable name="row-boundary" as="map(*)"
         select="if ($p gt 0) then fp:boundary($rows-2, true(), $max-header-rows, ()) else $row-boundary-1"/>
     <xsl:variable name="k" as="xs:integer" select="$row-boundary?k"/>
@@ -122,11 +126,21 @@
   <xsl:function name="fp:usual" as="map(*)">
     <xsl:param name="cells" as="map(*)*"/>
     <xsl:sequence select="map {
-        'face' : (f:mode($cells ! ?face), '')[1],
-        'color' : (f:mode($cells ! ?color), '')[1],
-        'background' : (f:mode($cells ! ?background), '')[1],
-        'class' : (f:mode($cells ! ?class), '')[1]
+        'face' : fp:usual-value($cells ! ?face),
+        'color' : fp:usual-value($cells ! ?color),
+        'background' : fp:usual-value($cells ! ?background),
+        'class' : fp:usual-value($cells ! ?class)
       }"/>
+  </xsl:function>
+
+  <!-- The most frequent of some values (f:mode), '' for none. Values all equal (most lines: no face, colour or class
+       of their own) are answered by comparison, without f:mode's grouping (this runs four times per row and per
+       column). -->
+  <xsl:function name="fp:usual-value" as="xs:string">
+    <xsl:param name="values" as="xs:string*"/>
+    <xsl:sequence select="if (empty($values)) then ''
+                          else if (every $value in $values satisfies $value eq $values[1]) then $values[1]
+                          else (f:mode($values), '')[1]"/>
   </xsl:function>
 
   <!-- The features that set a cell apart from the cells around it (its column's usual values, for the rows; its
@@ -148,19 +162,32 @@
   <xsl:function name="f:format-score" as="xs:double">
     <xsl:param name="cell" as="map(*)"/>
     <xsl:param name="base" as="map(*)"/>
-    <xsl:variable name="size" as="xs:double" select="
-        if (exists($cell?font-size))
-        then fp:size-difference(f:font-size-level($cell?font-size) - f:font-size-level($base?font-size))
-             * $weight-size-level
+    <xsl:sequence select="fp:marks-score($cell, $base)
+                          + fp:size-score($cell?font-size, f:font-size-level($base?font-size))"/>
+  </xsl:function>
+
+  <!-- The size term of f:format-score for a cell of font size $font-size (px; none if unknown: 0) in a table whose
+       usual size is at level $base-level of the font-size scale. -->
+  <xsl:function name="fp:size-score" as="xs:double">
+    <xsl:param name="font-size" as="xs:double?"/>
+    <xsl:param name="base-level" as="xs:double"/>
+    <xsl:sequence select="
+        if (exists($font-size))
+        then fp:size-difference(f:font-size-level($font-size) - $base-level) * $weight-size-level
         else 0"/>
-    <xsl:variable name="marks" as="xs:double" select="sum((
+  </xsl:function>
+
+  <!-- f:format-score without the size term: the marks a cell carries whatever its type size. -->
+  <xsl:function name="fp:marks-score" as="xs:double">
+    <xsl:param name="cell" as="map(*)"/>
+    <xsl:param name="base" as="map(*)"/>
+    <xsl:sequence select="sum((
         if ($cell?bold) then $weight-bold else 0,
         if ($cell?italic) then $weight-italic else 0,
         if ($cell?colon) then $weight-colon else 0,
         if ($cell?indent lt $base?indent) then $weight-indent else 0,
         if ($base?row-classes-style and $cell?row-class ne $base?row-class) then $weight-class else 0,
         if (f:is-header-class($cell?class) or f:is-header-class($cell?row-class)) then $weight-header-class else 0))"/>
-    <xsl:sequence select="$marks + $size"/>
   </xsl:function>
 
   <!-- The size term: the paper's signed (n - k0), or its absolute value with $size-difference = 'absolute'. -->
@@ -169,18 +196,18 @@
     <xsl:sequence select="if ($size-difference eq 'absolute') then abs($levels) else $levels"/>
   </xsl:function>
 
-  <!-- Row values over the columns $columns: one map per row (see f:format-analysis). -->
-  <xsl:function name="fp:row-scores" as="map(*)*">
+  <!-- The slots of each row covered by scored cells, once per table for both row passes: one map per row with the
+       slots' columns ('x', left to right) and, per slot (parallel sequences, not a map per slot), the cell's format
+       value with its distinct score ('format'), its marks with it ('marks'), its content score ('content'), the sums
+       'format-content' and 'marks-content', and 'typed': 0 in a column that is not numeric, 1 in a numeric column,
+       2 for a number in a numeric column; and the row's 'index', 'wide', 'text' and 'spanned-from'. -->
+  <xsl:function name="fp:row-slots" as="map(*)*">
     <xsl:param name="context" as="map(*)"/>
-    <xsl:param name="columns" as="xs:integer*"/>
     <xsl:variable name="model" as="map(*)" select="$context?model"/>
     <xsl:for-each select="0 to $model?rows - 1">
       <xsl:variable name="y" as="xs:integer" select="."/>
-      <!-- the slots of the row covered by scored cells: their columns, and per slot (parallel sequences, not a map
-           per slot) the cell's distinct score, format and marks values with it, content score, and whether the
-           column is numeric -->
       <xsl:variable name="xs" as="xs:integer*"
-          select="$columns[map:contains($context?values, f:owner($model, $y, .))]"/>
+          select="(0 to $model?cols - 1)[map:contains($context?values, f:owner($model, $y, .))]"/>
       <xsl:variable name="cells" as="map(*)*" select="$xs ! f:model-cell($model, f:owner($model, $y, .))"/>
       <xsl:variable name="slots" as="xs:integer*" select="1 to count($xs)"/>
       <xsl:variable name="distinct" as="xs:double*"
@@ -191,25 +218,46 @@
           select="for $i in $slots return $context?marks($cells[$i]?id) + $distinct[$i]"/>
       <xsl:variable name="content" as="xs:double*"
           select="for $i in $slots return f:content-score($context?profile, $cells[$i], $xs[$i])"/>
-      <xsl:variable name="in-typed" as="xs:integer*"
-          select="for $i in $slots return $i[f:is-numeric-column($context?profile, $xs[$i])]"/>
+      <xsl:sequence select="map {
+          'index' : $y, 'wide' : f:is-wide-row($model, $y),
+          'text' : exists(f:model-row($model, $y)?texts),
+          'spanned-from' : distinct-values(f:model-row($model, $y)?texts ! f:model-cell($model, .)
+                                           [?row lt $y] ! ?row),
+          'x' : $xs, 'format' : $format, 'marks' : $marks, 'content' : $content,
+          'format-content' : for $i in $slots return $format[$i] + $content[$i],
+          'marks-content' : for $i in $slots return $marks[$i] + $content[$i],
+          'typed' : for $i in $slots return
+                    if (not(f:is-numeric-column($context?profile, $xs[$i]))) then 0
+                    else if ($cells[$i]?type eq 'numeric') then 2 else 1
+        }"/>
+    </xsl:for-each>
+  </xsl:function>
+
+  <!-- Row values over the columns from $from on (fp:row-slots of the rows): one map per row (see
+       f:format-analysis). -->
+  <xsl:function name="fp:row-scores" as="map(*)*">
+    <xsl:param name="context" as="map(*)"/>
+    <xsl:param name="row-slots" as="map(*)*"/>
+    <xsl:param name="from" as="xs:integer"/>
+    <xsl:for-each select="$row-slots">
+      <xsl:variable name="row" as="map(*)" select="."/>
+      <!-- the slots in columns $from.. : a tail of the row's slots (their columns ascend) -->
+      <xsl:variable name="start" as="xs:integer" select="count($row?x[. lt $from]) + 1"/>
+      <xsl:variable name="typed" as="xs:integer*" select="subsequence($row?typed, $start)[. gt 0]"/>
       <xsl:variable name="data-typed" as="xs:boolean"
-          select="exists($in-typed) and count(for $i in $in-typed return $i[$cells[$i]?type eq 'numeric']) * 2 ge count($in-typed)"/>
+          select="exists($typed) and count($typed[. eq 2]) * 2 ge count($typed)"/>
       <!-- a band of numbers in numeric columns is a highlighted data row (a winner, a total), not a header -->
       <xsl:variable name="band" as="xs:double"
-          select="if (map:contains($context?row-bands, $y) and not($data-typed)) then $weight-band else 0"/>
+          select="if (map:contains($context?row-bands, $row?index) and not($data-typed)) then $weight-band else 0"/>
       <xsl:sequence select="map:merge((
-          map { 'index' : $y, 'wide' : f:is-wide-row($model, $y),
-                'text' : exists(f:model-row($model, $y)?texts),
-                'data-typed' : $data-typed,
-                'spanned-from' : distinct-values(f:model-row($model, $y)?texts ! f:model-cell($model, .)
-                                                 [?row lt $y] ! ?row) },
-          if (exists($slots)) then map {
-            'format' : f:mean($format) + $band,
-            'marks' : f:mean($marks) + $band,
-            'sub-score' : f:mean(for $i in $slots return $marks[$i] + $content[$i]) + $band,
-            'content' : f:mean($content),
-            'score' : f:mean(for $i in $slots return $format[$i] + $content[$i]) + $band
+          map { 'index' : $row?index, 'wide' : $row?wide, 'text' : $row?text, 'data-typed' : $data-typed,
+                'spanned-from' : $row?spanned-from },
+          if ($start le count($row?x)) then map {
+            'format' : f:mean(subsequence($row?format, $start)) + $band,
+            'marks' : f:mean(subsequence($row?marks, $start)) + $band,
+            'sub-score' : f:mean(subsequence($row?marks-content, $start)) + $band,
+            'content' : f:mean(subsequence($row?content, $start)),
+            'score' : f:mean(subsequence($row?format-content, $start)) + $band
           } else ()))"/>
     </xsl:for-each>
   </xsl:function>
@@ -254,7 +302,7 @@
     <xsl:param name="rows" as="xs:boolean"/>
     <!-- the one background of each line whose cells with text share one -->
     <xsl:variable name="painted" as="map(*)*" select="for $line in $lines return
-        let $all := $ids($line) ! f:model-cell($model, .), $colour := (f:mode($all ! ?background), '')[1],
+        let $all := $ids($line) ! f:model-cell($model, .), $colour := fp:usual-value($all ! ?background),
             $cells := $all[?background eq $colour]
         return map { 'line' : $line, 'background' : $colour, 'cells' : $cells }
                [$colour ne '' and count($cells) ge 2 and count($cells) ge $typed-share * count($all)]"/>
