@@ -123,20 +123,27 @@
         </xsl:for-each-group>
       </xsl:map>
     </xsl:variable>
-    <!-- header blocks: per column top-down, per row left to right -->
+    <!-- header blocks: per column top-down, per row left to right (a line without header slots has none: most rows
+         of a table without header columns, which are not looked at) -->
     <xsl:variable name="column-blocks" as="array(*)" select="array:join(for $x in 0 to $n - 1 return
-        [ fp:blocks($model, $roles, true(), $x, sort($by-column($x), (), function($s) { $s?y })) ])"/>
+        [ if (map:contains($by-column, $x))
+          then fp:blocks($model, $roles, true(), $x, sort($by-column($x), (), function($s) { $s?y })) else () ])"/>
     <xsl:variable name="row-blocks" as="array(*)" select="array:join(for $y in 0 to $m - 1 return
-        [ fp:blocks($model, $roles, false(), $y, sort($by-row($y), (), function($s) { $s?x })) ])"/>
+        [ if (map:contains($by-row, $y))
+          then fp:blocks($model, $roles, false(), $y, sort($by-row($y), (), function($s) { $s?x })) else () ])"/>
     <!-- the scans' results, once per line and number of blocks before the principal cell (a slot's column headers
          depend only on its column and on how many of the column's header blocks lie above the cell; row headers
-         likewise): array per line of arrays indexed by 1 + that number -->
+         likewise): array per line of arrays indexed by 1 + that number; a line without blocks finds nothing -->
+    <xsl:variable name="column-order" as="function(xs:string) as xs:integer*"
+        select="function($id as xs:string) as xs:integer* { f:model-cell($model, $id) ! (?row, ?col) }"/>
+    <xsl:variable name="row-order" as="function(xs:string) as xs:integer*"
+        select="function($id as xs:string) as xs:integer* { f:model-cell($model, $id) ! (?col, ?row) }"/>
     <xsl:variable name="column-lists" as="array(*)" select="array:join(for $x in 1 to $n return
-        [ fp:scan-lists($model, $column-blocks($x), true(), $column-header,
-                        function($id as xs:string) as xs:integer* { f:model-cell($model, $id) ! (?row, ?col) }) ])"/>
+        [ if (empty($column-blocks($x))) then [()]
+          else fp:scan-lists($model, $column-blocks($x), true(), $column-header, $column-order) ])"/>
     <xsl:variable name="row-lists" as="array(*)" select="array:join(for $y in 1 to $m return
-        [ fp:scan-lists($model, $row-blocks($y), false(), $row-header,
-                        function($id as xs:string) as xs:integer* { f:model-cell($model, $id) ! (?col, ?row) }) ])"/>
+        [ if (empty($row-blocks($y))) then [()]
+          else fp:scan-lists($model, $row-blocks($y), false(), $row-header, $row-order) ])"/>
     <!-- markup: row group headers by group, column group headers, first cell of each html id -->
     <xsl:variable name="rowgroup-headers" as="map(*)*"
         select="if ($markup) then $headers[?tag eq 'th' and ?scope eq 'rowgroup'] else ()"/>
@@ -241,9 +248,14 @@
     <xsl:param name="vertical" as="xs:boolean"/>
     <xsl:param name="eligible" as="map(*)"/>
     <xsl:param name="order" as="function(xs:string) as xs:integer*"/>
+    <!-- one block (most lines): its eligible cells with content, no opaque header to compare with -->
     <xsl:variable name="lists" as="array(*)*">
       <xsl:sequence select="[()]"/>
-      <xsl:iterate select="$blocks">
+      <xsl:if test="count($blocks) eq 1">
+        <xsl:sequence select="[ sort(distinct-values($blocks?ids[$eligible(.)][not(f:model-cell($model, .)?empty)]),
+                                     (), $order) ]"/>
+      </xsl:if>
+      <xsl:iterate select="$blocks[count($blocks) gt 1]">
         <xsl:param name="latest" as="map(*)" select="map {}"/>
         <xsl:variable name="added" as="map(*)">
           <xsl:map>
