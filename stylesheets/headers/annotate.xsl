@@ -79,7 +79,7 @@
                 <!-- (row headers, column headers) -->
                 <xsl:variable name="headers" as="xs:string*" select="
                     if (empty($cell)) then ()
-                    else if ($markup and exists($cell?headers))
+                    else if ($markup and fp:has-headers($cell))
                     then f:slot-header-texts($assignment, $row - 1, xs:integer($x))
                     else ($row-texts(1 + fp:count-less($row-firsts, $cell?col)),
                           $column-texts(xs:integer($x) + 1)(1 + fp:count-less($column-firsts(xs:integer($x) + 1),

@@ -150,7 +150,8 @@
     <xsl:variable name="colgroup-headers" as="map(*)*"
         select="if ($markup) then $headers[?tag eq 'th' and ?scope eq 'colgroup'] else ()"/>
     <xsl:variable name="by-html-id" as="map(xs:string, xs:string)" select="if (not($markup)) then map {} else
-        map:merge($model?ids ! f:model-cell($model, .)[?html-id ne ''] ! map { ?html-id : ?id },
+        map:merge($model?ids ! f:model-cell($model, .)[string(?element/@html-id) ne '']
+                    ! map { string(?element/@html-id) : ?id },
                   map { 'duplicates' : 'use-first' })"/>
     <xsl:variable name="sections" as="array(*)" select="fp:section-runs($model, $roles)"/>
     <xsl:sequence select="map {
@@ -349,7 +350,7 @@
     <xsl:if test="$id ne '' and $assignment?roles($id) = ('data', 'empty')">
       <xsl:variable name="cell" as="map(*)" select="f:model-cell($model, $id)"/>
       <xsl:choose>
-        <xsl:when test="$assignment?scans-alone and not($assignment?markup and exists($cell?headers))">
+        <xsl:when test="$assignment?scans-alone and not($assignment?markup and fp:has-headers($cell))">
           <xsl:sequence select="$assignment?row-texts($y + 1)(1 + fp:count-less($assignment?row-firsts($y + 1), $cell?col)),
                                 $assignment?column-texts($x + 1)(1 + fp:count-less($assignment?column-firsts($x + 1),
                                                                                    $cell?row))"/>
@@ -368,11 +369,11 @@
     <xsl:param name="y" as="xs:integer"/>
     <xsl:param name="x" as="xs:integer"/>
     <xsl:choose>
-      <xsl:when test="$context?markup and exists($cell?headers)">
+      <xsl:when test="$context?markup and fp:has-headers($cell)">
         <!-- the headers attribute: the first cell of the table with each id; above the cell = column header -->
         <xsl:variable name="model" as="map(*)" select="$context?model"/>
         <xsl:variable name="listed" as="xs:string*" select="fp:keep($model, $cell,
-            $cell?headers ! $context?by-html-id(.))"/>
+            tokenize(string($cell?element/@headers)) ! $context?by-html-id(.))"/>
         <xsl:variable name="above" as="xs:string*" select="$listed[
             let $h := f:model-cell($model, .) return $h?row + $h?rowspan le $cell?row
               and not($h?col + $h?colspan le $cell?col and $h?scope eq 'row')]"/>
@@ -390,7 +391,7 @@
         <xsl:variable name="colgroup" as="xs:string*" select="$context?colgroup-headers[
             ?col le $x and $x lt ?col + ?colspan and ?row le $y and ?row + ?rowspan le $cell?row] ! ?id"/>
         <xsl:variable name="rowgroup" as="xs:string*" select="$context?rowgroup-headers[
-            ?group eq $cell?group and ?col le $x and ?row le $y] ! ?id"/>
+            string(?element/@group) eq string($cell?element/@group) and ?col le $x and ?row le $y] ! ?id"/>
         <xsl:variable name="model" as="map(*)" select="$context?model"/>
         <xsl:sequence select="map {
             'col' : if (empty($colgroup)) then $column-scan
@@ -402,6 +403,13 @@
                                                  function($id) { f:model-cell($model, $id) ! (?col, ?row) }))) }"/>
       </xsl:otherwise>
     </xsl:choose>
+  </xsl:function>
+
+  <!-- True if the cell (cell map) has a headers attribute with at least one id (HTML: the ids of its header cells). -->
+  <xsl:function name="fp:has-headers" as="xs:boolean">
+    <xsl:param name="cell" as="map(*)"/>
+    <xsl:variable name="element" as="element()" select="$cell?element"/>
+    <xsl:sequence select="exists($element/@headers) and exists(tokenize(string($element/@headers)))"/>
   </xsl:function>
 
   <!-- Header cell ids without empty cells, the data cell itself and repeats (first occurrence kept). -->
