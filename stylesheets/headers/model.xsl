@@ -69,8 +69,9 @@
          rest of the model. -->
     <xsl:variable name="cell-maps" as="map(*)*"
         select="distinct-values($table/px:cell/string(@id)) ! $cells(.)"/>
+    <!-- one map per row with a td, not per td cell -->
     <xsl:variable name="td-rows" as="map(xs:integer, xs:boolean)" select="map:merge(
-        $cell-maps[?tag eq 'td'] ! map { ?row : true() }, map { 'duplicates' : 'use-first' })"/>
+        distinct-values($cell-maps[?tag eq 'td'] ! ?row) ! map { . : true() })"/>
     <xsl:variable name="column-marks" as="map(xs:integer, map(*))">
       <xsl:map>
         <xsl:for-each-group select="$cell-maps[not(?blank) and ?colspan eq 1 and map:contains($td-rows, ?row)]"
