@@ -13,6 +13,7 @@
     xmlns:map="http://www.w3.org/2005/xpath-functions/map"
     xmlns:px="urn:pyxform"
     xmlns:f="urn:pyxform:function"
+    xmlns:fp="urn:pyxform:function:private"
     xmlns:m="urn:pyxform:mode"
     exclude-result-prefixes="#all"
     expand-text="yes">
@@ -40,6 +41,68 @@
       <xsl:apply-templates select="@* except @role" mode="#current"/>
       <xsl:attribute name="role" select="$result?roles(string(@id))"/>
       <xsl:apply-templates select="node()" mode="#current"/>
+    </xsl:copy>
+  </xsl:template>
+
+  <!-- A row: what its slots' header texts share is read once here (the owner ids of its slots, its row header texts
+       by number of blocks before the cell, the table's roles and cells), and each slot of a data or empty cell looks
+       up its two texts directly: the same lists as f:slot-header-texts, which the slots of a cell with a headers
+       attribute (markup), of a table with row or column group headers, and of a row whose index is not one of the
+       table's still go through (px:slot below). -->
+  <xsl:template match="px:row" mode="m:annotate">
+    <xsl:param name="result" as="map(*)" tunnel="yes"/>
+    <xsl:variable name="assignment" as="map(*)" select="$result?assignment"/>
+    <xsl:variable name="model" as="map(*)" select="$assignment?model"/>
+    <xsl:variable name="y" as="xs:double" select="number(@index)"/>
+    <xsl:copy>
+      <xsl:apply-templates select="@*" mode="#current"/>
+      <xsl:choose>
+        <xsl:when test="$y eq floor($y) and $y ge 0 and $y lt $model?rows and $assignment?scans-alone">
+          <xsl:variable name="row" as="xs:integer" select="xs:integer($y) + 1"/>
+          <xsl:variable name="n" as="xs:integer" select="$model?cols"/>
+          <xsl:variable name="owners" as="array(*)" select="$model?owner($row)"/>
+          <xsl:variable name="roles" as="map(*)" select="$assignment?roles"/>
+          <xsl:variable name="cells" as="map(*)" select="$model?cells"/>
+          <xsl:variable name="markup" as="xs:boolean" select="$assignment?markup"/>
+          <xsl:variable name="row-texts" as="array(*)" select="$assignment?row-texts($row)"/>
+          <xsl:variable name="row-firsts" as="xs:integer*" select="$assignment?row-firsts($row)"/>
+          <xsl:variable name="column-texts" as="array(*)" select="$assignment?column-texts"/>
+          <xsl:variable name="column-firsts" as="array(*)" select="$assignment?column-firsts"/>
+          <xsl:for-each select="node()">
+            <xsl:choose>
+              <xsl:when test="self::px:slot">
+                <xsl:variable name="x" as="xs:double" select="number(@col)"/>
+                <xsl:variable name="id" as="xs:string" select="
+                    if ($x ne floor($x) or $x lt 0 or $x ge $n) then '' else $owners(xs:integer($x) + 1)"/>
+                <xsl:variable name="cell" as="map(*)?" select="
+                    if ($id ne '' and $roles($id) = ('data', 'empty')) then $cells($id) else ()"/>
+                <!-- (row headers, column headers) -->
+                <xsl:variable name="headers" as="xs:string*" select="
+                    if (empty($cell)) then ()
+                    else if ($markup and fp:has-headers($cell))
+                    then f:slot-header-texts($assignment, $row - 1, xs:integer($x))
+                    else ($row-texts(1 + fp:count-less($row-firsts, $cell?col)),
+                          $column-texts(xs:integer($x) + 1)(1 + fp:count-less($column-firsts(xs:integer($x) + 1),
+                                                                              $cell?row)))"/>
+                <xsl:copy>
+                  <xsl:copy-of select="@* except (@row-headers, @column-headers)"/>
+                  <xsl:if test="exists($headers)">
+                    <xsl:attribute name="row-headers" select="$headers[1]"/>
+                    <xsl:attribute name="column-headers" select="$headers[2]"/>
+                  </xsl:if>
+                  <xsl:apply-templates select="node()" mode="#current"/>
+                </xsl:copy>
+              </xsl:when>
+              <xsl:otherwise>
+                <xsl:apply-templates select="." mode="#current"/>
+              </xsl:otherwise>
+            </xsl:choose>
+          </xsl:for-each>
+        </xsl:when>
+        <xsl:otherwise>
+          <xsl:apply-templates select="node()" mode="#current"/>
+        </xsl:otherwise>
+      </xsl:choose>
     </xsl:copy>
   </xsl:template>
 

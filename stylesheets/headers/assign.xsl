@@ -123,27 +123,35 @@
         </xsl:for-each-group>
       </xsl:map>
     </xsl:variable>
-    <!-- header blocks: per column top-down, per row left to right -->
+    <!-- header blocks: per column top-down, per row left to right (a line without header slots has none: most rows
+         of a table without header columns, which are not looked at) -->
     <xsl:variable name="column-blocks" as="array(*)" select="array:join(for $x in 0 to $n - 1 return
-        [ fp:blocks($model, $roles, true(), $x, sort($by-column($x), (), function($s) { $s?y })) ])"/>
+        [ if (map:contains($by-column, $x))
+          then fp:blocks($model, $roles, true(), $x, sort($by-column($x), (), function($s) { $s?y })) else () ])"/>
     <xsl:variable name="row-blocks" as="array(*)" select="array:join(for $y in 0 to $m - 1 return
-        [ fp:blocks($model, $roles, false(), $y, sort($by-row($y), (), function($s) { $s?x })) ])"/>
+        [ if (map:contains($by-row, $y))
+          then fp:blocks($model, $roles, false(), $y, sort($by-row($y), (), function($s) { $s?x })) else () ])"/>
     <!-- the scans' results, once per line and number of blocks before the principal cell (a slot's column headers
          depend only on its column and on how many of the column's header blocks lie above the cell; row headers
-         likewise): array per line of arrays indexed by 1 + that number -->
+         likewise): array per line of arrays indexed by 1 + that number; a line without blocks finds nothing -->
+    <xsl:variable name="column-order" as="function(xs:string) as xs:integer*"
+        select="function($id as xs:string) as xs:integer* { f:model-cell($model, $id) ! (?row, ?col) }"/>
+    <xsl:variable name="row-order" as="function(xs:string) as xs:integer*"
+        select="function($id as xs:string) as xs:integer* { f:model-cell($model, $id) ! (?col, ?row) }"/>
     <xsl:variable name="column-lists" as="array(*)" select="array:join(for $x in 1 to $n return
-        [ fp:scan-lists($model, $column-blocks($x), true(), $column-header,
-                        function($id as xs:string) as xs:integer* { f:model-cell($model, $id) ! (?row, ?col) }) ])"/>
+        [ if (empty($column-blocks($x))) then [()]
+          else fp:scan-lists($model, $column-blocks($x), true(), $column-header, $column-order) ])"/>
     <xsl:variable name="row-lists" as="array(*)" select="array:join(for $y in 1 to $m return
-        [ fp:scan-lists($model, $row-blocks($y), false(), $row-header,
-                        function($id as xs:string) as xs:integer* { f:model-cell($model, $id) ! (?col, ?row) }) ])"/>
+        [ if (empty($row-blocks($y))) then [()]
+          else fp:scan-lists($model, $row-blocks($y), false(), $row-header, $row-order) ])"/>
     <!-- markup: row group headers by group, column group headers, first cell of each html id -->
     <xsl:variable name="rowgroup-headers" as="map(*)*"
         select="if ($markup) then $headers[?tag eq 'th' and ?scope eq 'rowgroup'] else ()"/>
     <xsl:variable name="colgroup-headers" as="map(*)*"
         select="if ($markup) then $headers[?tag eq 'th' and ?scope eq 'colgroup'] else ()"/>
     <xsl:variable name="by-html-id" as="map(xs:string, xs:string)" select="if (not($markup)) then map {} else
-        map:merge($model?ids ! f:model-cell($model, .)[?html-id ne ''] ! map { ?html-id : ?id },
+        map:merge($model?ids ! f:model-cell($model, .)[string(?element/@html-id) ne '']
+                    ! map { string(?element/@html-id) : ?id },
                   map { 'duplicates' : 'use-first' })"/>
     <xsl:variable name="sections" as="array(*)" select="fp:section-runs($model, $roles)"/>
     <xsl:sequence select="map {
@@ -241,9 +249,14 @@
     <xsl:param name="vertical" as="xs:boolean"/>
     <xsl:param name="eligible" as="map(*)"/>
     <xsl:param name="order" as="function(xs:string) as xs:integer*"/>
+    <!-- one block (most lines): its eligible cells with content, no opaque header to compare with -->
     <xsl:variable name="lists" as="array(*)*">
       <xsl:sequence select="[()]"/>
-      <xsl:iterate select="$blocks">
+      <xsl:if test="count($blocks) eq 1">
+        <xsl:sequence select="[ sort(distinct-values($blocks?ids[$eligible(.)][not(f:model-cell($model, .)?empty)]),
+                                     (), $order) ]"/>
+      </xsl:if>
+      <xsl:iterate select="$blocks[count($blocks) gt 1]">
         <xsl:param name="latest" as="map(*)" select="map {}"/>
         <xsl:variable name="added" as="map(*)">
           <xsl:map>
@@ -337,7 +350,7 @@
     <xsl:if test="$id ne '' and $assignment?roles($id) = ('data', 'empty')">
       <xsl:variable name="cell" as="map(*)" select="f:model-cell($model, $id)"/>
       <xsl:choose>
-        <xsl:when test="$assignment?scans-alone and not($assignment?markup and exists($cell?headers))">
+        <xsl:when test="$assignment?scans-alone and not($assignment?markup and fp:has-headers($cell))">
           <xsl:sequence select="$assignment?row-texts($y + 1)(1 + fp:count-less($assignment?row-firsts($y + 1), $cell?col)),
                                 $assignment?column-texts($x + 1)(1 + fp:count-less($assignment?column-firsts($x + 1),
                                                                                    $cell?row))"/>
@@ -356,11 +369,11 @@
     <xsl:param name="y" as="xs:integer"/>
     <xsl:param name="x" as="xs:integer"/>
     <xsl:choose>
-      <xsl:when test="$context?markup and exists($cell?headers)">
+      <xsl:when test="$context?markup and fp:has-headers($cell)">
         <!-- the headers attribute: the first cell of the table with each id; above the cell = column header -->
         <xsl:variable name="model" as="map(*)" select="$context?model"/>
         <xsl:variable name="listed" as="xs:string*" select="fp:keep($model, $cell,
-            $cell?headers ! $context?by-html-id(.))"/>
+            tokenize(string($cell?element/@headers)) ! $context?by-html-id(.))"/>
         <xsl:variable name="above" as="xs:string*" select="$listed[
             let $h := f:model-cell($model, .) return $h?row + $h?rowspan le $cell?row
               and not($h?col + $h?colspan le $cell?col and $h?scope eq 'row')]"/>
@@ -378,7 +391,7 @@
         <xsl:variable name="colgroup" as="xs:string*" select="$context?colgroup-headers[
             ?col le $x and $x lt ?col + ?colspan and ?row le $y and ?row + ?rowspan le $cell?row] ! ?id"/>
         <xsl:variable name="rowgroup" as="xs:string*" select="$context?rowgroup-headers[
-            ?group eq $cell?group and ?col le $x and ?row le $y] ! ?id"/>
+            string(?element/@group) eq string($cell?element/@group) and ?col le $x and ?row le $y] ! ?id"/>
         <xsl:variable name="model" as="map(*)" select="$context?model"/>
         <xsl:sequence select="map {
             'col' : if (empty($colgroup)) then $column-scan
@@ -390,6 +403,13 @@
                                                  function($id) { f:model-cell($model, $id) ! (?col, ?row) }))) }"/>
       </xsl:otherwise>
     </xsl:choose>
+  </xsl:function>
+
+  <!-- True if the cell (cell map) has a headers attribute with at least one id (HTML: the ids of its header cells). -->
+  <xsl:function name="fp:has-headers" as="xs:boolean">
+    <xsl:param name="cell" as="map(*)"/>
+    <xsl:variable name="element" as="element()" select="$cell?element"/>
+    <xsl:sequence select="exists($element/@headers) and exists(tokenize(string($element/@headers)))"/>
   </xsl:function>
 
   <!-- Header cell ids without empty cells, the data cell itself and repeats (first occurrence kept). -->
