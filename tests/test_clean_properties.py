@@ -82,6 +82,10 @@ _XML = "{http://www.w3.org/XML/1998/namespace}"
      {_XLINK + "href": "u", _XML + "lang": "en"}),
     ("<p xml:lang=en xlink:href=u>", "p", {}),
     ("<svg><p xmlns=x xmlns:a=y>", "p", {}),
+    # Shrunk hypothesis example "<a</table>": the serializer leaves out an element named "a<" (the fast route lost it
+    # with its attributes); both routes rename it.
+    ("<a<b c=d>x", "a_b", {"c": "d"}),
+    ("<p<q>x</p<q>", "p_q", {}),
 ])
 def test_both_routes_keep_the_same_attributes(text: str, tag: str, attributes: dict[str, str]) -> None:
     fast, slow = parse_html(text).tree.getroot(), parse_html_slow(text).tree.getroot()

@@ -73,6 +73,10 @@ _PROBLEM_ATTRIBUTES: Final = (
 # Element names that are not XML names without a colon (HTML allows "fb:like", "b<table", "x=y" ...).
 _PROBLEM_ELEMENTS: Final = f'//*[translate(name(), "{_NAME_CHARACTERS}", "") != ""]'
 _NOT_NAME_CHARACTER: Final = re.compile(r"[^A-Za-z0-9._-]")
+# A start tag in the source whose name (HTML 13.2.5.8: from an ASCII letter up to white space, "/" or ">") holds a
+# character that is not an ASCII XML name character. The serializer leaves such elements out ("a<b" from "<a<b>"),
+# where the repair renames them ("a_b"), so the serialization cannot show them: the source text must.
+_BAD_SOURCE_TAG: Final = re.compile(r"<[A-Za-z][A-Za-z0-9._-]*[^A-Za-z0-9._\-\t\n\f\r />]")
 # Names as turbohtml's XML serialization writes them: attributes as ` NAME="`, elements as `<NAME` (a "<" in text or in
 # an attribute value is written "&lt;"); see _needs_repair.
 _SERIALIZED_ATTRIBUTE: Final = re.compile(r' ([^ =<>"]+)="')
@@ -226,7 +230,8 @@ def parse_html(text: str, *, drop: tuple[str, ...] = DROPPED_ELEMENTS) -> Parsed
         document.remove(", ".join(drop))
     markup = document.serialize(_XML_SERIALIZATION)
     bad_attributes = _bad_attribute_names(markup)
-    repaired = bool(bad_attributes) or _BAD_SERIALIZED_ELEMENT.search(markup) is not None
+    repaired = (bool(bad_attributes) or _BAD_SERIALIZED_ELEMENT.search(markup) is not None
+                or _BAD_SOURCE_TAG.search(text) is not None)
     if repaired:
         _repair_names(document, bad_attributes)
         markup = document.serialize(_XML_SERIALIZATION)
