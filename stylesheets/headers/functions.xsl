@@ -42,7 +42,14 @@
   -->
   <xsl:function name="f:content-type" as="xs:string">
     <xsl:param name="text" as="xs:string?"/>
-    <xsl:variable name="clean" as="xs:string" select="normalize-space(f:strip-marks($text))"/>
+    <xsl:sequence select="if (f:is-blank($text)) then 'blank'
+                          else f:clean-content-type(normalize-space(f:strip-marks($text)))"/>
+  </xsl:function>
+
+  <!-- f:content-type of a text that is not blank, given its clean form (reference marks cut, spaces normalized):
+       f:cell-features computes the clean form once for the type and the length. -->
+  <xsl:function name="f:clean-content-type" as="xs:string">
+    <xsl:param name="clean" as="xs:string"/>
     <!-- printable ASCII (most cells) is recognized and counted with translate(), which costs far less than the
          regular expressions that other scripts need -->
     <xsl:variable name="ascii" as="xs:boolean" select="translate($clean, ' !&quot;#$%&amp;''()*+,-./0123456789:;&lt;=&gt;?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[\]^_`abcdefghijklmnopqrstuvwxyz{|}~', '') eq ''"/>
@@ -55,8 +62,7 @@
         if ($ascii) then string-length($clean) - string-length(translate($clean, '0123456789', ''))
         else string-length(replace($clean, '\P{Nd}+', ''))"/>
     <xsl:sequence select="
-        if (f:is-blank($text)) then 'blank'
-        else if ($letters + $digits eq 0 or lower-case($clean) = ('n/a', 'n.a.', 'na', 'tba', 'tbd')) then 'null'
+        if ($letters + $digits eq 0 or lower-case($clean) = ('n/a', 'n.a.', 'na', 'tba', 'tbd')) then 'null'
         else if ($digits gt 0 and $digits ge $letters) then 'numeric'
         else if ($digits gt 0 and fp:has-month-date($clean)) then 'numeric'
         else 'text'"/>

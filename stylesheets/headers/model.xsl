@@ -148,8 +148,9 @@
 
   <!--
     The features of a cell with text that only the formatting method reads (computed for it alone: the content
-    features cost regular expressions): the content features, 'type' (f:content-type), 'script' (f:script), 'case'
-    (f:initial-case), 'length' (characters without footnote markers), 'colon' (a trailing colon), and the formatting
+    features cost regular expressions): the content features, 'type' (f:content-type), and for a cell of type 'text'
+    'script' (f:script), 'case' (f:initial-case) and 'length' (characters without footnote markers; for other cells
+    'none', 'none' and 0, never read), 'colon' (a trailing colon), and the formatting
     features of clean, 'font-size' (px, absent if unknown), 'italic', 'face', 'color', 'link-coloured' (most of its
     text is the text of links, so that its colour is the page's colour of links), 'background', 'indent' (px),
     'class' and 'row-class' (the class of the cell's row; classes as f:style-classes gives them).
@@ -161,11 +162,17 @@
     <xsl:variable name="element" as="element(px:cell)" select="$cell?element"/>
     <xsl:variable name="font-size" as="xs:double" select="number($element/@font-size)"/>
     <xsl:variable name="indent" as="xs:double" select="number($element/@indent)"/>
+    <!-- the clean text once for the type and the length; script, case and length are read for the cells of type
+         'text' alone (content.xsl counts them over text cells, f:content-score compares them for a text cell only),
+         so the other cells (numbers and dates: most data cells) get constants instead of their costs -->
+    <xsl:variable name="clean" as="xs:string" select="normalize-space(f:strip-marks($text))"/>
+    <xsl:variable name="type" as="xs:string" select="f:clean-content-type($clean)"/>
+    <xsl:variable name="is-text" as="xs:boolean" select="$type eq 'text'"/>
     <xsl:sequence select="map {
-        'type' : f:content-type($text),
-        'script' : f:script($text),
-        'case' : f:initial-case($text),
-        'length' : string-length(normalize-space(f:strip-marks($text))),
+        'type' : $type,
+        'script' : if ($is-text) then f:script($text) else 'none',
+        'case' : if ($is-text) then f:initial-case($text) else 'none',
+        'length' : if ($is-text) then string-length($clean) else 0,
         'colon' : f:has-trailing-colon($text),
         'font-size' : if ($font-size eq $font-size) then $font-size else (),
         'italic' : $element/@italic = ('true', '1'),
