@@ -24,7 +24,7 @@ import re
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Final
+from typing import Final, TypeVar
 
 from lxml import etree
 
@@ -113,6 +113,17 @@ _XPATH_SPACE: Final = re.compile("[ \t\r\n]+")
 _SHARED_SPECIFIED: dict[tuple, dict[str, str]] = {}
 _SHARED_COMPUTED: dict[tuple, "Style"] = {}
 _SHARED_SIZE: Final = 20_000
+_T = TypeVar("_T")
+
+
+def _share(memo: dict, key: object, value: _T) -> _T:
+    """Store ``value`` under ``key`` in the cross-page ``memo`` (emptied first when it holds _SHARED_SIZE entries)."""
+    if len(memo) >= _SHARED_SIZE:
+        memo.clear()
+    memo[key] = value
+    return value
+
+
 # The memo of Cascade._compute for pages without author rules, one per mode (quirks or not): an element's computed style
 # by (its parent's style object, name, style-bearing attributes). Parent styles are shared across pages too
 # (_SHARED_COMPUTED), so a page finds the styles of the elements an earlier page had.
@@ -309,10 +320,7 @@ class Cascade:
                 shared_key = (self.quirks, key)
                 values = _SHARED_SPECIFIED.get(shared_key)
                 if values is None:
-                    values = self._specified(element, name, rules)
-                    if len(_SHARED_SPECIFIED) >= _SHARED_SIZE:
-                        _SHARED_SPECIFIED.clear()
-                    _SHARED_SPECIFIED[shared_key] = values
+                    values = _share(_SHARED_SPECIFIED, shared_key, self._specified(element, name, rules))
             self._specified_memo[key] = values
         return values
 
@@ -384,9 +392,7 @@ class Cascade:
         if memo is not None and memo[0] is parent:
             return memo[1]
         style = self._compute_specified(element, tag, parent)
-        if len(self._fast_memo) >= _SHARED_SIZE:
-            self._fast_memo.clear()
-        self._fast_memo[fast_key] = (parent, style)  # parent kept alive, so its id is never reused
+        _share(self._fast_memo, fast_key, (parent, style))  # parent kept alive, so its id is never reused
         return style
 
     def _compute_specified(self, element: etree._Element, tag: str, parent: Style | None) -> Style:
@@ -402,10 +408,7 @@ class Cascade:
             parent.text_indent, parent.visibility, parent.background), tuple(specified.items()), is_th)
         style = _SHARED_COMPUTED.get(shared_key)
         if style is None:
-            style = self._compute_new(specified, is_th, parent)
-            if len(_SHARED_COMPUTED) >= _SHARED_SIZE:
-                _SHARED_COMPUTED.clear()
-            _SHARED_COMPUTED[shared_key] = style
+            style = _share(_SHARED_COMPUTED, shared_key, self._compute_new(specified, is_th, parent))
         self._computed_memo[key] = (parent, style)  # parent kept alive, so its id is never reused
         return style
 
