@@ -194,8 +194,11 @@ def _repair_names(document: turbohtml.Document, attribute_names: set[str] | None
     if attribute_names is not None:
         try:
             for name in attribute_names:
-                elements += document.select(_css_attribute_selector(name))
-        except Exception:  # a selector turbohtml cannot read: the query over every attribute
+                found = document.select(_css_attribute_selector(name))
+                if not found:  # a name no selector finds (one holding U+FFFD) or text that looks like one
+                    raise LookupError(name)
+                elements += found
+        except Exception:  # a selector turbohtml cannot read or that finds nothing: the query over every attribute
             attribute_names = None
     if attribute_names is None:
         elements = document.xpath(_PROBLEM_ATTRIBUTES)
