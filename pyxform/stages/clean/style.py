@@ -23,15 +23,15 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Final, TypeVar
 
 from lxml import etree
 
 from .parse import XHTML_NS
 from .sheets import compiled_sheet
-from .values import (DEFAULT_FONT_SIZE_PX, Declarations, css_color, first_family, font_size_px, font_weight,
-                     inline_declarations, legacy_color, length_px, may_hide, media_applies)
+from .values import (ALIGN_VALUES, DEFAULT_FONT_SIZE_PX, Declarations, Style, apply_property, css_color, font_size_px,
+                     inline_declarations, legacy_color, may_hide, media_applies)
 
 __all__ = ["Style", "Cascade", "UA_RULES"]
 
@@ -42,9 +42,6 @@ _INHERITED: Final = frozenset({
 })
 # HTML 15.3.4 "Phrasing content": <font size=N> (1..7) -> CSS keyword size.
 _LEGACY_FONT_SIZES: Final = ("x-small", "small", "medium", "large", "x-large", "xx-large", "xxx-large")
-_ALIGN_VALUES: Final = {"left": "left", "right": "right", "center": "center", "middle": "center",
-                        "justify": "justify", "start": "left", "end": "right", "-webkit-center": "center",
-                        "-moz-center": "center", "-webkit-left": "left", "-webkit-right": "right"}
 _HEADINGS: Final = ("h1", "h2", "h3", "h4", "h5", "h6")
 _X_LENGTH: Final = len(_X)
 _TH: Final = _X + "th"
@@ -138,29 +135,6 @@ class _Rule:
     normal: Declarations
     important: Declarations
     key: tuple[str, str] = ("*", "")  # the selector's subject: what an element needs to match it (see sheets.py)
-
-
-@dataclass
-class Style:
-    """The computed values pyxform reads, for one element.
-
-    Lengths are CSS px; ``weight`` is the numeric font-weight; ``align`` is ``None`` when text-align is the initial
-    value (no rule, attribute or UA default set it).
-    """
-
-    font_size: float = DEFAULT_FONT_SIZE_PX
-    weight: int = 400
-    italic: bool = False
-    face: str | None = None
-    color: str | None = None
-    align: str | None = None
-    text_indent: float = 0.0
-    padding_left: float = 0.0
-    margin_left: float = 0.0
-    background: str | None = None
-    display: str = "inline"
-    visibility: str = "visible"
-    specified: dict[str, str] = field(default_factory=dict)
 
 
 class Cascade:
@@ -295,8 +269,8 @@ class Cascade:
                 hints["background-color"] = (background, False)
         if name in ("td", "th", "tr", "thead", "tbody", "tfoot", "caption", "div", "p", *_HEADINGS):
             align = (element.get("align") or "").strip().lower()
-            if align in _ALIGN_VALUES:
-                hints["text-align"] = (_ALIGN_VALUES[align], False)
+            if align in ALIGN_VALUES:
+                hints["text-align"] = (ALIGN_VALUES[align], False)
         return hints
 
     def specified(self, element: etree._Element) -> dict[str, str]:
@@ -433,7 +407,7 @@ class Cascade:
             if value in ("initial", "unset"):
                 self._initial(style, prop)
                 continue
-            self._apply(style, prop, raw, inherited, parent)
+            apply_property(style, prop, raw, inherited)
         if "text-align" not in specified and is_th and (
                 parent is None or parent.align is None):
             style.align = "center"
@@ -447,43 +421,6 @@ class Cascade:
                      "padding-left": "padding_left", "margin-left": "margin_left", "background-color": "background",
                      "display": "display", "visibility": "visibility"}[prop]
         setattr(style, attribute, getattr(defaults, attribute))
-
-    def _apply(self, style: Style, prop: str, raw: str, inherited: Style, parent: Style | None) -> None:
-        value = raw.strip()
-        lower = value.lower()
-        if prop == "font-size":
-            size = font_size_px(lower, inherited.font_size)
-            if size is not None:
-                style.font_size = size
-        elif prop == "font-weight":
-            weight = font_weight(lower, inherited.weight)
-            if weight is not None:
-                style.weight = weight
-        elif prop == "font-style":
-            if lower in ("italic", "oblique", "normal") or lower.startswith("oblique"):
-                style.italic = lower != "normal"
-        elif prop == "font-family":
-            style.face = first_family(value)
-        elif prop == "color":
-            color = css_color(value)
-            if color is not None or lower == "transparent":
-                style.color = color
-            elif lower == "currentcolor":
-                style.color = inherited.color
-        elif prop == "background-color":
-            style.background = css_color(value)
-        elif prop == "text-align":
-            if lower in _ALIGN_VALUES:
-                style.align = _ALIGN_VALUES[lower]
-        elif prop in ("text-indent", "padding-left", "margin-left"):
-            length = length_px(lower, style.font_size if prop != "text-indent" else style.font_size)
-            if length is not None:
-                setattr(style, prop.replace("-", "_"), length)
-        elif prop == "display":
-            style.display = lower.split()[0] if lower else "inline"
-        elif prop == "visibility":
-            if lower in ("visible", "hidden", "collapse"):
-                style.visibility = lower
 
     # --- hidden elements --------------------------------------------------------------------------------------
 

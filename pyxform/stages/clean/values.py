@@ -1,12 +1,14 @@
 """CSS values, where pyxform reads them: colours, lengths, font sizes and weights, the shorthands that set the
 properties pyxform keeps, declaration lists and media queries (CSS Values and Units 3, CSS Color 3, CSS Fonts 3,
-Media Queries 4; HTML 2.3.6.4 for legacy colours). :mod:`pyxform.stages.clean.style` runs the cascade with them.
+Media Queries 4; HTML 2.3.6.4 for legacy colours), and the computed values pyxform keeps for an element (:class:`Style`,
+:func:`apply_property`). :mod:`pyxform.stages.clean.style` runs the cascade with them.
 """
 
 from __future__ import annotations
 
 import functools
 import re
+from dataclasses import dataclass, field
 from typing import Final
 
 import tinycss2
@@ -14,7 +16,8 @@ import tinycss2.color3
 
 __all__ = ["VIEWPORT_WIDTH_PX", "DEFAULT_FONT_SIZE_PX", "PROPERTIES", "FONT_SIZE_KEYWORDS", "ABSOLUTE_UNITS",
            "Declarations", "css_tokens", "css_color", "legacy_color", "parse_declarations", "inline_declarations",
-           "may_hide", "media_applies", "length_px", "font_size_px", "font_weight", "first_family"]
+           "may_hide", "media_applies", "length_px", "font_size_px", "font_weight", "first_family", "ALIGN_VALUES",
+           "Style", "apply_property"]
 
 VIEWPORT_WIDTH_PX: Final = 1280.0
 DEFAULT_FONT_SIZE_PX: Final = 16.0
@@ -251,3 +254,73 @@ def font_weight(value: str, parent: int) -> int | None:
 def first_family(value: str) -> str | None:
     first = value.split(",")[0].strip().strip("\"'").strip().lower()
     return first or None
+
+
+@dataclass
+class Style:
+    """The computed values pyxform reads, for one element.
+
+    Lengths are CSS px; ``weight`` is the numeric font-weight; ``align`` is ``None`` when text-align is the initial
+    value (no rule, attribute or UA default set it).
+    """
+
+    font_size: float = DEFAULT_FONT_SIZE_PX
+    weight: int = 400
+    italic: bool = False
+    face: str | None = None
+    color: str | None = None
+    align: str | None = None
+    text_indent: float = 0.0
+    padding_left: float = 0.0
+    margin_left: float = 0.0
+    background: str | None = None
+    display: str = "inline"
+    visibility: str = "visible"
+    specified: dict[str, str] = field(default_factory=dict)
+
+
+# text-align and the align attribute's values -> CSS text-align.
+ALIGN_VALUES: Final = {"left": "left", "right": "right", "center": "center", "middle": "center",
+                        "justify": "justify", "start": "left", "end": "right", "-webkit-center": "center",
+                        "-moz-center": "center", "-webkit-left": "left", "-webkit-right": "right"}
+
+
+def apply_property(style: Style, prop: str, raw: str, inherited: Style) -> None:
+    """Set on ``style`` the computed value of ``prop`` from its specified value ``raw`` (not a CSS-wide keyword),
+    ``inherited`` being the parent's style (CSS Cascade 4, 4.4 "Computed values"; lengths in px, em against
+    ``style.font_size``, which is computed first). A value pyxform cannot read leaves the property as it is."""
+    value = raw.strip()
+    lower = value.lower()
+    if prop == "font-size":
+        size = font_size_px(lower, inherited.font_size)
+        if size is not None:
+            style.font_size = size
+    elif prop == "font-weight":
+        weight = font_weight(lower, inherited.weight)
+        if weight is not None:
+            style.weight = weight
+    elif prop == "font-style":
+        if lower in ("italic", "oblique", "normal") or lower.startswith("oblique"):
+            style.italic = lower != "normal"
+    elif prop == "font-family":
+        style.face = first_family(value)
+    elif prop == "color":
+        color = css_color(value)
+        if color is not None or lower == "transparent":
+            style.color = color
+        elif lower == "currentcolor":
+            style.color = inherited.color
+    elif prop == "background-color":
+        style.background = css_color(value)
+    elif prop == "text-align":
+        if lower in ALIGN_VALUES:
+            style.align = ALIGN_VALUES[lower]
+    elif prop in ("text-indent", "padding-left", "margin-left"):
+        length = length_px(lower, style.font_size if prop != "text-indent" else style.font_size)
+        if length is not None:
+            setattr(style, prop.replace("-", "_"), length)
+    elif prop == "display":
+        style.display = lower.split()[0] if lower else "inline"
+    elif prop == "visibility":
+        if lower in ("visible", "hidden", "collapse"):
+            style.visibility = lower
