@@ -78,11 +78,9 @@ _NOT_NAME_CHARACTER: Final = re.compile(r"[^A-Za-z0-9._-]")
 # where the repair renames them ("a_b"), so the serialization cannot show them: the source text must.
 _BAD_SOURCE_TAG: Final = re.compile(r"<[A-Za-z][A-Za-z0-9._-]*[^A-Za-z0-9._\-\t\n\f\r />]")
 # Names as turbohtml's XML serialization writes them: attributes as ` NAME="`, elements as `<NAME` (a "<" in text or in
-# an attribute value is written "&lt;"); see _needs_repair.
-_SERIALIZED_ATTRIBUTE: Final = re.compile(r' ([^ =<>"]+)="')
-# The same in the reversed text (`"=EMAN `): there the search starts at each '"=' (found by a fast literal search),
-# not at every space of the text; occurrences cannot overlap (each holds one space and one '="'), so both find the
-# same names.
+# an attribute value is written "&lt;"); see _needs_repair. Attributes are searched in the reversed text (`"=EMAN `):
+# there the search starts at each '"=' (found by a fast literal search), not at every space of the text; occurrences
+# cannot overlap (each holds one space and one '="'), so it finds the names a forward search would.
 _SERIALIZED_ATTRIBUTE_REVERSED: Final = re.compile(r'"=([^ =<>"]+) ')
 # A serialized element name (`<NAME`, NAME a run of [^\s/>!?]) that is not an ASCII XML name: a first character that
 # cannot start one, or one that no name holds after the ASCII name characters. One search instead of every name.
@@ -159,14 +157,17 @@ def _prepare(document: turbohtml.Document, drop: tuple[str, ...]) -> None:
     _repair_names(document)
 
 
-def _needs_repair(markup: str) -> bool:
-    """Whether turbohtml's XML serialization ``markup`` may hold a name that :func:`_repair_names` changes: some
-    attribute name (written `` NAME="``) or element name (``<NAME``) is not an ASCII XML name, or is ``xmlns...``.
+def _needs_repair(text: str, markup: str, bad_attributes: set[str]) -> bool:
+    """Whether the page may hold a name that :func:`_repair_names` changes: some attribute name of turbohtml's XML
+    serialization ``markup`` (``bad_attributes``, :func:`_bad_attribute_names`) or element name there (``<NAME``) is
+    not an ASCII XML name or is ``xmlns...``, or a start tag of the source ``text`` has a name the serializer leaves
+    out (``a<b``), which the repair renames.
 
-    Text can look like markup here (`` a:b="`` in a paragraph), which only costs the repair; a name the serializer
+    Text can look like markup (`` a:b="`` in a paragraph), which only costs the repair; an attribute the serializer
     leaves out is one XML cannot hold, which the repair would drop too. So when this is false, repairing would not
-    change the tree, and the two XPath queries of the repair (several times the cost of the parse) are skipped."""
-    return bool(_bad_attribute_names(markup)) or _BAD_SERIALIZED_ELEMENT.search(markup) is not None
+    change the tree, and the XPath queries of the repair (several times the cost of the parse) are skipped."""
+    return (bool(bad_attributes) or _BAD_SERIALIZED_ELEMENT.search(markup) is not None
+            or _BAD_SOURCE_TAG.search(text) is not None)
 
 
 def _bad_attribute_names(markup: str) -> set[str]:
@@ -233,8 +234,7 @@ def parse_html(text: str, *, drop: tuple[str, ...] = DROPPED_ELEMENTS) -> Parsed
         document.remove(", ".join(drop))
     markup = document.serialize(_XML_SERIALIZATION)
     bad_attributes = _bad_attribute_names(markup)
-    repaired = (bool(bad_attributes) or _BAD_SERIALIZED_ELEMENT.search(markup) is not None
-                or _BAD_SOURCE_TAG.search(text) is not None)
+    repaired = _needs_repair(text, markup, bad_attributes)
     if repaired:
         _repair_names(document, bad_attributes)
         markup = document.serialize(_XML_SERIALIZATION)
