@@ -12,7 +12,9 @@ The floor is ``../shared/perf/one-pass.xsl`` (issue 17): one XSLT pass over the 
 element with 8 attributes per cell, run in the same process right after the stages (its CPU microseconds per cell).
 
 Run: ``python -m bench.stage_profile ROWS [plain|spans]`` (one table of ``bench.run.table_page``: ROWS x 20 columns),
-or ``python -m bench.stage_profile --corpus [--every 3]`` (the corpus pages, summed; per cell of their tables).
+``python -m bench.stage_profile --corpus [--every 3]`` (the corpus pages, summed; per cell of their tables), or
+``python -m bench.stage_profile --small N`` (a page of N small tables, :func:`small_tables_page`: the fixed cost per
+table of each stage, in CPU microseconds per table, best of 5 runs; the floor is left out).
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from typing import Any
 from bench.memory import PeakMemory, resident_bytes
 from bench.run import GROWTH_COLUMNS, table_page
 
-__all__ = ["stage_costs", "floor_seconds", "STAGES"]
+__all__ = ["stage_costs", "floor_seconds", "small_tables_page", "STAGES"]
 
 STAGES = ("clean", "parse", "normalize", "headers", "map", "merge", "serialize")
 ONE_PASS = Path(__file__).resolve().parent.parent.parent / "shared" / "perf" / "one-pass.xsl"
@@ -71,6 +73,24 @@ def stage_costs(page: bytes, *, until: str = "serialize",
 
 _floor: list[Any] = []
 
+# Small tables as pages hold them around their content tables: a 2 x 2 table with a header row of th, a 3 x 3 table
+# without th (the formatting method decides), a key-value box with th row headers and a caption.
+_SMALL_TABLES = (
+    "<table><tr><th>Name</th><th>Value</th></tr><tr><td>alpha</td><td>1</td></tr></table>",
+    "<table><tr><td><b>Year</b></td><td><b>Team</b></td><td><b>Goals</b></td></tr>"
+    "<tr><td>2001</td><td>Leeds</td><td>12</td></tr><tr><td>2002</td><td>York</td><td>7</td></tr></table>",
+    "<table><caption>Facts</caption><tr><th>Born</th><td>1950</td></tr><tr><th>Died</th><td>2010</td></tr>"
+    "<tr><th>Known for</th><td>Tables</td></tr></table>",
+)
+
+
+def small_tables_page(count: int) -> tuple[bytes, int]:
+    """A page of ``count`` small tables (the shapes of ``_SMALL_TABLES`` in turn) and the number of their cells."""
+    tables = [_SMALL_TABLES[i % len(_SMALL_TABLES)] for i in range(count)]
+    body = "".join(f"<h3>Part {i}</h3>{table}" for i, table in enumerate(tables))
+    page = f"<!DOCTYPE html><html><head><title>small tables</title></head><body>{body}</body></html>"
+    return page.encode("utf-8"), sum(table.count("<td") + table.count("<th") for table in tables)
+
 
 def floor_seconds(xhtml: bytes) -> float:
     """CPU seconds of one run of ``one-pass.xsl`` (the floor) on the annotated XHTML text, parsed beforehand (in a
@@ -106,10 +126,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("variant", nargs="?", default="plain", choices=("plain", "spans"))
     parser.add_argument("--corpus", action="store_true", help="the corpus pages instead of a generated table")
     parser.add_argument("--every", type=int, default=1, help="with --corpus: every Nth page")
+    parser.add_argument("--small", type=int, metavar="N", help="a page of N small tables: the cost per table")
     args = parser.parse_args(argv)
-    if not args.corpus and args.rows is None:
-        parser.error("give ROWS, or --corpus")
+    if not args.corpus and args.rows is None and args.small is None:
+        parser.error("give ROWS, --corpus or --small N")
     stage_costs(table_page(10, args.variant))  # compile and warm up
+    if args.small is not None:
+        page, cells = small_tables_page(args.small)
+        runs = [stage_costs(page) for _ in range(6)][1:]  # the first run warms up the page's own paths
+        best = {stage: min(run[stage][0] for run in runs) for stage in runs[0]}
+        print(f"{args.small} small tables, {cells} cells, page {len(page)} bytes; CPU us per table (best of 5)")
+        print("| stage | us/table | us/cell |\n| --- | ---: | ---: |")
+        for stage, cpu in best.items():
+            print(f"| {stage} | {cpu * 1e6 / args.small:.0f} | {cpu * 1e6 / cells:.1f} |")
+        total = sum(best.values())
+        print(f"| total | {total * 1e6 / args.small:.0f} | {total * 1e6 / cells:.1f} |")
+        return 0
     if args.corpus:
         from bench.corpus import corpus_pages
         from pyxform.base.errors import PyxformError
