@@ -123,7 +123,7 @@ class CleanedPage:
                                  encoding="utf-8")
         parts = [wrapper[:-2] + b">"]  # "<html .../>" -> "<html ...>"
         parts += [etree.tostring(table, encoding="utf-8", with_tail=False) for table in root.iter(_X + "table")
-                  if not any(True for _ in table.iterancestors(_X + "table"))]
+                  if _top_level(table)]
         parts.append(b"</" + etree.QName(root).localname.encode() + b">")  # unprefixed: XHTML is the default
         return b"".join(parts)
 
@@ -142,6 +142,59 @@ def locator(element: etree._Element) -> str:
             steps.append(f"{name}[{position}]")
         node = parent
     return "/" + "/".join(reversed(steps))
+
+
+class _Locators:
+    """:func:`locator` for the tables of one tree, in document order: each element's path and its position among
+    its siblings of the same name are kept, so an ancestor's path is made once and a position counts back only to
+    the previous sibling of that name whose position is known (:func:`locator` counts back to the first: quadratic
+    in sibling tables)."""
+
+    def __init__(self) -> None:
+        self._paths: dict[etree._Element, str] = {}
+        self._positions: dict[etree._Element, int] = {}
+
+    def __call__(self, element: etree._Element) -> str:
+        paths = self._paths
+        found = paths.get(element)
+        if found is not None:
+            return found
+        chain = [element]  # element, then its ancestors up to the first with a known path (or the root)
+        parent = element.getparent()
+        path = ""
+        while parent is not None:
+            known = paths.get(parent)
+            if known is not None:
+                path = known
+                break
+            chain.append(parent)
+            parent = parent.getparent()
+        for node in reversed(chain):
+            name = etree.QName(node).localname
+            path = f"/{name}" if not path and node.getparent() is None else f"{path}/{name}[{self._position(node)}]"
+            paths[node] = path
+        return path
+
+    def _position(self, node: etree._Element) -> int:
+        """1 + the number of preceding siblings with ``node``'s name."""
+        positions = self._positions
+        position = 1
+        for sibling in node.itersiblings(node.tag, preceding=True):
+            known = positions.get(sibling)
+            if known is not None:
+                position += known
+                break
+            position += 1
+        positions[node] = position
+        return position
+
+
+def _top_level(table: etree._Element) -> bool:
+    """Whether ``table`` is inside no other table: its ``px:depth`` (:func:`_number_tables`), else its ancestors."""
+    depth = table.get(_PX + "depth")
+    if depth is not None:
+        return depth == "0"
+    return not any(True for _ in table.iterancestors(_X + "table"))
 
 
 _SPAN: Final = re.compile(r"[ \t\n\x0c\r]*\+?([0-9]+)")
@@ -181,6 +234,7 @@ def _number_tables(tables: list[etree._Element], limits: Limits, location: str) 
         a table over ``max_slots`` is not counted: it fails alone in normalize, before any of its slots exist).
     """
     page_slots = 0
+    locators = _Locators()
     for index, table in enumerate(tables):
         if index >= limits.max_tables:
             raise limit_exceeded("max_tables", f"the page has more than {limits.max_tables} tables",
@@ -197,7 +251,7 @@ def _number_tables(tables: list[etree._Element], limits: Limits, location: str) 
                                  f"slots in all (at least {page_slots} up to table {index})", limits=limits,
                                  location=location)
         table.set(_PX + "index", str(index))
-        table.set(_PX + "locator", locator(table))
+        table.set(_PX + "locator", locators(table))
         table.set(_PX + "depth", str(depth))
 
 
