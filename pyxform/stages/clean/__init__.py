@@ -55,16 +55,19 @@ class PageLinks:
 _ASCII_SPACE: Final = " \t\n\x0c\r"
 
 
-def _scan(root: etree._Element, max_tables: int) -> tuple[list[etree._Element], PageLinks, list[etree._Element]]:
+def _scan(root: etree._Element, max_tables: int
+          ) -> tuple[list[etree._Element], PageLinks, list[etree._Element], list[etree._Element]]:
     """One walk over a parsed page for what clean reads before it changes the tree: its tables in document order (at
-    most ``max_tables`` + 1: one more is a page over the limit), its :class:`PageLinks`, its ``noscript`` elements."""
+    most ``max_tables`` + 1: one more is a page over the limit), its :class:`PageLinks`, its ``noscript`` elements
+    and its ``title`` elements (in document order: the title outside ``head`` is the first still in the tree)."""
     canonical = base = None
     canonical_found = base_found = False
     hrefs = []
     tables: list[etree._Element] = []
     noscripts: list[etree._Element] = []
-    link, base_tag, table_tag, noscript = _X + "link", _X + "base", _X + "table", _X + "noscript"
-    for element in root.iter(table_tag, link, base_tag, _X + "a", _X + "area", noscript):  # in document order
+    titles: list[etree._Element] = []
+    link, base_tag, table_tag, noscript, title = _X + "link", _X + "base", _X + "table", _X + "noscript", _X + "title"
+    for element in root.iter(table_tag, link, base_tag, _X + "a", _X + "area", noscript, title):  # in document order
         tag = element.tag
         if tag == table_tag:
             if len(tables) <= max_tables:
@@ -72,6 +75,9 @@ def _scan(root: etree._Element, max_tables: int) -> tuple[list[etree._Element], 
             continue
         if tag == noscript:
             noscripts.append(element)
+            continue
+        if tag == title:
+            titles.append(element)
             continue
         href = element.get("href")
         if href is None:
@@ -86,7 +92,15 @@ def _scan(root: etree._Element, max_tables: int) -> tuple[list[etree._Element], 
             href = href.strip(_ASCII_SPACE)
             if href:
                 hrefs.append(href)
-    return tables, PageLinks(canonical, base, tuple(hrefs)), noscripts
+    return tables, PageLinks(canonical, base, tuple(hrefs)), noscripts, titles
+
+
+def _in_tree(element: etree._Element, root: etree._Element) -> bool:
+    """Whether ``element`` is still in the tree of ``root`` (not in a subtree removed from it)."""
+    top = element
+    for top in element.iterancestors():
+        pass
+    return top is root
 
 
 @dataclass
@@ -302,7 +316,7 @@ def clean(source: Source | bytes | str, *, limits: Limits = DEFAULT_LIMITS) -> C
     warnings = list(decoded.warnings)
     parsed = parse_html(decoded.text)
     root = parsed.tree.getroot()
-    tables, links, noscripts = _scan(root, limits.max_tables)
+    tables, links, noscripts, titles = _scan(root, limits.max_tables)
     _number_tables(tables, limits, location)
 
     cascade = Cascade(root, parsed.style_sheets, quirks=parsed.quirks)
@@ -328,8 +342,8 @@ def clean(source: Source | bytes | str, *, limits: Limits = DEFAULT_LIMITS) -> C
     root.set(_PX + "encoding", decoded.encoding)
     root.set(_PX + "encoding-source", decoded.source)
     title = root.find(f"{_X}head/{_X}title")
-    if title is None:
-        title = next(root.iter(_X + "title"), None)
+    if title is None:  # the first in document order (the walk of _scan found them), of those not removed since
+        title = next((element for element in titles if _in_tree(element, root)), None)
     root.set(_PX + "title", collapse("".join(title.itertext())) if title is not None else "")
     return CleanedPage(tree=parsed.tree, encoding=decoded.encoding, encoding_source=decoded.source, source=uri,
                        warnings=warnings, links=links)
