@@ -158,6 +158,9 @@ def _captured_stderr() -> Iterator[list[str]]:
             return
         file = _capture_file()
         descriptor = file.fileno()
+        if os.fstat(descriptor).st_size:  # text left by a call that was interrupted before it emptied the file
+            file.seek(0)
+            file.truncate()
         os.dup2(descriptor, 2)
         try:
             yield report
