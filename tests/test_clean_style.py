@@ -145,6 +145,17 @@ def test_table_annotations() -> None:
     assert tables[1].get(PX + "locator") == "/html/body[1]/table[1]/tbody[1]/tr[1]/td[1]/table[1]"
 
 
+@pytest.mark.parametrize(("page", "title"), [
+    # no title in head: the first one in document order that is still in the tree (not in noscript, not hidden)
+    ("<p>x</p><noscript><title>A</title></noscript><div style='display:none'><title>B</title></div><p><title>C</title>"
+     "<title>D</title><table><tr><td>x</table>", "C"),
+    ("<head><title>H</title></head><body><title>Z</title><table><tr><td>x</table>", "H"),
+    ("<svg><title>S</title></svg><table><tr><td>x</table>", ""),  # an SVG title is no page title
+])
+def test_page_title_outside_head(page: str, title: str) -> None:
+    assert clean("<!DOCTYPE html>" + page).tree.getroot().get(PX + "title") == title
+
+
 def test_nested_table_text_is_not_the_outer_cells_text() -> None:
     outer = one("<!DOCTYPE html><table><tr><td>o<table><tr><td><b>nested nested nested</b></table></table>")
     assert outer["bold"] == "false"

@@ -41,6 +41,12 @@ __all__ = ["Runner", "runner", "shared_runtime", "user_runner", "MAX_RUNTIMES"]
 #: Most user runtimes kept compiled in one process.
 MAX_RUNTIMES = 8
 
+# Saxon's node kinds (``PyXdmNode.node_kind``) and the grid document's names read by the node API
+_DOCUMENT_NODE = 9
+_ELEMENT_NODE = 1
+_GRIDS = "Q{urn:pyxform}grids"
+_GRID_ATTRIBUTES = ("index", "code", "locator", "limit", "message", "header-rows")
+
 Params = Mapping[str, Any]
 
 
@@ -141,25 +147,51 @@ class Runner:
             result = xpath.evaluate(expression)
             return [str(result.item_at(i)) for i in range(result.size)] if result is not None else []
 
+    def _grid_children(self, grid: Any, name: str) -> list[dict[str, str | None]] | None:
+        """The attributes ``index``, ``code``, ``locator``, ``limit``, ``message`` and ``header-rows`` of each child
+        ``px:NAME`` of a grid document's ``px:grids`` element, in document order, read through Saxon's node API (an
+        XPath expression would be compiled on every call: ~50 us a call, as much as a small table's clean); ``None``
+        when ``grid`` is not a document node (the XPath route then says what it selects)."""
+        with self.lock:
+            if grid.node_kind != _DOCUMENT_NODE:
+                return None
+            for top in grid.children:
+                if top.node_kind == _ELEMENT_NODE and top.name == _GRIDS:
+                    wanted = f"Q{{urn:pyxform}}{name}"
+                    return [{attribute: child.get_attribute_value(attribute) for attribute in _GRID_ATTRIBUTES}
+                            for child in top.children if child.node_kind == _ELEMENT_NODE and child.name == wanted]
+            return []
+
     def table_indexes(self, grid: Any, *, failures: bool = False) -> list[int]:
         """The ``px:index`` of every table of a grid document (``docs/formats.md`` section 2), in document order
         (with ``failures``: of every ``px:table-failure`` instead)."""
-        return [int(index) for index in
-                self._strings(grid, f"/px:grids/px:{'table-failure' if failures else 'table'}/@index/string()")]
+        name = "table-failure" if failures else "table"
+        children = self._grid_children(grid, name)
+        if children is None:
+            return [int(index) for index in self._strings(grid, f"/px:grids/px:{name}/@index/string()")]
+        return [int(index) for index in (child["index"] for child in children) if index is not None]
 
     def table_failures(self, grid: Any) -> list[dict[str, Any]]:
         """Every ``px:table-failure`` of a grid document (``docs/formats.md`` section 2), in document order, as
         ``{"index", "code", "message", "locator", "limit"}`` (``limit`` ``None`` unless the code is ``limit``)."""
-        rows = [row.split("\t", 4) for row in self._strings(
-            grid, "/px:grids/px:table-failure ! string-join((@index, string(@code), string(@locator), string(@limit), "
-                  "string(@message)), codepoints-to-string(9))")]
+        children = self._grid_children(grid, "table-failure")
+        if children is None:
+            rows = [row.split("\t", 4) for row in self._strings(
+                grid, "/px:grids/px:table-failure ! string-join((@index, string(@code), string(@locator), "
+                      "string(@limit), string(@message)), codepoints-to-string(9))")]
+        else:
+            rows = [[child["index"] or "", child["code"] or "", child["locator"] or "", child["limit"] or "",
+                     child["message"] or ""] for child in children]
         return [{"index": int(index), "code": code, "message": message, "locator": locator, "limit": limit or None}
                 for index, code, locator, limit, message in rows]
 
     def has_tables_without_headers(self, grid: Any) -> bool:
         """Whether some table of a grid document lacks the header annotations (``header-rows``) of the headers
         stage."""
-        return self._strings(grid, "exists(/px:grids/px:table[not(@header-rows)])") == ["true"]
+        children = self._grid_children(grid, "table")
+        if children is None:
+            return self._strings(grid, "exists(/px:grids/px:table[not(@header-rows)])") == ["true"]
+        return any(child["header-rows"] is None for child in children)
 
     @staticmethod
     def _failure(stage: str, error: StylesheetError, location: str | None,

@@ -133,8 +133,9 @@ _capture_lock = threading.RLock()
 @per_process
 def _capture_file() -> Any:
     """The file standard error goes to during a Saxon call: one per process (the calls take turns,
-    :data:`_capture_lock`), closed when the process ends; no runtime has one of its own to leave open."""
-    file = tempfile.TemporaryFile()
+    :data:`_capture_lock`), closed when the process ends; no runtime has one of its own to leave open. It is empty
+    between calls (a call that finds text in it empties it)."""
+    file = tempfile.TemporaryFile(buffering=0)
     atexit.register(file.close)
     return file
 
@@ -143,7 +144,10 @@ def _capture_file() -> Any:
 def _captured_stderr() -> Iterator[list[str]]:
     """Capture what native code writes to file descriptor 2 during a Saxon call (see the module docstring): yield a
     list that holds, after the block, the text written to standard error during it (Saxon's error reports). Text
-    that is not a Saxon error report is written on to the real standard error."""
+    that is not a Saxon error report is written on to the real standard error.
+
+    Most calls write nothing: the file's size tells (one ``fstat``), and only a call that wrote something reads and
+    empties the file (a few system calls per Saxon run, which on a small page cost as much as the run's Python)."""
     report: list[str] = []
     with _capture_lock:
         try:
@@ -153,20 +157,25 @@ def _captured_stderr() -> Iterator[list[str]]:
             yield report
             return
         file = _capture_file()
-        file.seek(0)
-        file.truncate()
-        os.dup2(file.fileno(), 2)
+        descriptor = file.fileno()
+        if os.fstat(descriptor).st_size:  # text left by a call that was interrupted before it emptied the file
+            file.seek(0)
+            file.truncate()
+        os.dup2(descriptor, 2)
         try:
             yield report
         finally:
             os.dup2(saved, 2)
             os.close(saved)
-            file.seek(0)
-            text = file.read().decode("utf-8", "replace")
-            if text:
-                report.append(text)
-                if not (_REPORT.search(text) or _REPORTED_CODE.search(text)):
-                    sys.stderr.write(text)
+            if os.fstat(descriptor).st_size:
+                file.seek(0)
+                text = file.read().decode("utf-8", "replace")
+                file.seek(0)
+                file.truncate()
+                if text:
+                    report.append(text)
+                    if not (_REPORT.search(text) or _REPORTED_CODE.search(text)):
+                        sys.stderr.write(text)
 
 
 @dataclass(frozen=True)

@@ -55,16 +55,19 @@ class PageLinks:
 _ASCII_SPACE: Final = " \t\n\x0c\r"
 
 
-def _scan(root: etree._Element, max_tables: int) -> tuple[list[etree._Element], PageLinks, list[etree._Element]]:
+def _scan(root: etree._Element, max_tables: int
+          ) -> tuple[list[etree._Element], PageLinks, list[etree._Element], list[etree._Element]]:
     """One walk over a parsed page for what clean reads before it changes the tree: its tables in document order (at
-    most ``max_tables`` + 1: one more is a page over the limit), its :class:`PageLinks`, its ``noscript`` elements."""
+    most ``max_tables`` + 1: one more is a page over the limit), its :class:`PageLinks`, its ``noscript`` elements
+    and its ``title`` elements (in document order: the title outside ``head`` is the first still in the tree)."""
     canonical = base = None
     canonical_found = base_found = False
     hrefs = []
     tables: list[etree._Element] = []
     noscripts: list[etree._Element] = []
-    link, base_tag, table_tag, noscript = _X + "link", _X + "base", _X + "table", _X + "noscript"
-    for element in root.iter(table_tag, link, base_tag, _X + "a", _X + "area", noscript):  # in document order
+    titles: list[etree._Element] = []
+    link, base_tag, table_tag, noscript, title = _X + "link", _X + "base", _X + "table", _X + "noscript", _X + "title"
+    for element in root.iter(table_tag, link, base_tag, _X + "a", _X + "area", noscript, title):  # in document order
         tag = element.tag
         if tag == table_tag:
             if len(tables) <= max_tables:
@@ -72,6 +75,9 @@ def _scan(root: etree._Element, max_tables: int) -> tuple[list[etree._Element], 
             continue
         if tag == noscript:
             noscripts.append(element)
+            continue
+        if tag == title:
+            titles.append(element)
             continue
         href = element.get("href")
         if href is None:
@@ -86,7 +92,15 @@ def _scan(root: etree._Element, max_tables: int) -> tuple[list[etree._Element], 
             href = href.strip(_ASCII_SPACE)
             if href:
                 hrefs.append(href)
-    return tables, PageLinks(canonical, base, tuple(hrefs)), noscripts
+    return tables, PageLinks(canonical, base, tuple(hrefs)), noscripts, titles
+
+
+def _in_tree(element: etree._Element, root: etree._Element) -> bool:
+    """Whether ``element`` is still in the tree of ``root`` (not in a subtree removed from it)."""
+    top = element
+    for top in element.iterancestors():
+        pass
+    return top is root
 
 
 @dataclass
@@ -123,7 +137,7 @@ class CleanedPage:
                                  encoding="utf-8")
         parts = [wrapper[:-2] + b">"]  # "<html .../>" -> "<html ...>"
         parts += [etree.tostring(table, encoding="utf-8", with_tail=False) for table in root.iter(_X + "table")
-                  if not any(True for _ in table.iterancestors(_X + "table"))]
+                  if _top_level(table)]
         parts.append(b"</" + etree.QName(root).localname.encode() + b">")  # unprefixed: XHTML is the default
         return b"".join(parts)
 
@@ -142,6 +156,59 @@ def locator(element: etree._Element) -> str:
             steps.append(f"{name}[{position}]")
         node = parent
     return "/" + "/".join(reversed(steps))
+
+
+class _Locators:
+    """:func:`locator` for the tables of one tree, in document order: each element's path and its position among
+    its siblings of the same name are kept, so an ancestor's path is made once and a position counts back only to
+    the previous sibling of that name whose position is known (:func:`locator` counts back to the first: quadratic
+    in sibling tables)."""
+
+    def __init__(self) -> None:
+        self._paths: dict[etree._Element, str] = {}
+        self._positions: dict[etree._Element, int] = {}
+
+    def __call__(self, element: etree._Element) -> str:
+        paths = self._paths
+        found = paths.get(element)
+        if found is not None:
+            return found
+        chain = [element]  # element, then its ancestors up to the first with a known path (or the root)
+        parent = element.getparent()
+        path = ""
+        while parent is not None:
+            known = paths.get(parent)
+            if known is not None:
+                path = known
+                break
+            chain.append(parent)
+            parent = parent.getparent()
+        for node in reversed(chain):
+            name = etree.QName(node).localname
+            path = f"/{name}" if not path and node.getparent() is None else f"{path}/{name}[{self._position(node)}]"
+            paths[node] = path
+        return path
+
+    def _position(self, node: etree._Element) -> int:
+        """1 + the number of preceding siblings with ``node``'s name."""
+        positions = self._positions
+        position = 1
+        for sibling in node.itersiblings(node.tag, preceding=True):
+            known = positions.get(sibling)
+            if known is not None:
+                position += known
+                break
+            position += 1
+        positions[node] = position
+        return position
+
+
+def _top_level(table: etree._Element) -> bool:
+    """Whether ``table`` is inside no other table: its ``px:depth`` (:func:`_number_tables`), else its ancestors."""
+    depth = table.get(_PX + "depth")
+    if depth is not None:
+        return depth == "0"
+    return not any(True for _ in table.iterancestors(_X + "table"))
 
 
 _SPAN: Final = re.compile(r"[ \t\n\x0c\r]*\+?([0-9]+)")
@@ -181,6 +248,7 @@ def _number_tables(tables: list[etree._Element], limits: Limits, location: str) 
         a table over ``max_slots`` is not counted: it fails alone in normalize, before any of its slots exist).
     """
     page_slots = 0
+    locators = _Locators()
     for index, table in enumerate(tables):
         if index >= limits.max_tables:
             raise limit_exceeded("max_tables", f"the page has more than {limits.max_tables} tables",
@@ -197,7 +265,7 @@ def _number_tables(tables: list[etree._Element], limits: Limits, location: str) 
                                  f"slots in all (at least {page_slots} up to table {index})", limits=limits,
                                  location=location)
         table.set(_PX + "index", str(index))
-        table.set(_PX + "locator", locator(table))
+        table.set(_PX + "locator", locators(table))
         table.set(_PX + "depth", str(depth))
 
 
@@ -248,7 +316,7 @@ def clean(source: Source | bytes | str, *, limits: Limits = DEFAULT_LIMITS) -> C
     warnings = list(decoded.warnings)
     parsed = parse_html(decoded.text)
     root = parsed.tree.getroot()
-    tables, links, noscripts = _scan(root, limits.max_tables)
+    tables, links, noscripts, titles = _scan(root, limits.max_tables)
     _number_tables(tables, limits, location)
 
     cascade = Cascade(root, parsed.style_sheets, quirks=parsed.quirks)
@@ -274,8 +342,8 @@ def clean(source: Source | bytes | str, *, limits: Limits = DEFAULT_LIMITS) -> C
     root.set(_PX + "encoding", decoded.encoding)
     root.set(_PX + "encoding-source", decoded.source)
     title = root.find(f"{_X}head/{_X}title")
-    if title is None:
-        title = next(root.iter(_X + "title"), None)
+    if title is None:  # the first in document order (the walk of _scan found them), of those not removed since
+        title = next((element for element in titles if _in_tree(element, root)), None)
     root.set(_PX + "title", collapse("".join(title.itertext())) if title is not None else "")
     return CleanedPage(tree=parsed.tree, encoding=decoded.encoding, encoding_source=decoded.source, source=uri,
                        warnings=warnings, links=links)

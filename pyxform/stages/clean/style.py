@@ -50,6 +50,7 @@ _ANY_KEY: Final = ("*", "")
 _HINTED: Final = frozenset({"font", "body", "td", "th", "tr", "thead", "tbody", "tfoot", "table", "caption", "div",
                             "p", *_HEADINGS})
 _HINTED_TAGS: Final = frozenset(_X + name for name in _HINTED)  # the same, as lxml (Clark) names
+_NO_HINTS: Final = (None,) * 6  # the presentational attributes of a hinted element without attributes
 
 #: User-agent style sheet (HTML Living Standard, 15 "Rendering"), only the properties pyxform reads.
 UA_RULES: Final[dict[str, dict[str, str]]] = {
@@ -358,10 +359,13 @@ class Cascade:
             return self._compute_specified(element, tag, parent)
         # No author rule on the page (most pages): the specified values depend on the name and the style-bearing
         # attributes alone, so the computed style is found without matching.
-        get = element.get
-        fast_key = (id(parent), tag, get("style"), get("hidden"),
-                    (get("size"), get("face"), get("color"), get("text"), get("bgcolor"), get("align"))
-                    if tag in _HINTED_TAGS else None)
+        if not element.attrib:  # most elements (a cell's row, a cell, its inline markup): no attribute to read
+            fast_key = (id(parent), tag, None, None, _NO_HINTS if tag in _HINTED_TAGS else None)
+        else:
+            get = element.get
+            fast_key = (id(parent), tag, get("style"), get("hidden"),
+                        (get("size"), get("face"), get("color"), get("text"), get("bgcolor"), get("align"))
+                        if tag in _HINTED_TAGS else None)
         memo = self._fast_memo.get(fast_key)
         if memo is not None and memo[0] is parent:
             return memo[1]
