@@ -75,9 +75,10 @@
     <xsl:param name="table" as="element(px:table)"/>
     <xsl:variable name="notes" as="xs:integer*"
         select="$table/px:header-evidence/px:row-kind[@kind eq 'note']/@row ! xs:integer(.)"/>
-    <xsl:variable name="first-record" as="xs:integer?" select="min(
-        $table/px:row[px:slot[f:cell(.)/@role = 'data']]/xs:integer(@index)[not(. = $notes)])"/>
-    <xsl:sequence select="if (empty($notes)) then () else $notes[exists($first-record) and . gt $first-record]"/>
+    <!-- most tables have no note row: the search for the first record is made only when there is one -->
+    <xsl:sequence select="if (empty($notes)) then () else
+        let $first-record := min($table/px:row[px:slot[f:cell(.)/@role = 'data']]/xs:integer(@index)[not(. = $notes)])
+        return $notes[exists($first-record) and . gt $first-record]"/>
   </xsl:function>
 
   <!-- f:cell($slot): the cell covering a slot (empty for a slot no cell covers). -->

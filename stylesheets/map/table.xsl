@@ -50,12 +50,13 @@
          "note") give one <note> element, not a value under every column header of the columns the note spans -->
     <xsl:variable name="all-data-slots" as="element(px:slot)*" select="f:data-slots($table)"/>
     <xsl:variable name="note-rows" as="xs:string*" select="f:note-rows($table) ! string()"/>
-    <xsl:variable name="data-slots" as="element(px:slot)*" select="$all-data-slots[not(../@index = $note-rows)]"/>
+    <xsl:variable name="data-slots" as="element(px:slot)*" select="if (empty($note-rows)) then $all-data-slots
+                                                                   else $all-data-slots[not(../@index = $note-rows)]"/>
     <!-- A data row whose every value is missing (its row header cells, then empty cells) is no pair, but it is a
          row of the table: its row header path is kept, ending in an empty element, in its place among the rows (as
          CSV keeps it). A section row (whose one header is a section) is not such a row. -->
     <xsl:variable name="empty-rows" as="element(px:slot)*" select="if (@kind eq 'entity') then () else
-        ((px:row except $all-data-slots/..)[not(@index = $note-rows) and not(px:slot[@cell][f:cell(.)/@role = 'data'])]
+        (px:row[px:slot/@row-headers][not(@index = $note-rows) and not(px:slot[@cell][f:cell(.)/@role = 'data'])]
            /px:slot[@row-headers][f:cell(.)/@role = 'empty'][1])
         [exists(fp:header-cells($table, string(@row-headers))[not(@role = 'section')])]"/>
     <!-- Slots of one row share their row header cells, and slots of one column their column header cells: the cells
@@ -210,12 +211,19 @@
                   and (?cells/@role = ('header', 'section') or fp:is-heading(?cells))
                   and empty(?cells/(px:image | px:table-ref))]
              ! map {'from': 'title-row', 'text': f:cell-label(?cells), 'row': ?row}"/>
-    <xsl:variable name="candidates" as="map(xs:string, item())*" select="
-        map {'from': 'caption', 'text': f:label($table/px:caption)},
-        $title-row,
-        map {'from': 'heading', 'text': f:label($table/@heading)}[$top-level],
-        map {'from': 'title', 'text': f:label(root($table)/px:grids/@title)}[$top-level]"/>
-    <xsl:sequence select="($candidates[not(f:is-null(?text))], map {'from': 'default', 'text': ''})[1]"/>
+    <!-- the first candidate with text, each looked at only when those before it have none (a missing caption or
+         heading has none) -->
+    <xsl:variable name="caption" as="xs:string" select="if (empty($table/px:caption)) then ''
+                                                        else f:label($table/px:caption)"/>
+    <xsl:variable name="heading" as="xs:string" select="if (not($top-level and $table/@heading)) then ''
+                                                        else f:label($table/@heading)"/>
+    <xsl:sequence select="
+        if (not(f:is-null($caption))) then map {'from': 'caption', 'text': $caption}
+        else if (exists($title-row[not(f:is-null(?text))])) then $title-row
+        else if (not(f:is-null($heading))) then map {'from': 'heading', 'text': $heading}
+        else let $title := if ($top-level) then f:label(root($table)/px:grids/@title) else ''
+             return if (not(f:is-null($title))) then map {'from': 'title', 'text': $title}
+                    else map {'from': 'default', 'text': ''}"/>
   </xsl:function>
 
   <!-- The element of a data row that needs a record element (px:row is added by fp:nest). -->
@@ -303,8 +311,9 @@
        table without a name of its own (a header "Table" gives table_, so that count(//table) counts tables). -->
   <xsl:function name="fp:is-reserved" as="xs:boolean">
     <xsl:param name="name" as="xs:string"/>
-    <!-- a literal pattern: compiled once, with the stylesheet -->
-    <xsl:sequence select="matches($name, '^(row|note|table|column-[0-9]+)$')"/>
+    <!-- a literal pattern (compiled once, with the stylesheet), tried only on names that start like a column's -->
+    <xsl:sequence select="$name = ('row', 'note', 'table')
+                          or (starts-with($name, 'column-') and matches($name, '^column-[0-9]+$'))"/>
   </xsl:function>
 
   <!-- The name of a table's element: f:xml-name of its label (fallback "table"), with a trailing "_" when that is
