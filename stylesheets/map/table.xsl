@@ -59,6 +59,12 @@
         (px:row[px:slot/@row-headers][not(@index = $note-rows) and not(px:slot[@cell][f:cell(.)/@role = 'data'])]
            /px:slot[@row-headers][f:cell(.)/@role = 'empty'][1])
         [exists(fp:header-cells($table, string(@row-headers))[not(@role = 'section')])]"/>
+    <!-- Most tables (layout tables, tables with column headers only) have no row header cell: then each data row is
+         one record element around its column parts, and no row is without values (an empty row keeps its row
+         header path, which such a row has not): the same as fp:units and fp:nest-units make there, without the maps
+         of row header paths. -->
+    <xsl:variable name="no-row-headers" as="xs:boolean"
+                  select="not(@kind eq 'entity') and empty(px:row/px:slot[@row-headers ne ''])"/>
     <!-- Slots of one row share their row header cells, and slots of one column their column header cells: the cells
          and the element each makes are found once per distinct px:slot/@row-headers (@column-headers) value. -->
     <xsl:variable name="row-headers" as="map(xs:string, element(px:cell)*)" select="
@@ -66,8 +72,8 @@
                   ! map:entry(., fp:header-cells($table, .)))"/>
     <xsl:variable name="column-headers" as="map(xs:string, element(px:cell)*)" select="
         map:merge(distinct-values($data-slots/@column-headers ! string()) ! map:entry(., fp:header-cells($table, .)))"/>
-    <xsl:variable name="row-header-ids" as="xs:string*"
-                  select="distinct-values(map:for-each($row-headers, function($k, $cells) {$cells/@id}))"/>
+    <xsl:variable name="row-header-ids" as="xs:string*" select="if ($no-row-headers) then ()
+                  else distinct-values(map:for-each($row-headers, function($k, $cells) {$cells/@id}))"/>
     <xsl:variable name="column-header-ids" as="xs:string*"
                   select="distinct-values(map:for-each($column-headers, function($k, $cells) {$cells/@id}))"/>
     <xsl:variable name="names" as="map(xs:string, xs:string)"
@@ -123,15 +129,27 @@
       <xsl:if test="@kind eq 'entity'">
         <xsl:sequence select="fp:entity-content($table, $label?row)"/>
       </xsl:if>
-      <xsl:variable name="units" as="array(*)*" select="if (@kind eq 'entity') then () else fp:units(
-          $data-rows, $row-headers, $paths, $rows-per-path, $steps)"/>
-      <xsl:variable name="empty-row-units" as="array(*)*" select="
-          for $slot in $empty-rows return
-          let $ids := fp:header-cells($table, string($slot/@row-headers))/@id ! string()
-          return [$ids, $ids ! $steps('r' || .), string($slot/../@index), ()]"/>
-      <xsl:sequence select="fp:nest-units(if (empty($empty-row-units)) then $units
-                                          else sort(($units, $empty-row-units), (), function($unit) {xs:integer($unit(3))}),
-                                          1, fp:columns($column-headers, $steps))"/>
+      <xsl:choose>
+        <xsl:when test="$no-row-headers">
+          <xsl:variable name="columns" as="map(xs:string, item())" select="fp:columns($column-headers, $steps)"/>
+          <xsl:for-each-group select="$data-slots" group-adjacent="string(../@index)">
+            <row px:row="{current-grouping-key()}" px:key="r{current-grouping-key()}">
+              <xsl:sequence select="fp:column-parts(current-group(), current-grouping-key(), $columns)"/>
+            </row>
+          </xsl:for-each-group>
+        </xsl:when>
+        <xsl:otherwise>
+          <xsl:variable name="units" as="array(*)*" select="if (@kind eq 'entity') then () else fp:units(
+              $data-rows, $row-headers, $paths, $rows-per-path, $steps)"/>
+          <xsl:variable name="empty-row-units" as="array(*)*" select="
+              for $slot in $empty-rows return
+              let $ids := fp:header-cells($table, string($slot/@row-headers))/@id ! string()
+              return [$ids, $ids ! $steps('r' || .), string($slot/../@index), ()]"/>
+          <xsl:sequence select="fp:nest-units(if (empty($empty-row-units)) then $units
+                                              else sort(($units, $empty-row-units), (), function($unit) {xs:integer($unit(3))}),
+                                              1, fp:columns($column-headers, $steps))"/>
+        </xsl:otherwise>
+      </xsl:choose>
       <xsl:for-each-group select="$all-data-slots[../@index = $note-rows][not($table/@kind = 'entity')]"
                           group-by="../@index">
         <note px:row="{current-grouping-key()}" px:key="n{current-grouping-key()}">
