@@ -126,10 +126,10 @@
         <xsl:attribute name="px:hidden" select="'true'"/>
       </xsl:if>
       <xsl:attribute name="px:key" select="'t' || @index"/>
-      <xsl:if test="@kind eq 'entity'">
-        <xsl:sequence select="fp:entity-content($table, $label?row)"/>
-      </xsl:if>
       <xsl:choose>
+        <xsl:when test="@kind eq 'entity'">
+          <xsl:sequence select="fp:entity-content($table, $label?row)"/>
+        </xsl:when>
         <xsl:when test="$no-row-headers">
           <xsl:variable name="columns" as="map(xs:string, item())" select="fp:columns($column-headers, $steps)"/>
           <xsl:for-each-group select="$data-slots" group-adjacent="string(../@index)">
@@ -139,8 +139,8 @@
           </xsl:for-each-group>
         </xsl:when>
         <xsl:otherwise>
-          <xsl:variable name="units" as="array(*)*" select="if (@kind eq 'entity') then () else fp:units(
-              $data-rows, $row-headers, $paths, $rows-per-path, $steps)"/>
+          <xsl:variable name="units" as="array(*)*"
+                        select="fp:units($data-rows, $row-headers, $paths, $rows-per-path, $steps)"/>
           <xsl:variable name="empty-row-units" as="array(*)*" select="
               for $slot in $empty-rows return
               let $ids := fp:header-cells($table, string($slot/@row-headers))/@id ! string()
@@ -150,7 +150,8 @@
                                               1, fp:columns($column-headers, $steps))"/>
         </xsl:otherwise>
       </xsl:choose>
-      <xsl:for-each-group select="$all-data-slots[../@index = $note-rows][not($table/@kind = 'entity')]"
+      <xsl:for-each-group select="if (@kind eq 'entity' or empty($note-rows)) then ()
+                                  else $all-data-slots[../@index = $note-rows]"
                           group-by="../@index">
         <note px:row="{current-grouping-key()}" px:key="n{current-grouping-key()}">
           <xsl:sequence select="f:value(f:cell(.))"/>
