@@ -388,6 +388,8 @@
     <xsl:choose>
       <xsl:when test="$columns?flat">
         <xsl:variable name="parts" as="map(xs:string, map(*))" select="$columns?parts"/>
+        <!-- f:cell inline, with the document found once -->
+        <xsl:variable name="root" as="node()?" select="head($slots) ! root()"/>
         <xsl:for-each select="$slots">
           <xsl:variable name="slot" as="element(px:slot)" select="."/>
           <xsl:variable name="part" as="map(*)?" select="$parts(string(@column-headers))"/>
@@ -401,7 +403,7 @@
                 <xsl:if test="$part?wide">
                   <xsl:attribute name="px:col" select="xs:integer($slot/@col)"/>
                 </xsl:if>
-                <xsl:sequence select="f:value(f:cell($slot))"/>
+                <xsl:sequence select="f:value(key('f:cell', string($slot/@cell), $root)[1])"/>
               </xsl:copy>
             </xsl:when>
             <xsl:otherwise>
@@ -410,7 +412,7 @@
               <xsl:copy select="$step">
                 <xsl:sequence select="$step/@*"/>
                 <xsl:attribute name="px:key" select="'p' || $column || '@' || $row"/>
-                <xsl:sequence select="f:value(f:cell($slot))"/>
+                <xsl:sequence select="f:value(key('f:cell', string($slot/@cell), $root)[1])"/>
               </xsl:copy>
             </xsl:otherwise>
           </xsl:choose>
