@@ -110,9 +110,12 @@
     <xsl:param name="node" as="node()"/>
     <xsl:param name="ids" as="xs:string"/>
     <xsl:variable name="root" as="node()" select="root($node)"/>
+    <!-- one id without white space (most): no tokenizing -->
     <xsl:sequence select="
-        for $id in distinct-values(tokenize($ids))
-        return key('f:cell', $id, $root)[1][not(f:is-null(string(px:text)))]"/>
+        if ($ids ne '' and $ids eq normalize-space($ids) and not(contains($ids, ' ')))
+        then key('f:cell', $ids, $root)[1][not(f:is-null(string(px:text)))]
+        else for $id in distinct-values(tokenize($ids))
+             return key('f:cell', $id, $root)[1][not(f:is-null(string(px:text)))]"/>
   </xsl:function>
 
   <!-- f:text($cell): the cell's visible text, as written (docs/formats.md section 2). -->
