@@ -36,19 +36,41 @@
   <!-- f:merge($nodes): the nodes with adjacent mergeable siblings merged, recursively. -->
   <xsl:function name="f:merge" as="node()*">
     <xsl:param name="nodes" as="node()*"/>
-    <xsl:for-each-group select="$nodes" group-adjacent="fp:merge-key(.)">
-      <xsl:choose>
-        <xsl:when test=". instance of element()">
-          <xsl:copy>
-            <xsl:sequence select="@* except @px:key"/>
-            <xsl:sequence select="f:merge(current-group()/node())"/>
-          </xsl:copy>
-        </xsl:when>
-        <xsl:otherwise>
-          <xsl:sequence select="current-group()"/>
-        </xsl:otherwise>
-      </xsl:choose>
-    </xsl:for-each-group>
+    <xsl:choose>
+      <!-- no two adjacent nodes with the same name (a value's text, a record's fields, an only child): nothing merges,
+           no key needed (nodes of different names never merge) -->
+      <xsl:when test="every $i in 2 to count($nodes)
+                      satisfies not(node-name($nodes[$i]) = node-name($nodes[$i - 1]))">
+        <xsl:for-each select="$nodes">
+          <xsl:choose>
+            <xsl:when test=". instance of element()">
+              <xsl:copy>
+                <xsl:sequence select="@* except @px:key"/>
+                <xsl:sequence select="f:merge(node())"/>
+              </xsl:copy>
+            </xsl:when>
+            <xsl:otherwise>
+              <xsl:sequence select="."/>
+            </xsl:otherwise>
+          </xsl:choose>
+        </xsl:for-each>
+      </xsl:when>
+      <xsl:otherwise>
+        <xsl:for-each-group select="$nodes" group-adjacent="fp:merge-key(.)">
+          <xsl:choose>
+            <xsl:when test=". instance of element()">
+              <xsl:copy>
+                <xsl:sequence select="@* except @px:key"/>
+                <xsl:sequence select="f:merge(current-group()/node())"/>
+              </xsl:copy>
+            </xsl:when>
+            <xsl:otherwise>
+              <xsl:sequence select="current-group()"/>
+            </xsl:otherwise>
+          </xsl:choose>
+        </xsl:for-each-group>
+      </xsl:otherwise>
+    </xsl:choose>
   </xsl:function>
 
   <!-- Equal for nodes that merge with each other; unique for every other node. -->

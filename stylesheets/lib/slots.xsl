@@ -29,12 +29,15 @@
   <xsl:function name="f:data-slots" as="element(px:slot)*">
     <xsl:param name="table" as="element(px:table)"/>
     <xsl:variable name="rows" as="element(px:row)*" select="$table/px:row"/>
+    <!-- f:cell inline, with the document found once (root() costs ~0.5 us a call) -->
+    <xsl:variable name="root" as="node()" select="root($table)"/>
     <xsl:choose>
       <!-- rows with distinct indexes (a grid's rows): only a row in which a cell has several data slots has span
            duplicates; the others keep all their slots (the same slots, in the same order) -->
       <xsl:when test="count(distinct-values($rows/@index ! string())) eq count($rows)">
         <xsl:for-each select="$rows">
-          <xsl:variable name="row-slots" as="element(px:slot)*" select="px:slot[@cell][f:cell(.)/@role = 'data']"/>
+          <xsl:variable name="row-slots" as="element(px:slot)*"
+                        select="px:slot[@cell][key('f:cell', string(@cell), $root)[1]/@role = 'data']"/>
           <xsl:choose>
             <xsl:when test="count(distinct-values($row-slots/@cell ! string())) eq count($row-slots)">
               <xsl:sequence select="$row-slots"/>
@@ -46,7 +49,8 @@
         </xsl:for-each>
       </xsl:when>
       <xsl:otherwise>
-        <xsl:sequence select="fp:first-slots($table, $rows/px:slot[@cell][f:cell(.)/@role = 'data'])"/>
+        <xsl:sequence
+            select="fp:first-slots($table, $rows/px:slot[@cell][key('f:cell', string(@cell), $root)[1]/@role = 'data'])"/>
       </xsl:otherwise>
     </xsl:choose>
   </xsl:function>
@@ -75,9 +79,10 @@
     <xsl:param name="table" as="element(px:table)"/>
     <xsl:variable name="notes" as="xs:integer*"
         select="$table/px:header-evidence/px:row-kind[@kind eq 'note']/@row ! xs:integer(.)"/>
-    <xsl:variable name="first-record" as="xs:integer?" select="min(
-        $table/px:row[px:slot[f:cell(.)/@role = 'data']]/xs:integer(@index)[not(. = $notes)])"/>
-    <xsl:sequence select="if (empty($notes)) then () else $notes[exists($first-record) and . gt $first-record]"/>
+    <!-- most tables have no note row: the search for the first record is made only when there is one -->
+    <xsl:sequence select="if (empty($notes)) then () else
+        let $first-record := min($table/px:row[px:slot[f:cell(.)/@role = 'data']]/xs:integer(@index)[not(. = $notes)])
+        return $notes[exists($first-record) and . gt $first-record]"/>
   </xsl:function>
 
   <!-- f:cell($slot): the cell covering a slot (empty for a slot no cell covers). -->
@@ -105,9 +110,12 @@
     <xsl:param name="node" as="node()"/>
     <xsl:param name="ids" as="xs:string"/>
     <xsl:variable name="root" as="node()" select="root($node)"/>
+    <!-- one id without white space (most): no tokenizing -->
     <xsl:sequence select="
-        for $id in distinct-values(tokenize($ids))
-        return key('f:cell', $id, $root)[1][not(f:is-null(string(px:text)))]"/>
+        if ($ids ne '' and $ids eq normalize-space($ids) and not(contains($ids, ' ')))
+        then key('f:cell', $ids, $root)[1][not(f:is-null(string(px:text)))]
+        else for $id in distinct-values(tokenize($ids))
+             return key('f:cell', $id, $root)[1][not(f:is-null(string(px:text)))]"/>
   </xsl:function>
 
   <!-- f:text($cell): the cell's visible text, as written (docs/formats.md section 2). -->

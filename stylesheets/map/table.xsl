@@ -50,14 +50,21 @@
          "note") give one <note> element, not a value under every column header of the columns the note spans -->
     <xsl:variable name="all-data-slots" as="element(px:slot)*" select="f:data-slots($table)"/>
     <xsl:variable name="note-rows" as="xs:string*" select="f:note-rows($table) ! string()"/>
-    <xsl:variable name="data-slots" as="element(px:slot)*" select="$all-data-slots[not(../@index = $note-rows)]"/>
+    <xsl:variable name="data-slots" as="element(px:slot)*" select="if (empty($note-rows)) then $all-data-slots
+                                                                   else $all-data-slots[not(../@index = $note-rows)]"/>
     <!-- A data row whose every value is missing (its row header cells, then empty cells) is no pair, but it is a
          row of the table: its row header path is kept, ending in an empty element, in its place among the rows (as
          CSV keeps it). A section row (whose one header is a section) is not such a row. -->
     <xsl:variable name="empty-rows" as="element(px:slot)*" select="if (@kind eq 'entity') then () else
-        ((px:row except $all-data-slots/..)[not(@index = $note-rows) and not(px:slot[@cell][f:cell(.)/@role = 'data'])]
+        (px:row[px:slot/@row-headers][not(@index = $note-rows) and not(px:slot[@cell][f:cell(.)/@role = 'data'])]
            /px:slot[@row-headers][f:cell(.)/@role = 'empty'][1])
         [exists(fp:header-cells($table, string(@row-headers))[not(@role = 'section')])]"/>
+    <!-- Most tables (layout tables, tables with column headers only) have no row header cell: then each data row is
+         one record element around its column parts, and no row is without values (an empty row keeps its row
+         header path, which such a row has not): the same as fp:units and fp:nest-units make there, without the maps
+         of row header paths. -->
+    <xsl:variable name="no-row-headers" as="xs:boolean"
+                  select="not(@kind eq 'entity') and empty(px:row/px:slot[@row-headers ne ''])"/>
     <!-- Slots of one row share their row header cells, and slots of one column their column header cells: the cells
          and the element each makes are found once per distinct px:slot/@row-headers (@column-headers) value. -->
     <xsl:variable name="row-headers" as="map(xs:string, element(px:cell)*)" select="
@@ -65,8 +72,8 @@
                   ! map:entry(., fp:header-cells($table, .)))"/>
     <xsl:variable name="column-headers" as="map(xs:string, element(px:cell)*)" select="
         map:merge(distinct-values($data-slots/@column-headers ! string()) ! map:entry(., fp:header-cells($table, .)))"/>
-    <xsl:variable name="row-header-ids" as="xs:string*"
-                  select="distinct-values(map:for-each($row-headers, function($k, $cells) {$cells/@id}))"/>
+    <xsl:variable name="row-header-ids" as="xs:string*" select="if ($no-row-headers) then ()
+                  else distinct-values(map:for-each($row-headers, function($k, $cells) {$cells/@id}))"/>
     <xsl:variable name="column-header-ids" as="xs:string*"
                   select="distinct-values(map:for-each($column-headers, function($k, $cells) {$cells/@id}))"/>
     <xsl:variable name="names" as="map(xs:string, xs:string)"
@@ -119,19 +126,32 @@
         <xsl:attribute name="px:hidden" select="'true'"/>
       </xsl:if>
       <xsl:attribute name="px:key" select="'t' || @index"/>
-      <xsl:if test="@kind eq 'entity'">
-        <xsl:sequence select="fp:entity-content($table, $label?row)"/>
-      </xsl:if>
-      <xsl:variable name="units" as="array(*)*" select="if (@kind eq 'entity') then () else fp:units(
-          $data-rows, $row-headers, $paths, $rows-per-path, $steps)"/>
-      <xsl:variable name="empty-row-units" as="array(*)*" select="
-          for $slot in $empty-rows return
-          let $ids := fp:header-cells($table, string($slot/@row-headers))/@id ! string()
-          return [$ids, $ids ! $steps('r' || .), string($slot/../@index), ()]"/>
-      <xsl:sequence select="fp:nest-units(if (empty($empty-row-units)) then $units
-                                          else sort(($units, $empty-row-units), (), function($unit) {xs:integer($unit(3))}),
-                                          1, fp:columns($column-headers, $steps))"/>
-      <xsl:for-each-group select="$all-data-slots[../@index = $note-rows][not($table/@kind = 'entity')]"
+      <xsl:choose>
+        <xsl:when test="@kind eq 'entity'">
+          <xsl:sequence select="fp:entity-content($table, $label?row)"/>
+        </xsl:when>
+        <xsl:when test="$no-row-headers">
+          <xsl:variable name="columns" as="map(xs:string, item())" select="fp:columns($column-headers, $steps)"/>
+          <xsl:for-each-group select="$data-slots" group-adjacent="string(../@index)">
+            <row px:row="{current-grouping-key()}" px:key="r{current-grouping-key()}">
+              <xsl:sequence select="fp:column-parts(current-group(), current-grouping-key(), $columns)"/>
+            </row>
+          </xsl:for-each-group>
+        </xsl:when>
+        <xsl:otherwise>
+          <xsl:variable name="units" as="array(*)*"
+                        select="fp:units($data-rows, $row-headers, $paths, $rows-per-path, $steps)"/>
+          <xsl:variable name="empty-row-units" as="array(*)*" select="
+              for $slot in $empty-rows return
+              let $ids := fp:header-cells($table, string($slot/@row-headers))/@id ! string()
+              return [$ids, $ids ! $steps('r' || .), string($slot/../@index), ()]"/>
+          <xsl:sequence select="fp:nest-units(if (empty($empty-row-units)) then $units
+                                              else sort(($units, $empty-row-units), (), function($unit) {xs:integer($unit(3))}),
+                                              1, fp:columns($column-headers, $steps))"/>
+        </xsl:otherwise>
+      </xsl:choose>
+      <xsl:for-each-group select="if (@kind eq 'entity' or empty($note-rows)) then ()
+                                  else $all-data-slots[../@index = $note-rows]"
                           group-by="../@index">
         <note px:row="{current-grouping-key()}" px:key="n{current-grouping-key()}">
           <xsl:sequence select="f:value(f:cell(.))"/>
@@ -210,12 +230,19 @@
                   and (?cells/@role = ('header', 'section') or fp:is-heading(?cells))
                   and empty(?cells/(px:image | px:table-ref))]
              ! map {'from': 'title-row', 'text': f:cell-label(?cells), 'row': ?row}"/>
-    <xsl:variable name="candidates" as="map(xs:string, item())*" select="
-        map {'from': 'caption', 'text': f:label($table/px:caption)},
-        $title-row,
-        map {'from': 'heading', 'text': f:label($table/@heading)}[$top-level],
-        map {'from': 'title', 'text': f:label(root($table)/px:grids/@title)}[$top-level]"/>
-    <xsl:sequence select="($candidates[not(f:is-null(?text))], map {'from': 'default', 'text': ''})[1]"/>
+    <!-- the first candidate with text, each looked at only when those before it have none (a missing caption or
+         heading has none) -->
+    <xsl:variable name="caption" as="xs:string" select="if (empty($table/px:caption)) then ''
+                                                        else f:label($table/px:caption)"/>
+    <xsl:variable name="heading" as="xs:string" select="if (not($top-level and $table/@heading)) then ''
+                                                        else f:label($table/@heading)"/>
+    <xsl:sequence select="
+        if (not(f:is-null($caption))) then map {'from': 'caption', 'text': $caption}
+        else if (exists($title-row[not(f:is-null(?text))])) then $title-row
+        else if (not(f:is-null($heading))) then map {'from': 'heading', 'text': $heading}
+        else let $title := if ($top-level) then f:label(root($table)/px:grids/@title) else ''
+             return if (not(f:is-null($title))) then map {'from': 'title', 'text': $title}
+                    else map {'from': 'default', 'text': ''}"/>
   </xsl:function>
 
   <!-- The element of a data row that needs a record element (px:row is added by fp:nest). -->
@@ -303,8 +330,9 @@
        table without a name of its own (a header "Table" gives table_, so that count(//table) counts tables). -->
   <xsl:function name="fp:is-reserved" as="xs:boolean">
     <xsl:param name="name" as="xs:string"/>
-    <!-- a literal pattern: compiled once, with the stylesheet -->
-    <xsl:sequence select="matches($name, '^(row|note|table|column-[0-9]+)$')"/>
+    <!-- a literal pattern (compiled once, with the stylesheet), tried only on names that start like a column's -->
+    <xsl:sequence select="$name = ('row', 'note', 'table')
+                          or (starts-with($name, 'column-') and matches($name, '^column-[0-9]+$'))"/>
   </xsl:function>
 
   <!-- The name of a table's element: f:xml-name of its label (fallback "table"), with a trailing "_" when that is
@@ -360,6 +388,8 @@
     <xsl:choose>
       <xsl:when test="$columns?flat">
         <xsl:variable name="parts" as="map(xs:string, map(*))" select="$columns?parts"/>
+        <!-- f:cell inline, with the document found once -->
+        <xsl:variable name="root" as="node()?" select="head($slots) ! root()"/>
         <xsl:for-each select="$slots">
           <xsl:variable name="slot" as="element(px:slot)" select="."/>
           <xsl:variable name="part" as="map(*)?" select="$parts(string(@column-headers))"/>
@@ -373,7 +403,7 @@
                 <xsl:if test="$part?wide">
                   <xsl:attribute name="px:col" select="xs:integer($slot/@col)"/>
                 </xsl:if>
-                <xsl:sequence select="f:value(f:cell($slot))"/>
+                <xsl:sequence select="f:value(key('f:cell', string($slot/@cell), $root)[1])"/>
               </xsl:copy>
             </xsl:when>
             <xsl:otherwise>
@@ -382,7 +412,7 @@
               <xsl:copy select="$step">
                 <xsl:sequence select="$step/@*"/>
                 <xsl:attribute name="px:key" select="'p' || $column || '@' || $row"/>
-                <xsl:sequence select="f:value(f:cell($slot))"/>
+                <xsl:sequence select="f:value(key('f:cell', string($slot/@cell), $root)[1])"/>
               </xsl:copy>
             </xsl:otherwise>
           </xsl:choose>

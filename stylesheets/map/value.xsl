@@ -38,24 +38,43 @@
   <!-- href, src and alt attributes for the links and images of a cell (none when it has neither). -->
   <xsl:function name="f:link-attributes" as="attribute()*">
     <xsl:param name="cell" as="element(px:cell)"/>
-    <xsl:variable name="base" as="xs:string" select="string(root($cell)/px:grids/@source)"/>
-    <xsl:if test="$cell/px:link[normalize-space(@href)]">
-      <xsl:attribute name="href" select="$cell/px:link[normalize-space(@href)]/fp:url(@href, $base)"/>
-    </xsl:if>
-    <xsl:if test="$cell/px:image[normalize-space(@src)]">
-      <xsl:attribute name="src" select="$cell/px:image[normalize-space(@src)]/fp:url(@src, $base)"/>
-    </xsl:if>
-    <xsl:if test="count($cell/px:image) eq 1 and normalize-space($cell/px:image/@alt)">
-      <xsl:attribute name="alt" select="$cell/px:image/@alt"/>
+    <xsl:variable name="links" as="element(px:link)*" select="$cell/px:link[normalize-space(@href)]"/>
+    <xsl:variable name="images" as="element(px:image)*" select="$cell/px:image"/>
+    <!-- the page URL is read, and whether it is http(s) decided, once per cell with a link or an image -->
+    <xsl:if test="exists($links) or exists($images)">
+      <xsl:variable name="base" as="xs:string" select="string(root($cell)/px:grids/@source)"/>
+      <xsl:variable name="http" as="xs:boolean" select="fp:is-http($base)"/>
+      <xsl:if test="exists($links)">
+        <xsl:attribute name="href" select="$links/fp:url(@href, $base, $http)"/>
+      </xsl:if>
+      <xsl:if test="$images[normalize-space(@src)]">
+        <xsl:attribute name="src" select="$images[normalize-space(@src)]/fp:url(@src, $base, $http)"/>
+      </xsl:if>
+      <xsl:if test="count($images) eq 1 and normalize-space($images/@alt)">
+        <xsl:attribute name="alt" select="$images/@alt"/>
+      </xsl:if>
     </xsl:if>
   </xsl:function>
 
+  <!-- Whether a page URL is http or https (the scheme in any case); a plain lower-case prefix (most) is answered
+       without the pattern. -->
+  <xsl:function name="fp:is-http" as="xs:boolean">
+    <xsl:param name="base" as="xs:string"/>
+    <xsl:sequence select="starts-with($base, 'http://') or starts-with($base, 'https://')
+                          or (contains($base, '://') and matches($base, '^https?://', 'i'))"/>
+  </xsl:function>
+
+  <!-- A URL as written (white space collapsed, spaces as %20), resolved against the page URL when that is http(s)
+       ($http). -->
   <xsl:function name="fp:url" as="xs:string">
     <xsl:param name="url" as="xs:string"/>
     <xsl:param name="base" as="xs:string"/>
-    <xsl:variable name="written" as="xs:string" select="normalize-space($url) => replace(' ', '%20')"/>
+    <xsl:param name="http" as="xs:boolean"/>
+    <xsl:variable name="collapsed" as="xs:string" select="normalize-space($url)"/>
+    <xsl:variable name="written" as="xs:string"
+                  select="if (contains($collapsed, ' ')) then replace($collapsed, ' ', '%20') else $collapsed"/>
     <xsl:choose>
-      <xsl:when test="matches($base, '^https?://', 'i')">
+      <xsl:when test="$http">
         <xsl:try select="string(resolve-uri($written, $base))">
           <xsl:catch select="$written"/>
         </xsl:try>

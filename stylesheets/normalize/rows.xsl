@@ -76,6 +76,33 @@
   -->
   <xsl:function name="f:table-rows" as="map(*)*">
     <xsl:param name="table" as="element(table)"/>
+    <xsl:variable name="sections" as="element()*" select="$table/(thead | tbody | tfoot)[tr]"/>
+    <xsl:choose>
+      <!-- one row group, a thead, tbody or tfoot (most tables: clean puts the rows in a tbody): its rows in tree
+           order, the same as the general steps below give, without the maps of groups -->
+      <xsl:when test="count($sections) eq 1 and empty($table/tr)">
+        <xsl:variable name="kind" as="xs:string" select="local-name($sections)"/>
+        <xsl:variable name="size" as="xs:integer" select="count($sections/tr)"/>
+        <xsl:iterate select="$sections/tr">
+          <xsl:param name="y" as="xs:integer" select="0"/>
+          <xsl:param name="before" as="xs:integer" select="0"/>
+          <xsl:sequence select="map { 'tr': ., 'group': 0, 'group-kind': $kind, 'left': $size - $y,
+                                      'first-cell': $before, 'y': $y }"/>
+          <xsl:next-iteration>
+            <xsl:with-param name="y" select="$y + 1"/>
+            <xsl:with-param name="before" select="$before + count(td | th)"/>
+          </xsl:next-iteration>
+        </xsl:iterate>
+      </xsl:when>
+      <xsl:otherwise>
+        <xsl:sequence select="fp:table-rows($table)"/>
+      </xsl:otherwise>
+    </xsl:choose>
+  </xsl:function>
+
+  <!-- f:table-rows in general: the row groups found, counted and ordered -->
+  <xsl:function name="fp:table-rows" as="map(*)*">
+    <xsl:param name="table" as="element(table)"/>
     <xsl:variable name="groups" as="map(*)*">
       <xsl:for-each-group select="$table/(thead | tbody | tfoot | tr)"
           group-adjacent="if (self::tr) then '' else generate-id()">

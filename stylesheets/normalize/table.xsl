@@ -90,7 +90,7 @@
         select="if ($in-tree-order) then $records else sort($records, (), function ($record) { $record?row?first-cell })"/>
     <xsl:variable name="parent" as="element(table)?" select="ancestor::table[1]"/>
     <xsl:variable name="parent-cell" as="element()?"
-        select="(ancestor::td | ancestor::th)[last()][ancestor::table[1] is $parent]
+        select="if (empty($parent)) then () else (ancestor::td | ancestor::th)[last()][ancestor::table[1] is $parent]
                 [(parent::tr/parent::table, parent::tr/parent::*[self::thead or self::tbody or self::tfoot]/parent::table)[1]
                  is $parent]"/>
     <px:table index="{$index}" rows="{count($records)}" cols="{$cols}" locator="{$locator}"
@@ -168,7 +168,8 @@
     <xsl:param name="max-slots" as="xs:integer"/>
     <xsl:variable name="area" as="xs:integer"
         select="sum($records ! (count(?xs)
-                                + sum(map:for-each(?spans, function ($i, $span) { $span(1) * $span(2) - 1 }))))"/>
+                                + (if (map:size(?spans) eq 0) then 0
+                                   else sum(map:for-each(?spans, function ($i, $span) { $span(1) * $span(2) - 1 })))))"/>
     <xsl:sequence select="if ($area le $max-slots) then $records
                           else error(xs:QName('px:limit'), 'the cells of the table cover ' || $area
                                      || ' slots in all (they overlap): more than max_slots = ' || $max-slots,
