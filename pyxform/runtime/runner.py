@@ -153,6 +153,10 @@ class Runner:
         XPath expression would be compiled on every call: ~50 us a call, as much as a small table's clean); ``None``
         when ``grid`` is not a document node (the XPath route then says what it selects)."""
         with self.lock:
+            # Saxon's node API (node_kind, children, ...) called from another thread than the one that first used
+            # Saxon ends the process ("StackOverflowError ... wrong IsolateThread", exit 99) unless this thread is
+            # attached first (saxonche 13: reading the property attaches; ~0.1 us)
+            self.runtime.processor.attach_current_thread
             if grid.node_kind != _DOCUMENT_NODE:
                 return None
             for top in grid.children:

@@ -315,6 +315,7 @@ def query(target: str | os.PathLike[str] | Sequence[str | os.PathLike[str]], exp
             if ("XPDY0002" in message or "context item is absent" in message) and not single:
                 message += " (over a folder there is no context item: start from collection() or $collection)"
             raise QueryError(message, error_code=code, location=where if single else None) from None
+    processor.attach_current_thread  # the node API below (node_kind_str, ...) needs this thread attached
     items = tuple(_item(result.item_at(i)) for i in range(result.size)) if result is not None else ()
     return QueryResult(items, tuple(skipped))
 

@@ -342,8 +342,10 @@ def clean(source: Source | bytes | str, *, limits: Limits = DEFAULT_LIMITS) -> C
     root.set(_PX + "encoding", decoded.encoding)
     root.set(_PX + "encoding-source", decoded.source)
     title = root.find(f"{_X}head/{_X}title")
-    if title is None:  # the first in document order (the walk of _scan found them), of those not removed since
-        title = next((element for element in titles if _in_tree(element, root)), None)
+    if title is None and titles:  # the first in document order of those still in the tree: the walk of _scan found
+        # them, and the first is usually still there; if it was removed, one walk of the tree (as many removed titles,
+        # each tested up its ancestors, cost a hostile page far more)
+        title = titles[0] if _in_tree(titles[0], root) else next(root.iter(_X + "title"), None)
     root.set(_PX + "title", collapse("".join(title.itertext())) if title is not None else "")
     return CleanedPage(tree=parsed.tree, encoding=decoded.encoding, encoding_source=decoded.source, source=uri,
                        warnings=warnings, links=links)
