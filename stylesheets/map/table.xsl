@@ -403,7 +403,9 @@
                 <xsl:if test="$part?wide">
                   <xsl:attribute name="px:col" select="xs:integer($slot/@col)"/>
                 </xsl:if>
-                <xsl:sequence select="f:value(key('f:cell', string($slot/@cell), $root)[1])"/>
+                <xsl:call-template name="fp:value">
+                  <xsl:with-param name="cell" select="key('f:cell', string($slot/@cell), $root)[1]"/>
+                </xsl:call-template>
               </xsl:copy>
             </xsl:when>
             <xsl:otherwise>
@@ -412,7 +414,9 @@
               <xsl:copy select="$step">
                 <xsl:sequence select="$step/@*"/>
                 <xsl:attribute name="px:key" select="'p' || $column || '@' || $row"/>
-                <xsl:sequence select="f:value(key('f:cell', string($slot/@cell), $root)[1])"/>
+                <xsl:call-template name="fp:value">
+                  <xsl:with-param name="cell" select="key('f:cell', string($slot/@cell), $root)[1]"/>
+                </xsl:call-template>
               </xsl:copy>
             </xsl:otherwise>
           </xsl:choose>
@@ -448,8 +452,16 @@
         <xsl:if test="count($chain(1)) eq $depth and exists($chain(5))">
           <xsl:attribute name="px:col" select="$chain(5)"/>
         </xsl:if>
-        <xsl:sequence select="if (count($chain(1)) gt $depth) then fp:nest(current-group(), $depth + 1)
-                              else $chain(4) ! f:value(f:cell(.))"/>
+        <xsl:choose>
+          <xsl:when test="count($chain(1)) gt $depth">
+            <xsl:sequence select="fp:nest(current-group(), $depth + 1)"/>
+          </xsl:when>
+          <xsl:otherwise>
+            <xsl:call-template name="fp:value">
+              <xsl:with-param name="cell" select="f:cell($chain(4))"/>
+            </xsl:call-template>
+          </xsl:otherwise>
+        </xsl:choose>
       </xsl:copy>
     </xsl:for-each-group>
   </xsl:function>
