@@ -138,7 +138,10 @@
       <xsl:attribute name="px:key" select="'t' || @index"/>
       <xsl:choose>
         <xsl:when test="@kind eq 'entity'">
-          <xsl:sequence select="fp:entity-content($table, $label?row)"/>
+          <xsl:call-template name="fp:entity-content">
+            <xsl:with-param name="table" select="$table"/>
+            <xsl:with-param name="title-row" select="$label?row"/>
+          </xsl:call-template>
         </xsl:when>
         <xsl:when test="$no-row-headers">
           <xsl:variable name="columns" as="map(xs:string, item())" select="fp:columns($column-headers, $steps)"/>
