@@ -30,7 +30,7 @@
                 exclude-result-prefixes="#all"
                 expand-text="yes">
 
-  <xsl:function name="fp:entity-content" as="element()*">
+  <xsl:template name="fp:entity-content" as="element()*">
     <xsl:param name="table" as="element(px:table)"/>
     <xsl:param name="title-row" as="xs:integer?"/>
     <xsl:variable name="k" as="xs:integer" select="xs:integer($table/@header-rows)"/>
@@ -87,8 +87,9 @@
         </xsl:next-iteration>
       </xsl:iterate>
     </xsl:variable>
+    <!-- written straight into the table's element (templates, not functions: no temporary elements to copy) -->
     <xsl:for-each-group select="$grouped" group-adjacent="?group">
-      <xsl:variable name="members" as="element()*" select="current-group()[?type = ('key', 'note')] ! fp:entity-item(., $names)"/>
+      <xsl:variable name="members" as="map(*)*" select="current-group()[?type = ('key', 'note')]"/>
       <xsl:variable name="head" as="map(*)" select="current-group()[1]"/>
       <xsl:choose>
         <xsl:when test="$head?type eq 'group'">
@@ -96,18 +97,28 @@
           <xsl:copy select="$step">
             <xsl:sequence select="$step/@*"/>
             <xsl:attribute name="px:key" select="'g' || $head?row"/>
-            <xsl:sequence select="$members"/>
+            <xsl:for-each select="$members">
+              <xsl:call-template name="fp:entity-item">
+                <xsl:with-param name="item" select="."/>
+                <xsl:with-param name="names" select="$names"/>
+              </xsl:call-template>
+            </xsl:for-each>
           </xsl:copy>
         </xsl:when>
         <xsl:otherwise>
-          <xsl:sequence select="$members"/>
+          <xsl:for-each select="$members">
+            <xsl:call-template name="fp:entity-item">
+              <xsl:with-param name="item" select="."/>
+              <xsl:with-param name="names" select="$names"/>
+            </xsl:call-template>
+          </xsl:for-each>
         </xsl:otherwise>
       </xsl:choose>
     </xsl:for-each-group>
-  </xsl:function>
+  </xsl:template>
 
   <!-- The element of a key-value row (one per value cell) or of a note. -->
-  <xsl:function name="fp:entity-item" as="element()*">
+  <xsl:template name="fp:entity-item" as="element()*">
     <xsl:param name="item" as="map(*)"/>
     <xsl:param name="names" as="map(xs:string, xs:string)"/>
     <xsl:choose>
@@ -120,17 +131,19 @@
         </xsl:copy>
       </xsl:when>
       <xsl:when test="$item?type eq 'key'">
-        <xsl:variable name="step" as="element()" select="fp:header-step($item?key, $names, false(), ())"/>
+        <!-- the key's element (fp:header-step without links) made directly around each value, not copied from a
+             temporary one -->
+        <xsl:variable name="label" as="xs:string" select="f:cell-label($item?key)"/>
         <xsl:for-each select="$item?cells">
           <xsl:variable name="cell" as="element(px:cell)" select="."/>
-          <xsl:copy select="$step">
-            <xsl:sequence select="$step/@*"/>
+          <xsl:element name="{if ($f:generic-names) then 'field' else $names($label)}">
+            <xsl:attribute name="{if ($f:generic-names) then 'name' else 'px:label'}" select="$label"/>
             <xsl:if test="count($item?cells) gt 1">
               <xsl:attribute name="px:col" select="$cell/@col"/>
             </xsl:if>
             <xsl:attribute name="px:key" select="'e' || $item?row || '.' || $cell/@col"/>
             <xsl:sequence select="fp:entity-value($cell)"/>
-          </xsl:copy>
+          </xsl:element>
         </xsl:for-each>
       </xsl:when>
       <xsl:otherwise>
@@ -139,7 +152,7 @@
         </note>
       </xsl:otherwise>
     </xsl:choose>
-  </xsl:function>
+  </xsl:template>
 
   <!-- The value of a cell: f:value for a data cell; for another (a header or section cell read as a value here),
        its links, images and text, its nested tables being listed at the top level of the output (map/document.xsl),

@@ -76,16 +76,26 @@
                   else distinct-values(map:for-each($row-headers, function($k, $cells) {$cells/@id}))"/>
     <xsl:variable name="column-header-ids" as="xs:string*"
                   select="distinct-values(map:for-each($column-headers, function($k, $cells) {$cells/@id}))"/>
-    <xsl:variable name="names" as="map(xs:string, xs:string)"
-                  select="f:element-names(key('f:cell', ($row-header-ids, $column-header-ids), root($table))[parent::px:table is $table])"/>
+    <!-- the header cells of the table and the label of each, made once: the names need all labels of the table
+         first, then each header cell's element (step) is made with its label; without row header cells (most
+         tables) the steps are made in one pass over the cells, without finding each again by its id -->
+    <xsl:variable name="header-cells" as="element(px:cell)*"
+                  select="key('f:cell', ($row-header-ids, $column-header-ids), root($table))[parent::px:table is $table]"/>
+    <xsl:variable name="header-labels" as="xs:string*" select="$header-cells ! f:cell-label(.)"/>
+    <xsl:variable name="labels" as="map(xs:string, xs:string)" select="
+        map:merge(for $i in 1 to count($header-cells) return map:entry(string($header-cells[$i]/@id), $header-labels[$i]))"/>
+    <xsl:variable name="names" as="map(xs:string, xs:string)" select="fp:label-names(distinct-values($header-labels))"/>
     <xsl:variable name="corners" as="map(xs:integer, xs:string)" select="fp:corner-labels($table)"/>
     <xsl:variable name="steps" as="map(xs:string, element())" select="
-        map:merge((
+        if (empty($row-header-ids))
+        then map:merge(for $i in 1 to count($header-cells) return let $cell := $header-cells[$i]
+                       return map:entry('c' || $cell/@id, fp:header-step($cell, $header-labels[$i], $names, false(), ())))
+        else map:merge((
           for $cell in $row-header-ids ! key('f:cell', ., root($table))[1]
-          return map:entry('r' || $cell/@id, fp:header-step($cell, $names, true(),
+          return map:entry('r' || $cell/@id, fp:header-step($cell, $labels(string($cell/@id)), $names, true(),
                                                              $corners(xs:integer($cell/@col))[$cell/@role eq 'header'])),
           $column-header-ids
-            ! map:entry('c' || ., fp:header-step(key('f:cell', ., root($table))[1], $names, false(), ()))))"/>
+            ! map:entry('c' || ., fp:header-step(key('f:cell', ., root($table))[1], $labels(.), $names, false(), ()))))"/>
     <!-- the identity of a row header path: the ids of its non-null row header cells -->
     <xsl:variable name="paths" as="map(xs:string, xs:string)" select="
         map:merge(map:for-each($row-headers, function($k, $cells) {map:entry($k, string-join($cells/@id, ' '))}))"/>
@@ -128,7 +138,10 @@
       <xsl:attribute name="px:key" select="'t' || @index"/>
       <xsl:choose>
         <xsl:when test="@kind eq 'entity'">
-          <xsl:sequence select="fp:entity-content($table, $label?row)"/>
+          <xsl:call-template name="fp:entity-content">
+            <xsl:with-param name="table" select="$table"/>
+            <xsl:with-param name="title-row" select="$label?row"/>
+          </xsl:call-template>
         </xsl:when>
         <xsl:when test="$no-row-headers">
           <xsl:variable name="columns" as="map(xs:string, item())" select="fp:columns($column-headers, $steps)"/>
@@ -270,7 +283,16 @@
     <xsl:param name="names" as="map(xs:string, xs:string)"/>
     <xsl:param name="with-links" as="xs:boolean"/>
     <xsl:param name="level" as="xs:string?"/>
-    <xsl:variable name="label" as="xs:string" select="f:cell-label($cell)"/>
+    <xsl:sequence select="fp:header-step($cell, f:cell-label($cell), $names, $with-links, $level)"/>
+  </xsl:function>
+
+  <!-- fp:header-step with the cell's label (f:cell-label) given. -->
+  <xsl:function name="fp:header-step" as="element()">
+    <xsl:param name="cell" as="element(px:cell)"/>
+    <xsl:param name="label" as="xs:string"/>
+    <xsl:param name="names" as="map(xs:string, xs:string)"/>
+    <xsl:param name="with-links" as="xs:boolean"/>
+    <xsl:param name="level" as="xs:string?"/>
     <xsl:element name="{if ($f:generic-names) then 'field' else $names($label)}">
       <xsl:attribute name="{if ($f:generic-names) then 'name' else 'px:label'}" select="$label"/>
       <xsl:if test="exists($level)">
@@ -310,7 +332,13 @@
   -->
   <xsl:function name="f:element-names" as="map(xs:string, xs:string)">
     <xsl:param name="cells" as="element(px:cell)*"/>
-    <xsl:iterate select="distinct-values($cells ! f:cell-label(.))">
+    <xsl:sequence select="fp:label-names(distinct-values($cells ! f:cell-label(.)))"/>
+  </xsl:function>
+
+  <!-- f:element-names of the cells whose distinct labels are given, in order. -->
+  <xsl:function name="fp:label-names" as="map(xs:string, xs:string)">
+    <xsl:param name="labels" as="xs:string*"/>
+    <xsl:iterate select="$labels">
       <xsl:param name="names" as="map(xs:string, xs:string)" select="map {}"/>
       <xsl:param name="taken" as="map(xs:string, xs:boolean)" select="map {}"/>
       <xsl:on-completion select="$names"/>
@@ -403,7 +431,9 @@
                 <xsl:if test="$part?wide">
                   <xsl:attribute name="px:col" select="xs:integer($slot/@col)"/>
                 </xsl:if>
-                <xsl:sequence select="f:value(key('f:cell', string($slot/@cell), $root)[1])"/>
+                <xsl:call-template name="fp:value">
+                  <xsl:with-param name="cell" select="key('f:cell', string($slot/@cell), $root)[1]"/>
+                </xsl:call-template>
               </xsl:copy>
             </xsl:when>
             <xsl:otherwise>
@@ -412,7 +442,9 @@
               <xsl:copy select="$step">
                 <xsl:sequence select="$step/@*"/>
                 <xsl:attribute name="px:key" select="'p' || $column || '@' || $row"/>
-                <xsl:sequence select="f:value(key('f:cell', string($slot/@cell), $root)[1])"/>
+                <xsl:call-template name="fp:value">
+                  <xsl:with-param name="cell" select="key('f:cell', string($slot/@cell), $root)[1]"/>
+                </xsl:call-template>
               </xsl:copy>
             </xsl:otherwise>
           </xsl:choose>
@@ -448,8 +480,16 @@
         <xsl:if test="count($chain(1)) eq $depth and exists($chain(5))">
           <xsl:attribute name="px:col" select="$chain(5)"/>
         </xsl:if>
-        <xsl:sequence select="if (count($chain(1)) gt $depth) then fp:nest(current-group(), $depth + 1)
-                              else $chain(4) ! f:value(f:cell(.))"/>
+        <xsl:choose>
+          <xsl:when test="count($chain(1)) gt $depth">
+            <xsl:sequence select="fp:nest(current-group(), $depth + 1)"/>
+          </xsl:when>
+          <xsl:otherwise>
+            <xsl:call-template name="fp:value">
+              <xsl:with-param name="cell" select="f:cell($chain(4))"/>
+            </xsl:call-template>
+          </xsl:otherwise>
+        </xsl:choose>
       </xsl:copy>
     </xsl:for-each-group>
   </xsl:function>

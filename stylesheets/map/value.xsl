@@ -21,6 +21,15 @@
 
   <xsl:function name="f:value" as="node()*">
     <xsl:param name="cell" as="element(px:cell)"/>
+    <xsl:call-template name="fp:value">
+      <xsl:with-param name="cell" select="$cell"/>
+    </xsl:call-template>
+  </xsl:function>
+
+  <!-- f:value's content, written straight into the element being built: called where map makes a value's element
+       (the column parts), it makes no temporary nodes, which a function returning them does (~1 us a data cell). -->
+  <xsl:template name="fp:value">
+    <xsl:param name="cell" as="element(px:cell)"/>
     <!-- most cells have no link, image or nested table: one look at the children rules out all three -->
     <xsl:variable name="text-only" as="xs:boolean" select="empty($cell/(px:link | px:image | px:table-ref))"/>
     <xsl:if test="not($text-only)">
@@ -33,7 +42,7 @@
     <xsl:if test="not($text-only)">
       <xsl:apply-templates select="f:nested-tables($cell)" mode="m:map-table"/>
     </xsl:if>
-  </xsl:function>
+  </xsl:template>
 
   <!-- href, src and alt attributes for the links and images of a cell (none when it has neither). -->
   <xsl:function name="f:link-attributes" as="attribute()*">
