@@ -34,6 +34,7 @@
     xmlns:xs="http://www.w3.org/2001/XMLSchema"
     xmlns:map="http://www.w3.org/2005/xpath-functions/map"
     xmlns:array="http://www.w3.org/2005/xpath-functions/array"
+    xmlns:px="urn:pyxform"
     xmlns:f="urn:pyxform:function"
     xmlns:fp="urn:pyxform:function:private"
     exclude-result-prefixes="#all"
@@ -149,7 +150,8 @@
         select="if ($markup) then $headers[?tag eq 'th' and ?scope eq 'rowgroup'] else ()"/>
     <xsl:variable name="colgroup-headers" as="map(*)*"
         select="if ($markup) then $headers[?tag eq 'th' and ?scope eq 'colgroup'] else ()"/>
-    <xsl:variable name="by-html-id" as="map(xs:string, xs:string)" select="if (not($markup)) then map {} else
+    <xsl:variable name="by-html-id" as="map(xs:string, xs:string)"
+        select="if (not($markup) or empty($model?table/px:cell/@html-id)) then map {} else
         map:merge($model?ids ! f:model-cell($model, .)[string(?element/@html-id) ne '']
                     ! map { string(?element/@html-id) : ?id },
                   map { 'duplicates' : 'use-first' })"/>
