@@ -249,16 +249,19 @@
       <!-- a band of numbers in numeric columns is a highlighted data row (a winner, a total), not a header -->
       <xsl:variable name="band" as="xs:double"
           select="if (map:contains($context?row-bands, $row?index) and not($data-typed)) then $weight-band else 0"/>
-      <xsl:sequence select="map:merge((
-          map { 'index' : $row?index, 'wide' : $row?wide, 'text' : $row?text, 'data-typed' : $data-typed,
-                'spanned-from' : $row?spanned-from },
+      <!-- one map constructor in each case (a map:merge of two maps costs more) -->
+      <xsl:sequence select="
           if ($start le count($row?x)) then map {
+            'index' : $row?index, 'wide' : $row?wide, 'text' : $row?text, 'data-typed' : $data-typed,
+            'spanned-from' : $row?spanned-from,
             'format' : f:mean(subsequence($row?format, $start)) + $band,
             'marks' : f:mean(subsequence($row?marks, $start)) + $band,
             'sub-score' : f:mean(subsequence($row?marks-content, $start)) + $band,
             'content' : f:mean(subsequence($row?content, $start)),
             'score' : f:mean(subsequence($row?format-content, $start)) + $band
-          } else ()))"/>
+          }
+          else map { 'index' : $row?index, 'wide' : $row?wide, 'text' : $row?text, 'data-typed' : $data-typed,
+                     'spanned-from' : $row?spanned-from }"/>
     </xsl:for-each>
   </xsl:function>
 
@@ -278,10 +281,10 @@
           f:owner($model, $y, $x)[map:contains($context?values, .)] ! f:model-cell($model, .)
           ! (max(($context?values(?id), $context?marks(?id))) + f:distinct-score(., $context?row-usual($y)))"/>
       <xsl:variable name="band" as="xs:double" select="if (map:contains($bands, $x)) then $weight-band else 0"/>
-      <xsl:sequence select="map:merge((
-          map { 'index' : $x, 'wide' : false(), 'text' : exists($slots) },
-          if (exists($slots)) then map { 'score' : f:mean($slots) + $band, 'format' : f:mean($slots) + $band }
-          else ()))"/>
+      <xsl:sequence select="
+          if (exists($slots)) then map { 'index' : $x, 'wide' : false(), 'text' : true(),
+                                         'score' : f:mean($slots) + $band, 'format' : f:mean($slots) + $band }
+          else map { 'index' : $x, 'wide' : false(), 'text' : false() }"/>
     </xsl:for-each>
   </xsl:function>
 
@@ -422,15 +425,12 @@
         (for $i in $chosen?index + 1 to count($items) - 1
          return $items[$i + 1][not(exists(?score) or ?wide or not(?text))] ! ?index)
         [. eq $chosen?index + position()][last()]"/>
-    <xsl:sequence select="map:merge((
-        map {
-          'k' : if (exists($chosen)) then max(($chosen?index, $extended)) + 1
-                else if ($titles-stand-out) then $title-items[last()]?index + 1
-                else 0,
-          'candidates' : $candidates,
-          'titles' : $title-items ! ?index
-        },
-        $chosen ! map { 'chosen' : . }))"/>
+    <xsl:sequence select="
+        if (exists($chosen))
+        then map { 'k' : max(($chosen?index, $extended)) + 1, 'candidates' : $candidates,
+                   'titles' : $title-items ! ?index, 'chosen' : $chosen }
+        else map { 'k' : if ($titles-stand-out) then $title-items[last()]?index + 1 else 0,
+                   'candidates' : $candidates, 'titles' : $title-items ! ?index }"/>
   </xsl:function>
 
 </xsl:stylesheet>
