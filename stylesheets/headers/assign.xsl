@@ -128,10 +128,10 @@
          of a table without header columns, which are not looked at) -->
     <xsl:variable name="column-blocks" as="array(*)" select="array:join(for $x in 0 to $n - 1 return
         [ if (map:contains($by-column, $x))
-          then fp:blocks($model, $roles, true(), $x, sort($by-column($x), (), function($s) { $s?y })) else () ])"/>
+          then fp:blocks($model, $roles, true(), $x, fp:sort($by-column($x), function($s) { $s?y })) else () ])"/>
     <xsl:variable name="row-blocks" as="array(*)" select="array:join(for $y in 0 to $m - 1 return
         [ if (map:contains($by-row, $y))
-          then fp:blocks($model, $roles, false(), $y, sort($by-row($y), (), function($s) { $s?x })) else () ])"/>
+          then fp:blocks($model, $roles, false(), $y, fp:sort($by-row($y), function($s) { $s?x })) else () ])"/>
     <!-- the scans' results, once per line and number of blocks before the principal cell (a slot's column headers
          depend only on its column and on how many of the column's header blocks lie above the cell; row headers
          likewise): array per line of arrays indexed by 1 + that number; a line without blocks finds nothing -->
@@ -255,8 +255,8 @@
     <xsl:variable name="lists" as="array(*)*">
       <xsl:sequence select="[()]"/>
       <xsl:if test="count($blocks) eq 1">
-        <xsl:sequence select="[ sort(distinct-values($blocks?ids[$eligible(.)][not(f:model-cell($model, .)?empty)]),
-                                     (), $order) ]"/>
+        <xsl:sequence select="[ fp:sort(distinct-values($blocks?ids[$eligible(.)][not(f:model-cell($model, .)?empty)]),
+                                        $order) ]"/>
       </xsl:if>
       <xsl:iterate select="$blocks[count($blocks) gt 1]">
         <xsl:param name="latest" as="map(*)" select="map {}"/>
@@ -270,14 +270,22 @@
         </xsl:variable>
         <xsl:variable name="now" as="map(*)" select="map:merge(($added, $latest),
             map { 'duplicates' : 'use-first' })"/>
-        <xsl:sequence select="[ sort(distinct-values(map:for-each($now, function($extent, $ids) { $ids })
-            [$eligible(.)][not(f:model-cell($model, .)?empty)]), (), $order) ]"/>
+        <xsl:sequence select="[ fp:sort(distinct-values(map:for-each($now, function($extent, $ids) { $ids })
+            [$eligible(.)][not(f:model-cell($model, .)?empty)]), $order) ]"/>
         <xsl:next-iteration>
           <xsl:with-param name="latest" select="$now"/>
         </xsl:next-iteration>
       </xsl:iterate>
     </xsl:variable>
     <xsl:sequence select="array:join($lists)"/>
+  </xsl:function>
+
+  <!-- sort($items, (), $key), with none or one item returned as it is: most lines have one header cell, and a sort
+       call costs about as much as the rest of such a line's blocks or scans. -->
+  <xsl:function name="fp:sort" as="item()*">
+    <xsl:param name="items" as="item()*"/>
+    <xsl:param name="key" as="function(*)"/>
+    <xsl:sequence select="if (count($items) le 1) then $items else sort($items, (), $key)"/>
   </xsl:function>
 
   <!-- Section cells heading each row: array of m sequences of ids (outer first). -->
