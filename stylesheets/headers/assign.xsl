@@ -101,12 +101,15 @@
                if ($scope eq 'row') then true()
                else if ($scope = ('col', 'rowgroup', 'colgroup')) then false()
                else not($column-header(?id))) })"/>
-    <!-- the slots of the header cells (those they own, without overlaps), by column and by row -->
+    <!-- the slots of the header cells (those they own, without overlaps), by column and by row; the key of the
+         overlap map is only made when the grid has overlaps -->
+    <xsl:variable name="skip" as="map(*)" select="$model?skip"/>
     <xsl:variable name="header-slots" as="map(*)*" select="
         for $h in $headers,
             $y in $h?row to min(($h?row + $h?rowspan, $m)) - 1,
             $x in $h?col to min(($h?col + $h?colspan, $n)) - 1
-        return if (f:owner($model, $y, $x) eq $h?id and not(map:contains($model?skip, $y || ':' || $x)))
+        return if (f:owner($model, $y, $x) eq $h?id
+                   and (map:size($skip) eq 0 or not(map:contains($skip, $y || ':' || $x))))
                then map { 'y' : $y, 'x' : $x, 'id' : $h?id } else ()"/>
     <!-- grouped with for-each-group: map:merge with duplicates 'combine' appends to a key's sequence one item at a
          time, which costs the square of a long column of header cells -->
@@ -155,7 +158,9 @@
         map:merge($model?ids ! f:model-cell($model, .)[string(?element/@html-id) ne '']
                     ! map { string(?element/@html-id) : ?id },
                   map { 'duplicates' : 'use-first' })"/>
-    <xsl:variable name="sections" as="array(*)" select="fp:section-runs($model, $roles)"/>
+    <!-- a table without section cells (most) has no runs: one empty run per row, without looking at the rows -->
+    <xsl:variable name="sections" as="array(*)" select="if ($roles?* = 'section') then fp:section-runs($model, $roles)
+                                                         else array:join((1 to $m) ! [()])"/>
     <xsl:sequence select="map {
         'model' : $model, 'roles' : $roles,
         'column-firsts' : array:join(for $x in 1 to $n return [ $column-blocks($x) ! ?first ]),

@@ -206,9 +206,12 @@
     <xsl:variable name="model" as="map(*)" select="$context?model"/>
     <xsl:for-each select="0 to $model?rows - 1">
       <xsl:variable name="y" as="xs:integer" select="."/>
+      <!-- the row's owner ids (n of them, in column order), looked up once -->
+      <xsl:variable name="owners" as="xs:string*" select="$model?owner($y + 1)?*"/>
+      <xsl:variable name="values" as="map(*)" select="$context?values"/>
       <xsl:variable name="xs" as="xs:integer*"
-          select="(0 to $model?cols - 1)[map:contains($context?values, f:owner($model, $y, .))]"/>
-      <xsl:variable name="cells" as="map(*)*" select="$xs ! f:model-cell($model, f:owner($model, $y, .))"/>
+          select="for $x in 0 to $model?cols - 1 return $x[map:contains($values, $owners[$x + 1])]"/>
+      <xsl:variable name="cells" as="map(*)*" select="for $x in $xs return f:model-cell($model, $owners[$x + 1])"/>
       <xsl:variable name="slots" as="xs:integer*" select="1 to count($xs)"/>
       <xsl:variable name="distinct" as="xs:double*"
           select="for $i in $slots return f:distinct-score($cells[$i], $context?column-usual($xs[$i]))"/>
@@ -273,12 +276,13 @@
     <xsl:variable name="bands" as="map(xs:integer, xs:boolean)" select="fp:bands($model, 0 to $model?cols - 1,
         function($x) { f:column-ids($model, $x, $rows)[map:contains($context?values, .)] },
         function($id, $x) { $context?row-usual(f:model-cell($model, $id)?row) }, false())"/>
+    <xsl:variable name="owner" as="array(*)" select="$model?owner"/>
     <xsl:for-each select="0 to $model?cols - 1">
       <xsl:variable name="x" as="xs:integer" select="."/>
       <!-- smaller type does not take away a cell's marks here: a column of row headers in smaller bold type heads
            its rows as one in the usual size does -->
       <xsl:variable name="slots" as="xs:double*" select="for $y in $rows return
-          f:owner($model, $y, $x)[map:contains($context?values, .)] ! f:model-cell($model, .)
+          $owner($y + 1)($x + 1)[map:contains($context?values, .)] ! f:model-cell($model, .)
           ! (max(($context?values(?id), $context?marks(?id))) + f:distinct-score(., $context?row-usual($y)))"/>
       <xsl:variable name="band" as="xs:double" select="if (map:contains($bands, $x)) then $weight-band else 0"/>
       <xsl:sequence select="

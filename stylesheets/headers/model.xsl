@@ -295,7 +295,9 @@
     <xsl:param name="model" as="map(*)"/>
     <xsl:param name="x" as="xs:integer"/>
     <xsl:param name="rows" as="xs:integer*"/>
-    <xsl:sequence select="distinct-values(for $y in $rows return f:owner($model, $y, $x)[. ne ''])"/>
+    <!-- the owner grid looked up once, not through f:owner per row (this runs for many columns of every table) -->
+    <xsl:variable name="owner" as="array(*)" select="$model?owner"/>
+    <xsl:sequence select="distinct-values(for $y in $rows return $owner($y + 1)($x + 1)[. ne ''])"/>
   </xsl:function>
 
   <!--
