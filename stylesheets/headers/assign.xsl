@@ -34,6 +34,7 @@
     xmlns:xs="http://www.w3.org/2001/XMLSchema"
     xmlns:map="http://www.w3.org/2005/xpath-functions/map"
     xmlns:array="http://www.w3.org/2005/xpath-functions/array"
+    xmlns:px="urn:pyxform"
     xmlns:f="urn:pyxform:function"
     xmlns:fp="urn:pyxform:function:private"
     exclude-result-prefixes="#all"
@@ -100,12 +101,15 @@
                if ($scope eq 'row') then true()
                else if ($scope = ('col', 'rowgroup', 'colgroup')) then false()
                else not($column-header(?id))) })"/>
-    <!-- the slots of the header cells (those they own, without overlaps), by column and by row -->
+    <!-- the slots of the header cells (those they own, without overlaps), by column and by row; the key of the
+         overlap map is only made when the grid has overlaps -->
+    <xsl:variable name="skip" as="map(*)" select="$model?skip"/>
     <xsl:variable name="header-slots" as="map(*)*" select="
         for $h in $headers,
             $y in $h?row to min(($h?row + $h?rowspan, $m)) - 1,
             $x in $h?col to min(($h?col + $h?colspan, $n)) - 1
-        return if (f:owner($model, $y, $x) eq $h?id and not(map:contains($model?skip, $y || ':' || $x)))
+        return if (f:owner($model, $y, $x) eq $h?id
+                   and (map:size($skip) eq 0 or not(map:contains($skip, $y || ':' || $x))))
                then map { 'y' : $y, 'x' : $x, 'id' : $h?id } else ()"/>
     <!-- grouped with for-each-group: map:merge with duplicates 'combine' appends to a key's sequence one item at a
          time, which costs the square of a long column of header cells -->
@@ -127,10 +131,10 @@
          of a table without header columns, which are not looked at) -->
     <xsl:variable name="column-blocks" as="array(*)" select="array:join(for $x in 0 to $n - 1 return
         [ if (map:contains($by-column, $x))
-          then fp:blocks($model, $roles, true(), $x, sort($by-column($x), (), function($s) { $s?y })) else () ])"/>
+          then fp:blocks($model, $roles, true(), $x, fp:sort($by-column($x), function($s) { $s?y })) else () ])"/>
     <xsl:variable name="row-blocks" as="array(*)" select="array:join(for $y in 0 to $m - 1 return
         [ if (map:contains($by-row, $y))
-          then fp:blocks($model, $roles, false(), $y, sort($by-row($y), (), function($s) { $s?x })) else () ])"/>
+          then fp:blocks($model, $roles, false(), $y, fp:sort($by-row($y), function($s) { $s?x })) else () ])"/>
     <!-- the scans' results, once per line and number of blocks before the principal cell (a slot's column headers
          depend only on its column and on how many of the column's header blocks lie above the cell; row headers
          likewise): array per line of arrays indexed by 1 + that number; a line without blocks finds nothing -->
@@ -149,11 +153,14 @@
         select="if ($markup) then $headers[?tag eq 'th' and ?scope eq 'rowgroup'] else ()"/>
     <xsl:variable name="colgroup-headers" as="map(*)*"
         select="if ($markup) then $headers[?tag eq 'th' and ?scope eq 'colgroup'] else ()"/>
-    <xsl:variable name="by-html-id" as="map(xs:string, xs:string)" select="if (not($markup)) then map {} else
+    <xsl:variable name="by-html-id" as="map(xs:string, xs:string)"
+        select="if (not($markup) or empty($model?table/px:cell/@html-id)) then map {} else
         map:merge($model?ids ! f:model-cell($model, .)[string(?element/@html-id) ne '']
                     ! map { string(?element/@html-id) : ?id },
                   map { 'duplicates' : 'use-first' })"/>
-    <xsl:variable name="sections" as="array(*)" select="fp:section-runs($model, $roles)"/>
+    <!-- a table without section cells (most) has no runs: one empty run per row, without looking at the rows -->
+    <xsl:variable name="sections" as="array(*)" select="if ($roles?* = 'section') then fp:section-runs($model, $roles)
+                                                         else array:join((1 to $m) ! [()])"/>
     <xsl:sequence select="map {
         'model' : $model, 'roles' : $roles,
         'column-firsts' : array:join(for $x in 1 to $n return [ $column-blocks($x) ! ?first ]),
@@ -253,8 +260,8 @@
     <xsl:variable name="lists" as="array(*)*">
       <xsl:sequence select="[()]"/>
       <xsl:if test="count($blocks) eq 1">
-        <xsl:sequence select="[ sort(distinct-values($blocks?ids[$eligible(.)][not(f:model-cell($model, .)?empty)]),
-                                     (), $order) ]"/>
+        <xsl:sequence select="[ fp:sort(distinct-values($blocks?ids[$eligible(.)][not(f:model-cell($model, .)?empty)]),
+                                        $order) ]"/>
       </xsl:if>
       <xsl:iterate select="$blocks[count($blocks) gt 1]">
         <xsl:param name="latest" as="map(*)" select="map {}"/>
@@ -268,14 +275,22 @@
         </xsl:variable>
         <xsl:variable name="now" as="map(*)" select="map:merge(($added, $latest),
             map { 'duplicates' : 'use-first' })"/>
-        <xsl:sequence select="[ sort(distinct-values(map:for-each($now, function($extent, $ids) { $ids })
-            [$eligible(.)][not(f:model-cell($model, .)?empty)]), (), $order) ]"/>
+        <xsl:sequence select="[ fp:sort(distinct-values(map:for-each($now, function($extent, $ids) { $ids })
+            [$eligible(.)][not(f:model-cell($model, .)?empty)]), $order) ]"/>
         <xsl:next-iteration>
           <xsl:with-param name="latest" select="$now"/>
         </xsl:next-iteration>
       </xsl:iterate>
     </xsl:variable>
     <xsl:sequence select="array:join($lists)"/>
+  </xsl:function>
+
+  <!-- sort($items, (), $key), with none or one item returned as it is: most lines have one header cell, and a sort
+       call costs about as much as the rest of such a line's blocks or scans. -->
+  <xsl:function name="fp:sort" as="item()*">
+    <xsl:param name="items" as="item()*"/>
+    <xsl:param name="key" as="function(*)"/>
+    <xsl:sequence select="if (count($items) le 1) then $items else sort($items, (), $key)"/>
   </xsl:function>
 
   <!-- Section cells heading each row: array of m sequences of ids (outer first). -->

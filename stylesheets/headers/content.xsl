@@ -128,12 +128,20 @@
     <xsl:variable name="lengths" as="array(*)" select="$column?lengths"/>
     <xsl:variable name="at" as="xs:integer?" select="$removed ! $column?first-index(.)"/>
     <xsl:variable name="n" as="xs:integer" select="array:size($lengths) - (if (exists($at)) then 1 else 0)"/>
-    <xsl:variable name="nth" as="function(xs:integer) as xs:double" select="function($j as xs:integer) as xs:double {
-        xs:double(if (exists($at) and $j ge $at) then $lengths($j + 1) else $lengths($j)) }"/>
+    <!-- position j of the shortened list by fp:nth-length (a function, not a closure made at each call: this runs for
+         every text cell of the formatting method) -->
     <xsl:sequence select="
         if ($n le 0) then ()
-        else if ($n mod 2 eq 1) then $nth(($n + 1) idiv 2)
-        else ($nth($n idiv 2) + $nth($n idiv 2 + 1)) div 2"/>
+        else if ($n mod 2 eq 1) then fp:nth-length($lengths, $at, ($n + 1) idiv 2)
+        else (fp:nth-length($lengths, $at, $n idiv 2) + fp:nth-length($lengths, $at, $n idiv 2 + 1)) div 2"/>
+  </xsl:function>
+
+  <!-- Position j of a column's sorted lengths less the one at position $at (none: the full list), as a double. -->
+  <xsl:function name="fp:nth-length" as="xs:double">
+    <xsl:param name="lengths" as="array(*)"/>
+    <xsl:param name="at" as="xs:integer?"/>
+    <xsl:param name="j" as="xs:integer"/>
+    <xsl:sequence select="xs:double(if (exists($at) and $j ge $at) then $lengths($j + 1) else $lengths($j))"/>
   </xsl:function>
 
 </xsl:stylesheet>

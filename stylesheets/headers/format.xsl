@@ -206,9 +206,12 @@
     <xsl:variable name="model" as="map(*)" select="$context?model"/>
     <xsl:for-each select="0 to $model?rows - 1">
       <xsl:variable name="y" as="xs:integer" select="."/>
+      <!-- the row's owner ids (n of them, in column order), looked up once -->
+      <xsl:variable name="owners" as="xs:string*" select="$model?owner($y + 1)?*"/>
+      <xsl:variable name="values" as="map(*)" select="$context?values"/>
       <xsl:variable name="xs" as="xs:integer*"
-          select="(0 to $model?cols - 1)[map:contains($context?values, f:owner($model, $y, .))]"/>
-      <xsl:variable name="cells" as="map(*)*" select="$xs ! f:model-cell($model, f:owner($model, $y, .))"/>
+          select="for $x in 0 to $model?cols - 1 return $x[map:contains($values, $owners[$x + 1])]"/>
+      <xsl:variable name="cells" as="map(*)*" select="for $x in $xs return f:model-cell($model, $owners[$x + 1])"/>
       <xsl:variable name="slots" as="xs:integer*" select="1 to count($xs)"/>
       <xsl:variable name="distinct" as="xs:double*"
           select="for $i in $slots return f:distinct-score($cells[$i], $context?column-usual($xs[$i]))"/>
@@ -249,16 +252,19 @@
       <!-- a band of numbers in numeric columns is a highlighted data row (a winner, a total), not a header -->
       <xsl:variable name="band" as="xs:double"
           select="if (map:contains($context?row-bands, $row?index) and not($data-typed)) then $weight-band else 0"/>
-      <xsl:sequence select="map:merge((
-          map { 'index' : $row?index, 'wide' : $row?wide, 'text' : $row?text, 'data-typed' : $data-typed,
-                'spanned-from' : $row?spanned-from },
+      <!-- one map constructor in each case (a map:merge of two maps costs more) -->
+      <xsl:sequence select="
           if ($start le count($row?x)) then map {
+            'index' : $row?index, 'wide' : $row?wide, 'text' : $row?text, 'data-typed' : $data-typed,
+            'spanned-from' : $row?spanned-from,
             'format' : f:mean(subsequence($row?format, $start)) + $band,
             'marks' : f:mean(subsequence($row?marks, $start)) + $band,
             'sub-score' : f:mean(subsequence($row?marks-content, $start)) + $band,
             'content' : f:mean(subsequence($row?content, $start)),
             'score' : f:mean(subsequence($row?format-content, $start)) + $band
-          } else ()))"/>
+          }
+          else map { 'index' : $row?index, 'wide' : $row?wide, 'text' : $row?text, 'data-typed' : $data-typed,
+                     'spanned-from' : $row?spanned-from }"/>
     </xsl:for-each>
   </xsl:function>
 
@@ -270,18 +276,19 @@
     <xsl:variable name="bands" as="map(xs:integer, xs:boolean)" select="fp:bands($model, 0 to $model?cols - 1,
         function($x) { f:column-ids($model, $x, $rows)[map:contains($context?values, .)] },
         function($id, $x) { $context?row-usual(f:model-cell($model, $id)?row) }, false())"/>
+    <xsl:variable name="owner" as="array(*)" select="$model?owner"/>
     <xsl:for-each select="0 to $model?cols - 1">
       <xsl:variable name="x" as="xs:integer" select="."/>
       <!-- smaller type does not take away a cell's marks here: a column of row headers in smaller bold type heads
            its rows as one in the usual size does -->
       <xsl:variable name="slots" as="xs:double*" select="for $y in $rows return
-          f:owner($model, $y, $x)[map:contains($context?values, .)] ! f:model-cell($model, .)
+          $owner($y + 1)($x + 1)[map:contains($context?values, .)] ! f:model-cell($model, .)
           ! (max(($context?values(?id), $context?marks(?id))) + f:distinct-score(., $context?row-usual($y)))"/>
       <xsl:variable name="band" as="xs:double" select="if (map:contains($bands, $x)) then $weight-band else 0"/>
-      <xsl:sequence select="map:merge((
-          map { 'index' : $x, 'wide' : false(), 'text' : exists($slots) },
-          if (exists($slots)) then map { 'score' : f:mean($slots) + $band, 'format' : f:mean($slots) + $band }
-          else ()))"/>
+      <xsl:sequence select="
+          if (exists($slots)) then map { 'index' : $x, 'wide' : false(), 'text' : true(),
+                                         'score' : f:mean($slots) + $band, 'format' : f:mean($slots) + $band }
+          else map { 'index' : $x, 'wide' : false(), 'text' : false() }"/>
     </xsl:for-each>
   </xsl:function>
 
@@ -422,15 +429,12 @@
         (for $i in $chosen?index + 1 to count($items) - 1
          return $items[$i + 1][not(exists(?score) or ?wide or not(?text))] ! ?index)
         [. eq $chosen?index + position()][last()]"/>
-    <xsl:sequence select="map:merge((
-        map {
-          'k' : if (exists($chosen)) then max(($chosen?index, $extended)) + 1
-                else if ($titles-stand-out) then $title-items[last()]?index + 1
-                else 0,
-          'candidates' : $candidates,
-          'titles' : $title-items ! ?index
-        },
-        $chosen ! map { 'chosen' : . }))"/>
+    <xsl:sequence select="
+        if (exists($chosen))
+        then map { 'k' : max(($chosen?index, $extended)) + 1, 'candidates' : $candidates,
+                   'titles' : $title-items ! ?index, 'chosen' : $chosen }
+        else map { 'k' : if ($titles-stand-out) then $title-items[last()]?index + 1 else 0,
+                   'candidates' : $candidates, 'titles' : $title-items ! ?index }"/>
   </xsl:function>
 
 </xsl:stylesheet>

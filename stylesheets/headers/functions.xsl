@@ -135,19 +135,24 @@
   <!--
     The class tokens of a class attribute that may style the cell, sorted and space-separated: microformat names
     (hCard, hCalendar and the h-/p-/u-/dt-/e- prefixes of microformats2, http://microformats.org) say what the
-    content is, not how it looks, and are left out.
+    content is, not how it looks, and are left out. This runs for every row and every cell with text (the
+    formatting method): an absent or blank attribute is answered at once, the names are looked up in a global map
+    and the prefixes compared without a regular expression.
   -->
   <xsl:function name="f:style-classes" as="xs:string">
     <xsl:param name="class" as="xs:string?"/>
-    <xsl:variable name="microformats" as="xs:string+" select="('vcard', 'vevent', 'hcard', 'hcalendar', 'fn', 'n',
-        'org', 'nickname', 'given-name', 'family-name', 'additional-name', 'honorific-prefix', 'honorific-suffix',
-        'url', 'email', 'tel', 'adr', 'street-address', 'locality', 'region', 'postal-code', 'country-name', 'geo',
-        'latitude', 'longitude', 'bday', 'category', 'note', 'role', 'title', 'agent', 'label', 'summary',
-        'dtstart', 'dtend', 'location', 'description', 'uid', 'attendee', 'contact', 'organization-name',
-        'organization-unit', 'photo', 'logo')"/>
-    <xsl:sequence select="string-join(sort(distinct-values(tokenize(lower-case(string($class)))
-        [not(. = $microformats) and not(matches(., '^(h|p|u|dt|e)-'))])), ' ')"/>
+    <xsl:sequence select="if (normalize-space($class) eq '') then ''
+        else string-join(sort(distinct-values(tokenize(lower-case(string($class)))
+          [not(map:contains($fp:microformats, .)) and not(substring-before(., '-') = ('h', 'p', 'u', 'dt', 'e'))])), ' ')"/>
   </xsl:function>
+
+  <!-- The microformat class names that f:style-classes leaves out. -->
+  <xsl:variable name="fp:microformats" as="map(xs:string, xs:boolean)" select="map:merge(('vcard', 'vevent', 'hcard',
+      'hcalendar', 'fn', 'n', 'org', 'nickname', 'given-name', 'family-name', 'additional-name', 'honorific-prefix',
+      'honorific-suffix', 'url', 'email', 'tel', 'adr', 'street-address', 'locality', 'region', 'postal-code',
+      'country-name', 'geo', 'latitude', 'longitude', 'bday', 'category', 'note', 'role', 'title', 'agent', 'label',
+      'summary', 'dtstart', 'dtend', 'location', 'description', 'uid', 'attendee', 'contact', 'organization-name',
+      'organization-unit', 'photo', 'logo') ! map { . : true() })"/>
 
   <!-- True if one of the class tokens names a heading role: it contains head, label, title or caption, or is th. -->
   <xsl:function name="f:is-header-class" as="xs:boolean">
@@ -200,6 +205,14 @@
   <!-- The most frequent value; ties go to the value that first occurs last (in a table, values met further down
        and right belong to the data rather than to the headers). Empty for no values. -->
   <xsl:function name="f:mode" as="xs:string?">
+    <xsl:param name="values" as="xs:string*"/>
+    <!-- values all equal (most tables: one font size, one indentation, no row class) are answered by comparison,
+         without the grouping -->
+    <xsl:sequence select="if (every $value in $values satisfies $value eq $values[1]) then $values[1]
+                          else fp:mode($values)"/>
+  </xsl:function>
+
+  <xsl:function name="fp:mode" as="xs:string?">
     <xsl:param name="values" as="xs:string*"/>
     <!-- [value, count] per distinct value, in order of first occurrence: grouped, not counted with fold-left and
          map:put, which call a function item per value (this runs several times per row and column) -->

@@ -54,15 +54,18 @@
     <xsl:variable name="n" as="xs:integer"
         select="if ($table/@cols castable as xs:integer) then xs:integer($table/@cols)
                 else max((0, $rows ! count(px:slot)))"/>
+    <!-- the classes of each row, computed once for the row-classes map and the row maps -->
+    <xsl:variable name="classes" as="xs:string*" select="$rows ! f:style-classes(@class)"/>
     <xsl:variable name="row-classes" as="map(xs:integer, xs:string)"
-        select="map:merge($rows ! map { xs:integer(@index) : f:style-classes(@class) })"/>
+        select="map:merge(for $y in 1 to $m return map { xs:integer($rows[$y]/@index) : $classes[$y] })"/>
     <xsl:variable name="cells" as="map(xs:string, map(*))"
         select="map:merge($table/px:cell ! map { string(@id) : fp:model-cell(.) })"/>
     <xsl:variable name="owner" as="array(*)" select="array:join(
         for $row in $rows return [ array { fp:row-owners($row, $n, $cells) } ])"/>
+    <xsl:variable name="overlaps" as="element(px:error)*" select="$table/px:error[@code eq 'overlap']"/>
     <xsl:variable name="skip" as="map(xs:string, xs:boolean)"
-        select="map:merge($table/px:error[@code eq 'overlap'] ! map { @row || ':' || @col : true() },
-                          map { 'duplicates' : 'use-first' })"/>
+        select="if (empty($overlaps)) then map {}
+                else map:merge($overlaps ! map { @row || ':' || @col : true() }, map { 'duplicates' : 'use-first' })"/>
     <!-- per column: how many of the cells with text anchored in it, in rows that hold a td (not rows of header
          cells alone), spanning that column only, are th, and bold (fp:model-row). The cell maps are read by
          look-up of the distinct ids, not by map:for-each: a dynamic function call per cell cost as much as the
@@ -84,7 +87,7 @@
     </xsl:variable>
     <xsl:variable name="row-maps" as="array(*)" select="array:join(
         for $y in 1 to $m
-        return [ fp:model-row($rows[$y], $y - 1, distinct-values($owner($y)?*[. ne '']), $cells, $n,
+        return [ fp:model-row($rows[$y], $y - 1, $classes[$y], distinct-values($owner($y)?*[. ne '']), $cells, $n,
                               $column-marks) ])"/>
     <xsl:sequence select="map {
         'table' : $table,
@@ -102,6 +105,26 @@
   <!-- The owner id of each of the n slots of a row, in column order ('' where no cell covers the slot). A slot that
        names no cell of the table is a broken grid: reported (px:unknown-cell) and read as a slot without a cell. -->
   <xsl:function name="fp:row-owners" as="xs:string*">
+    <xsl:param name="row" as="element(px:row)"/>
+    <xsl:param name="n" as="xs:integer"/>
+    <xsl:param name="cells" as="map(*)"/>
+    <xsl:variable name="slots" as="element(px:slot)*" select="$row/px:slot"/>
+    <xsl:choose>
+      <!-- the usual row (the grid writes n slots in column order): its slots' cells as they are -->
+      <xsl:when test="count($slots) eq $n
+                      and (every $i in 1 to $n satisfies string($slots[$i]/@col) eq string($i - 1))
+                      and (every $slot in $slots satisfies
+                             (string($slot/@cell) eq '' or map:contains($cells, string($slot/@cell))))">
+        <xsl:sequence select="$slots ! string(@cell)"/>
+      </xsl:when>
+      <xsl:otherwise>
+        <xsl:sequence select="fp:row-owners-by-column($row, $n, $cells)"/>
+      </xsl:otherwise>
+    </xsl:choose>
+  </xsl:function>
+
+  <!-- fp:row-owners for any row: its slots by column. -->
+  <xsl:function name="fp:row-owners-by-column" as="xs:string*">
     <xsl:param name="row" as="element(px:row)"/>
     <xsl:param name="n" as="xs:integer"/>
     <xsl:param name="cells" as="map(*)"/>
@@ -200,6 +223,7 @@
   <xsl:function name="fp:model-row" as="map(*)">
     <xsl:param name="row" as="element(px:row)"/>
     <xsl:param name="y" as="xs:integer"/>
+    <xsl:param name="class" as="xs:string"/>
     <xsl:param name="ids" as="xs:string*"/>
     <xsl:param name="cells" as="map(*)"/>
     <xsl:param name="n" as="xs:integer"/>
@@ -214,7 +238,7 @@
     <xsl:sequence select="map {
         'index' : $y,
         'group-kind' : string($row/@group-kind),
-        'class' : f:style-classes($row/@class),
+        'class' : $class,
         'ids' : $ids,
         'texts' : $texts,
         'contents' : $contents,
@@ -271,7 +295,9 @@
     <xsl:param name="model" as="map(*)"/>
     <xsl:param name="x" as="xs:integer"/>
     <xsl:param name="rows" as="xs:integer*"/>
-    <xsl:sequence select="distinct-values(for $y in $rows return f:owner($model, $y, $x)[. ne ''])"/>
+    <!-- the owner grid looked up once, not through f:owner per row (this runs for many columns of every table) -->
+    <xsl:variable name="owner" as="array(*)" select="$model?owner"/>
+    <xsl:sequence select="distinct-values(for $y in $rows return $owner($y + 1)($x + 1)[. ne ''])"/>
   </xsl:function>
 
   <!--

@@ -42,7 +42,7 @@
     <xsl:variable name="m" as="xs:integer" select="$model?rows"/>
     <xsl:variable name="n" as="xs:integer" select="$model?cols"/>
     <!-- header texts by column: map { x : normalized lower-case texts of the header cells over column x } -->
-    <xsl:variable name="header-texts" as="map(xs:integer, xs:string*)" select="map:merge(
+    <xsl:variable name="header-texts" as="map(xs:integer, xs:string*)" select="if ($k le 0) then map {} else map:merge(
         for $x in 0 to $n - 1
         return map { $x : distinct-values(f:column-ids($model, $x, 0 to $k - 1)
                                            ! f:model-cell($model, .)[not(?blank)] ! fp:key-text(?text)) })"/>
