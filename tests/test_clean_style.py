@@ -146,9 +146,16 @@ def test_table_annotations() -> None:
 
 
 @pytest.mark.parametrize(("page", "title"), [
-    # no title in head: the first one in document order that is still in the tree (not in noscript, not hidden)
+    # no title in head: the first one in document order outside noscript (CSS does not hide a title from
+    # document.title)
     ("<p>x</p><noscript><title>A</title></noscript><div style='display:none'><title>B</title></div><p><title>C</title>"
-     "<title>D</title><table><tr><td>x</table>", "C"),
+     "<title>D</title><table><tr><td>x</table>", "B"),
+    ("<p>x</p><noscript><div><noscript><title>A</title></noscript><title>A2</title></div></noscript><title>C</title>"
+     "<table><tr><td>x</table>", "C"),
+    # hidden by the page's style or the hidden attribute: still the page's title
+    ("<head><style>title{display:none}</style><title>My page</title></head><body><table><tr><td>x</table>",
+     "My page"),
+    ("<head><title hidden>Kept</title></head><body><table><tr><td>x</table>", "Kept"),
     ("<head><title>H</title></head><body><title>Z</title><table><tr><td>x</table>", "H"),
     ("<svg><title>S</title></svg><table><tr><td>x</table>", ""),  # an SVG title is no page title
 ])

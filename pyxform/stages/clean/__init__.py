@@ -59,7 +59,7 @@ def _scan(root: etree._Element, max_tables: int
           ) -> tuple[list[etree._Element], PageLinks, list[etree._Element], list[etree._Element]]:
     """One walk over a parsed page for what clean reads before it changes the tree: its tables in document order (at
     most ``max_tables`` + 1: one more is a page over the limit), its :class:`PageLinks`, its ``noscript`` elements
-    and its ``title`` elements (in document order: the title outside ``head`` is the first still in the tree)."""
+    and its ``title`` elements (in document order, for :func:`_page_title`)."""
     canonical = base = None
     canonical_found = base_found = False
     hrefs = []
@@ -95,12 +95,20 @@ def _scan(root: etree._Element, max_tables: int
     return tables, PageLinks(canonical, base, tuple(hrefs)), noscripts, titles
 
 
-def _in_tree(element: etree._Element, root: etree._Element) -> bool:
-    """Whether ``element`` is still in the tree of ``root`` (not in a subtree removed from it)."""
-    top = element
-    for top in element.iterancestors():
-        pass
-    return top is root
+def _page_title(root: etree._Element, titles: list[etree._Element], noscripts: list[etree._Element]) -> str:
+    """The page's title, read before clean removes anything: the ``title`` in ``head``, else the first HTML ``title``
+    in document order outside a ``noscript`` (HTML Standard 4.2.2, "the title element": the first ``title`` of the
+    document; CSS does not hide it from ``document.title``, and a browser with scripting reads a ``noscript``'s
+    content as text). ``titles`` and ``noscripts`` are :func:`_scan`'s, in document order; each element is visited
+    once, however the ``noscript`` elements nest."""
+    title = root.find(f"{_X}head/{_X}title")
+    if title is None and titles:
+        inside: set[etree._Element] = set()
+        for noscript in noscripts:
+            if noscript not in inside:  # an outer noscript's walk took in the ones nested in it
+                inside.update(noscript.iter(_X + "title", _X + "noscript"))
+        title = next((element for element in titles if element not in inside), None)
+    return collapse("".join(title.itertext())) if title is not None else ""
 
 
 @dataclass
@@ -319,6 +327,7 @@ def clean(source: Source | bytes | str, *, limits: Limits = DEFAULT_LIMITS) -> C
     tables, links, noscripts, titles = _scan(root, limits.max_tables)
     _number_tables(tables, limits, location)
 
+    title = _page_title(root, titles, noscripts)
     cascade = Cascade(root, parsed.style_sheets, quirks=parsed.quirks)
     for element in noscripts:
         _remove(element)
@@ -341,12 +350,7 @@ def clean(source: Source | bytes | str, *, limits: Limits = DEFAULT_LIMITS) -> C
     root.set(_PX + "source", uri)
     root.set(_PX + "encoding", decoded.encoding)
     root.set(_PX + "encoding-source", decoded.source)
-    title = root.find(f"{_X}head/{_X}title")
-    if title is None and titles:  # the first in document order of those still in the tree: the walk of _scan found
-        # them, and the first is usually still there; if it was removed, one walk of the tree (as many removed titles,
-        # each tested up its ancestors, cost a hostile page far more)
-        title = titles[0] if _in_tree(titles[0], root) else next(root.iter(_X + "title"), None)
-    root.set(_PX + "title", collapse("".join(title.itertext())) if title is not None else "")
+    root.set(_PX + "title", title)
     return CleanedPage(tree=parsed.tree, encoding=decoded.encoding, encoding_source=decoded.source, source=uri,
                        warnings=warnings, links=links)
 
