@@ -300,3 +300,11 @@ def test_a_page_pipeline_reads_a_path(tmp_path: Path) -> None:
     assert result.tree().getroot().get("source") == str(page)
     with pytest.raises(TypeError, match="takes a page"):
         CONVERSION.run(12)
+
+
+def test_convert_grid_takes_the_documents_text_not_a_path(tmp_path: Path) -> None:
+    grid = tmp_path / "page.grid.xml"
+    grid.write_text(grid_xml(T([[th("A"), th("B")], [td("1"), td("2")]], k=1)), encoding="utf-8")
+    with pytest.raises(TypeError, match=r"not PosixPath \(read the file first"):
+        convert_grid(grid)  # type: ignore[arg-type]
+    assert convert_grid(grid.read_bytes()).table_indexes() == [0]

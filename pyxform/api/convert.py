@@ -324,7 +324,11 @@ def convert_grid(grid: bytes | str, *, table: int | None = None,
     :raises NoTableError: if the grid has no table, or ``table`` names none of its tables.
     :raises ParameterError: as for :func:`convert` (``params`` may name any step of ``pipeline``, also the ones
         before the grid, which do not run).
+    :raises TypeError: ``grid`` is not bytes or str (a path is not read: pass the file's bytes).
     """
+    if not isinstance(grid, (bytes, bytearray, memoryview, str)):
+        raise TypeError(f"a grid is the document's bytes or text, not {type(grid).__name__}"
+                        + (" (read the file first: Path.read_bytes())" if isinstance(grid, os.PathLike) else ""))
     _check_options(table, names, method)
     chosen = CONVERSION if pipeline is None else pipeline
     _check_user_params(chosen, params)
