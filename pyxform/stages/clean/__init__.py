@@ -151,25 +151,15 @@ class CleanedPage:
 
 
 def locator(element: etree._Element) -> str:
-    """An XPath 1.0 path to ``element`` with unprefixed HTML names: ``/html/body/div[2]/table[1]``."""
-    steps = []
-    node: etree._Element | None = element
-    while node is not None:
-        parent = node.getparent()
-        name = etree.QName(node).localname
-        if parent is None:
-            steps.append(name)
-        else:
-            position = 1 + sum(1 for _ in node.itersiblings(node.tag, preceding=True))
-            steps.append(f"{name}[{position}]")
-        node = parent
-    return "/" + "/".join(reversed(steps))
+    """An XPath 1.0 path to ``element`` with unprefixed HTML names: ``/html/body[1]/div[2]/table[1]``. For many
+    elements of one tree, one :class:`_Locators` shares the work."""
+    return _Locators()(element)
 
 
 class _Locators:
-    """:func:`locator` for the tables of one tree, in document order: each element's path and its position among
-    its siblings of the same name are kept, so an ancestor's path is made once and a position counts back only to
-    the previous sibling of that name whose position is known (:func:`locator` counts back to the first: quadratic
+    """:func:`locator` for elements of one tree, in document order: each element's path and its position among its
+    siblings of the same name are kept, so an ancestor's path is made once and a position counts back only to the
+    previous sibling of that name whose position is known (counting back to the first for every table is quadratic
     in sibling tables)."""
 
     def __init__(self) -> None:
