@@ -312,7 +312,7 @@ def clean(source: Source | bytes | str, *, limits: Limits = DEFAULT_LIMITS) -> C
         decoded = decode_html(source.data, charset=source.charset, location=uri or None)
     location = uri or "<bytes>"
     warnings = list(decoded.warnings)
-    parsed = parse_html(decoded.text)
+    parsed = parse_html(decoded.text, xml_safe=decoded.xml_safe)
     root = parsed.tree.getroot()
     tables, links, noscripts, titles = _scan(root, limits.max_tables)
     _number_tables(tables, limits, location)

@@ -213,7 +213,7 @@ def _repair_names(document: turbohtml.Document, attribute_names: set[str] | None
         element.tag = _NOT_NAME_CHARACTER.sub("_", element.tag)
 
 
-def parse_html(text: str, *, drop: tuple[str, ...] = DROPPED_ELEMENTS) -> Parsed:
+def parse_html(text: str, *, drop: tuple[str, ...] = DROPPED_ELEMENTS, xml_safe: bool = False) -> Parsed:
     """Parse ``text`` as an HTML5 document (scripting disabled) into an lxml tree rooted at ``{XHTML}html``.
 
     HTML elements are in the XHTML namespace, SVG and MathML elements in theirs. Comments, processing instructions,
@@ -224,10 +224,12 @@ def parse_html(text: str, *, drop: tuple[str, ...] = DROPPED_ELEMENTS) -> Parsed
 
     :param text: the decoded page.
     :param drop: names of elements removed with their content (default :data:`DROPPED_ELEMENTS`).
+    :param xml_safe: ``text`` is known to hold no character XML cannot hold but form feed
+        (:attr:`.decode.Decoded.xml_safe`): it is not searched for them again.
     :returns: the tree (its root is always ``{http://www.w3.org/1999/xhtml}html``), the page's ``style`` sheets and
         whether the document is in quirks mode.
     """
-    text = _xml_characters(text)
+    text = _xml_characters(text, xml_safe)
     document = turbohtml.parse(text, scripting=False, positions=False)
     sheets, quirks = _style_sheets(document), _quirks(document)
     if drop:
@@ -260,28 +262,27 @@ def _build_repaired(document: turbohtml.Document, repaired: bool) -> etree._Elem
     return _build(document)
 
 
-def _xml_characters(text: str) -> str:
+def _xml_characters(text: str, xml_safe: bool = False) -> str:
     """``text`` with the characters XML 1.0 cannot hold replaced: form feed (U+000C, white space in HTML, shown as a
     space) by a space, the others (C0 controls but tab, line feed and carriage return; lone surrogates; U+FFFE,
-    U+FFFF) by U+FFFD."""
+    U+FFFF) by U+FFFD. ``xml_safe``: the text is known to hold none of the others."""
     if "\x0c" in text:
         text = text.replace("\x0c", " ")
-    return _NOT_XML_CHAR.sub("\ufffd", text) if _has_non_xml_characters(text) else text
+    return text if xml_safe or not _has_non_xml_characters(text) else _NOT_XML_CHAR.sub("\ufffd", text)
 
 
 _NOT_XML_BYTES: Final = bytes([*range(0x00, 0x09), 0x0B, *range(0x0E, 0x20)])
 
 
 def _has_non_xml_characters(text: str) -> bool:
-    """Whether ``text`` holds a character of :data:`_NOT_XML_CHAR`, found on its UTF-8 bytes (faster than the regular
-    expression over the text): a lone surrogate cannot be encoded, a C0 control is its own byte, U+FFFE and U+FFFF
-    are the only characters written EF BF BE and EF BF BF."""
+    """Whether ``text`` holds a character of :data:`_NOT_XML_CHAR`, C0 controls found on its UTF-8 bytes (faster than
+    the regular expression over the text): a lone surrogate cannot be encoded, a C0 control is its own byte; U+FFFE
+    and U+FFFF found in the text (faster than their three bytes in the encoding)."""
     try:
         encoded = text.encode("utf-8")
     except UnicodeEncodeError:
         return True
-    return (len(encoded.translate(None, _NOT_XML_BYTES)) != len(encoded) or b"\xef\xbf\xbe" in encoded
-            or b"\xef\xbf\xbf" in encoded)
+    return len(encoded.translate(None, _NOT_XML_BYTES)) != len(encoded) or "\ufffe" in text or "\uffff" in text
 
 
 def parse_html_slow(text: str, *, drop: tuple[str, ...] = DROPPED_ELEMENTS) -> Parsed:
