@@ -82,6 +82,11 @@ _BAD_SOURCE_TAG: Final = re.compile(r"<[A-Za-z][A-Za-z0-9._-]*[^A-Za-z0-9._\-\t\
 # there the search starts at each '"=' (found by a fast literal search), not at every space of the text; occurrences
 # cannot overlap (each holds one space and one '="'), so it finds the names a forward search would.
 _SERIALIZED_ATTRIBUTE_REVERSED: Final = re.compile(r'"=([^ =<>"]+) ')
+# Whether some name found by _SERIALIZED_ATTRIBUTE_REVERSED may be one _bad_attribute_names keeps, without collecting
+# the names: after a '"=', the ASCII name characters (possessive: no backtracking), then a character that no such name
+# holds, or the space before a name that starts with a digit, "." or "-", or with "xmlns" (reversed: "snlmx").
+_MAYBE_BAD_ATTRIBUTE_REVERSED: Final = re.compile(r'"=[A-Za-z0-9._-]*+(?:[^A-Za-z0-9._\- =<>"]| (?<=[0-9.\-] )'
+                                                  r'|(?<=snlmx) )')
 # A serialized element name (`<NAME`, NAME a run of [^\s/>!?]) that is not an ASCII XML name: a first character that
 # cannot start one, or one that no name holds after the ASCII name characters. One search instead of every name.
 _BAD_SERIALIZED_ELEMENT: Final = re.compile(r"<(?:[^A-Za-z_\s/>!?]|[A-Za-z_][A-Za-z0-9._-]*[^A-Za-z0-9._\-\s/>!?])")
@@ -173,7 +178,10 @@ def _needs_repair(text: str, markup: str, bad_attributes: set[str]) -> bool:
 def _bad_attribute_names(markup: str) -> set[str]:
     """The attribute names (as `` NAME="`` in turbohtml's XML serialization ``markup``) that are not ASCII XML names
     or are ``xmlns...``: those :func:`_repair_names` may drop (and text that looks like them)."""
-    names = {reversed_name[::-1] for reversed_name in set(_SERIALIZED_ATTRIBUTE_REVERSED.findall(markup[::-1]))}
+    reversed_markup = markup[::-1]
+    if _MAYBE_BAD_ATTRIBUTE_REVERSED.search(reversed_markup) is None:  # most pages: no name to collect
+        return set()
+    names = {reversed_name[::-1] for reversed_name in set(_SERIALIZED_ATTRIBUTE_REVERSED.findall(reversed_markup))}
     return {name for name in names if not _XML_NAME.match(name) or name.startswith("xmlns")}
 
 
