@@ -76,7 +76,7 @@ _NOT_NAME_CHARACTER: Final = re.compile(r"[^A-Za-z0-9._-]")
 # A start tag in the source whose name (HTML 13.2.5.8: from an ASCII letter up to white space, "/" or ">") holds a
 # character that is not an ASCII XML name character. The serializer leaves such elements out ("a<b" from "<a<b>"),
 # where the repair renames them ("a_b"), so the serialization cannot show them: the source text must.
-_BAD_SOURCE_TAG: Final = re.compile(r"<[A-Za-z][A-Za-z0-9._-]*[^A-Za-z0-9._\-\t\n\f\r />]")
+_BAD_SOURCE_TAG: Final = re.compile(r"<[A-Za-z][A-Za-z0-9._-]*+[^A-Za-z0-9._\-\t\n\f\r />]")
 # Names as turbohtml's XML serialization writes them: attributes as ` NAME="`, elements as `<NAME` (a "<" in text or in
 # an attribute value is written "&lt;"); see _needs_repair. Attributes are searched in the reversed text (`"=EMAN `):
 # there the search starts at each '"=' (found by a fast literal search), not at every space of the text; occurrences
@@ -88,8 +88,10 @@ _SERIALIZED_ATTRIBUTE_REVERSED: Final = re.compile(r'"=([^ =<>"]+) ')
 _MAYBE_BAD_ATTRIBUTE_REVERSED: Final = re.compile(r'"=[A-Za-z0-9._-]*+(?:[^A-Za-z0-9._\- =<>"]| (?<=[0-9.\-] )'
                                                   r'|(?<=snlmx) )')
 # A serialized element name (`<NAME`, NAME a run of [^\s/>!?]) that is not an ASCII XML name: a first character that
-# cannot start one, or one that no name holds after the ASCII name characters. One search instead of every name.
-_BAD_SERIALIZED_ELEMENT: Final = re.compile(r"<(?:[^A-Za-z_\s/>!?]|[A-Za-z_][A-Za-z0-9._-]*[^A-Za-z0-9._\-\s/>!?])")
+# cannot start one, or one that no name holds after the ASCII name characters. One search instead of every name. (The
+# ASCII name characters here and in _BAD_SOURCE_TAG are possessive: what follows them cannot be one, so giving some
+# back could never match; it only cost time at every tag.)
+_BAD_SERIALIZED_ELEMENT: Final = re.compile(r"<(?:[^A-Za-z_\s/>!?]|[A-Za-z_][A-Za-z0-9._-]*+[^A-Za-z0-9._\-\s/>!?])")
 
 
 
