@@ -164,6 +164,29 @@ def test_empty_and_whitespace_pages_raise_empty_input(data: bytes) -> None:
         decode_html(data)
 
 
+@pytest.mark.parametrize(("data", "xml_safe"), [
+    (b"<p>plain \x0c text</p>", True),  # a form feed: the parse makes it a space
+    (b"<p>a\x00b</p>", True),  # NUL: replaced while decoding
+    (b"<p>a\x01b</p>", False),
+    (b"<p>a\x1fb</p>", False),
+    ("<p>a\ufffeb</p>".encode(), False),
+    ("<p>a\uffffb</p>".encode(), False),
+    ("<p>a\ufffdb \u4e2d</p>".encode(), True),
+])
+def test_xml_safe_tells_whether_the_text_holds_characters_xml_cannot(data: bytes, xml_safe: bool) -> None:
+    from pyxform.stages.clean.parse import _has_non_xml_characters
+
+    decoded = decode_html(data + b"<p>filler text</p>" * 10)
+    assert decoded.xml_safe is xml_safe
+    assert decoded.xml_safe is not _has_non_xml_characters(decoded.text)
+
+
+def test_vertical_tab_is_not_ascii_whitespace_for_the_empty_check() -> None:
+    with pytest.raises(EmptyInput, match="once decoded|white space"):  # \v is white space in the decoded text
+        decode_html(b" \x0b ")
+    assert decode_html(b" \x0b <p>x</p>").text == " \x0b <p>x</p>"
+
+
 @pytest.mark.parametrize("data", [
     b"\x89PNG\r\n\x1a\n" + bytes(range(256)),
     b"%PDF-1.7\n" + bytes(range(256)) * 4,

@@ -97,3 +97,17 @@ def test_both_routes_keep_the_same_attributes(text: str, tag: str, attributes: d
     name = tag if tag.startswith("{") else "{" + XHTML_NS + "}" + tag
     element = next(fast.iter(name))
     assert dict(element.attrib) == attributes
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.lists(st.sampled_from(list("ax1:.-_=\"<> \u4e2d\u00b7") + ["xmlns", "href"]), min_size=1,
+                        max_size=5).map("".join), max_size=4))
+def test_the_cheap_test_for_bad_attribute_names_misses_none(names: list[str]) -> None:
+    # _bad_attribute_names only collects the names when a cheap search says some may be bad: it gives the names the
+    # full collection does (every ` NAME="` of the serialization, kept when not an ASCII XML name or xmlns...).
+    from pyxform.stages.clean.parse import _SERIALIZED_ATTRIBUTE_REVERSED, _XML_NAME, _bad_attribute_names
+
+    markup = "<html><body" + "".join(f' {name}="v"' for name in names) + ">t</body></html>"
+    every = {name[::-1] for name in _SERIALIZED_ATTRIBUTE_REVERSED.findall(markup[::-1])}
+    assert _bad_attribute_names(markup) == {name for name in every if not _XML_NAME.match(name)
+                                            or name.startswith("xmlns")}

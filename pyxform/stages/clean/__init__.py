@@ -67,8 +67,16 @@ def _scan(root: etree._Element, max_tables: int
     noscripts: list[etree._Element] = []
     titles: list[etree._Element] = []
     link, base_tag, table_tag, noscript, title = _X + "link", _X + "base", _X + "table", _X + "noscript", _X + "title"
-    for element in root.iter(table_tag, link, base_tag, _X + "a", _X + "area", noscript, title):  # in document order
+    anchor, area = _X + "a", _X + "area"
+    for element in root.iter(table_tag, link, base_tag, anchor, area, noscript, title):  # in document order
         tag = element.tag
+        if tag == anchor or tag == area:  # most of them: tested first
+            href = element.get("href")
+            if href:
+                href = href.strip(_ASCII_SPACE)
+                if href:
+                    hrefs.append(href)
+            continue
         if tag == table_tag:
             if len(tables) <= max_tables:
                 tables.append(element)
@@ -85,13 +93,8 @@ def _scan(root: etree._Element, max_tables: int
         if tag == link:
             if not canonical_found and "canonical" in (element.get("rel") or "").lower().split():
                 canonical, canonical_found = href.strip(_ASCII_SPACE) or None, True
-        elif tag == base_tag:
-            if not base_found:
-                base, base_found = href.strip(_ASCII_SPACE) or None, True
-        else:
-            href = href.strip(_ASCII_SPACE)
-            if href:
-                hrefs.append(href)
+        elif not base_found:  # a base element
+            base, base_found = href.strip(_ASCII_SPACE) or None, True
     return tables, PageLinks(canonical, base, tuple(hrefs)), noscripts, titles
 
 
@@ -312,7 +315,7 @@ def clean(source: Source | bytes | str, *, limits: Limits = DEFAULT_LIMITS) -> C
         decoded = decode_html(source.data, charset=source.charset, location=uri or None)
     location = uri or "<bytes>"
     warnings = list(decoded.warnings)
-    parsed = parse_html(decoded.text)
+    parsed = parse_html(decoded.text, xml_safe=decoded.xml_safe)
     root = parsed.tree.getroot()
     tables, links, noscripts, titles = _scan(root, limits.max_tables)
     _number_tables(tables, limits, location)

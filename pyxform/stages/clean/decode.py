@@ -67,15 +67,17 @@ _XML_CONTROLS: Final = re.compile("[\x01-\x08\x0b\x0e-\x1f]")
 _XML_CONTROL_BYTES: Final = bytes([*range(0x01, 0x09), 0x0B, *range(0x0E, 0x20)])
 
 
-def _xml_control_count(text: str) -> int:
+def _xml_control_count(text: str) -> tuple[int, bool]:
     """How many characters of ``text`` are C0 controls XML cannot hold (U+0001 to U+001F but tab, line feed, form
     feed and carriage return), counted on its UTF-8 bytes (those bytes are the characters themselves there: a
-    multi-byte sequence has no byte below 0x80), several times faster than a regular expression over the text."""
+    multi-byte sequence has no byte below 0x80), several times faster than a regular expression over the text; and
+    whether ``text`` holds no other character XML 1.0 cannot hold but U+0000 (no lone surrogate, U+FFFE or U+FFFF)."""
     try:
         encoded = text.encode("utf-8")
     except UnicodeEncodeError:  # a lone surrogate (text from a caller): the regular expression
-        return len(_XML_CONTROLS.findall(text))
-    return len(encoded) - len(encoded.translate(None, _XML_CONTROL_BYTES))
+        return len(_XML_CONTROLS.findall(text)), False
+    return (len(encoded) - len(encoded.translate(None, _XML_CONTROL_BYTES)),
+            "\ufffe" not in text and "\uffff" not in text)
 
 
 def _c1_for_unassigned(error: UnicodeError) -> tuple[str, int]:
@@ -100,12 +102,15 @@ class Decoded:
     :ivar encoding: WHATWG encoding name used (``utf-8``, ``gbk``, ``windows-1252``, ``utf-16le`` ...).
     :ivar source: what decided it: ``bom``, ``caller``, ``meta``, ``detected`` or ``default``.
     :ivar warnings: problems met and repaired (replaced bytes, an overruled declaration ...).
+    :ivar xml_safe: the text holds no character XML 1.0 cannot hold but form feed (checked by :func:`decode_html`,
+        so that the parse need not check again; ``False``: not known).
     """
 
     text: str
     encoding: str
     source: str
     warnings: tuple[str, ...] = ()
+    xml_safe: bool = False
 
 
 def whatwg_encoding(label: str | None) -> str | None:
@@ -426,6 +431,12 @@ def _sniff(data: bytes, charset: str | None, location: str | None) -> Decoded:
     return Decoded(_decode_with(data, "windows-1252", warnings), "windows-1252", "default", tuple(warnings))
 
 
+def _only_ascii_whitespace(data: bytes) -> bool:
+    """Whether ``data`` is empty or holds only ASCII whitespace (tab, line feed, form feed, carriage return, space):
+    ``not data.strip(...)`` without copying the page (``bytes.isspace`` also takes vertical tab, which is not)."""
+    return not data or (data.isspace() and b"\x0b" not in data)
+
+
 def decode_html(data: bytes, *, charset: str | None = None, location: str | None = None) -> Decoded:
     """Decode an HTML page's bytes following the WHATWG encoding sniffing order (see the module docstring).
 
@@ -436,7 +447,7 @@ def decode_html(data: bytes, *, charset: str | None = None, location: str | None
     :raises EmptyInput: no bytes, or only whitespace once decoded.
     :raises UndecodableInput: binary data.
     """
-    if not data.strip(_ASCII_WHITESPACE):
+    if _only_ascii_whitespace(data):
         raise EmptyInput("the page is empty" if not data else "the page holds only white space", location=location)
     decoded = _sniff(data, charset, location)
     text = decoded.text
@@ -447,7 +458,9 @@ def decode_html(data: bytes, *, charset: str | None = None, location: str | None
         text = text.replace("\x00", "\ufffd")
         decoded = Decoded(text, decoded.encoding, decoded.source,
                           (*decoded.warnings, f"{nuls} NUL character(s) replaced by U+FFFD"))
-    controls = _xml_control_count(text)
+    controls, others_safe = _xml_control_count(text)
+    if not controls and others_safe:
+        decoded = Decoded(text, decoded.encoding, decoded.source, decoded.warnings, xml_safe=True)
     if controls:  # replaced by U+FFFD when parsed (pyxform.stages.clean.parse): XML 1.0 cannot hold them
         decoded = Decoded(text, decoded.encoding, decoded.source,
                           (*decoded.warnings, f"{controls} control character(s) that XML cannot hold "

@@ -34,6 +34,15 @@ _HEADINGS: Final = frozenset(_X + f"h{n}" for n in range(1, 7))
 _ASCII_WHITESPACE: Final = re.compile("[\t\n\x0c\r ]+")
 _NBSP: Final = "\u00a0"
 _T = TypeVar("_T", bound=Hashable)
+_FONT_SIZE, _BOLD, _ITALIC, _FACE, _COLOR, _BACKGROUND, _INDENT, _ALIGN = (
+    _PX + name for name in ("font-size", "bold", "italic", "face", "color", "background", "indent", "align"))
+_LEADING_SPACE: Final = "\t\n\x0c\r " + _NBSP  # what comes before a cell's first visible character
+# Caches kept across pages (read only once stored; at most _CACHE_SIZE entries each, then emptied): formatted numbers,
+# and the font features of a cell whose text has one computed style, by the id of that style (kept alive by the entry,
+# so its id is never reused while the entry exists).
+_CACHE_SIZE: Final = 20_000
+_NUMBERS: dict[float, str] = {}
+_FONTS: dict[int, tuple[Style, dict[str, str]]] = {}
 
 
 def collapse(text: str) -> str:
@@ -42,9 +51,17 @@ def collapse(text: str) -> str:
 
 
 def _number(value: float) -> str:
-    """A decimal for an attribute: at most 2 decimals, no trailing zeros (``16``, ``13.33``)."""
-    text = f"{value:.2f}".rstrip("0").rstrip(".")
-    return text if text not in ("-0", "") else "0"
+    """A decimal for an attribute: at most 2 decimals, no trailing zeros (``16``, ``13.33``). Pages repeat a few
+    sizes and indents: each is formatted once (kept across pages, at most _CACHE_SIZE, then emptied)."""
+    text = _NUMBERS.get(value)
+    if text is None:
+        text = f"{value:.2f}".rstrip("0").rstrip(".")
+        if text in ("-0", ""):
+            text = "0"
+        if len(_NUMBERS) >= _CACHE_SIZE:
+            _NUMBERS.clear()
+        _NUMBERS[value] = text
+    return text
 
 
 def _majority(weighted: Iterable[tuple[_T, int]]) -> _T:
@@ -90,11 +107,14 @@ def _features(cell: etree._Element, own: Style, background: str | None, cascade:
     for event, element in walker:
         if text:  # the text before this event, of the element whose style is owner
             if first is None:
-                stripped = text.lstrip("\t\n\x0c\r " + _NBSP)
-                leading_nbsp += text[:len(text) - len(stripped)].count(_NBSP)
+                stripped = text.lstrip(_LEADING_SPACE)
+                if len(stripped) != len(text):
+                    leading_nbsp += text[:len(text) - len(stripped)].count(_NBSP)
                 if stripped:
                     first = stack[:]
-            characters = len("".join(text.split()))
+                characters = len("".join(stripped.split())) if stripped else 0
+            else:
+                characters = 0 if text.isspace() else len("".join(text.split()))
             if characters:
                 total += characters
                 entry = weights.get(id(owner))
@@ -117,33 +137,30 @@ def _features(cell: etree._Element, own: Style, background: str | None, cascade:
             stack.pop()
             owner = stack[-1]
             text = element.tail
-    features: dict[str, str] = {}
     if len(weights) == 1:
         (only, _count), = weights.values()
-        features[_PX + "font-size"] = _number(round(only.font_size, 2))
-        features[_PX + "bold"] = "true" if only.weight >= 600 else "false"
-        features[_PX + "italic"] = "true" if only.italic else "false"
-        face, color = only.face, only.color
+        font = _FONTS.get(id(only))
+        if font is None or font[0] is not only:
+            if len(_FONTS) >= _CACHE_SIZE:
+                _FONTS.clear()
+            font = _FONTS[id(only)] = (only, _font_features(only, round(only.font_size, 2)))
+        features = font[1].copy()
     elif total:
-        features[_PX + "font-size"] = _number(_majority((round(style.font_size, 2), n)
-                                                       for style, n in weights.values()))
+        features = {_FONT_SIZE: _number(_majority((round(style.font_size, 2), n) for style, n in weights.values()))}
         bold = sum(n for style, n in weights.values() if style.weight >= 600)
         italic = sum(n for style, n in weights.values() if style.italic)
-        features[_PX + "bold"] = "true" if 2 * bold >= total else "false"
-        features[_PX + "italic"] = "true" if 2 * italic >= total else "false"
+        features[_BOLD] = "true" if 2 * bold >= total else "false"
+        features[_ITALIC] = "true" if 2 * italic >= total else "false"
         face = _majority((style.face, n) for style, n in weights.values())
         color = _majority((style.color, n) for style, n in weights.values())
+        if face:
+            features[_FACE] = face
+        if color:
+            features[_COLOR] = color
     else:
-        features[_PX + "font-size"] = _number(own.font_size)
-        features[_PX + "bold"] = "true" if own.weight >= 600 else "false"
-        features[_PX + "italic"] = "true" if own.italic else "false"
-        face, color = own.face, own.color
-    if face:
-        features[_PX + "face"] = face
-    if color:
-        features[_PX + "color"] = color
+        features = _font_features(own, own.font_size)
     if background:
-        features[_PX + "background"] = background
+        features[_BACKGROUND] = background
     if first is None:
         indent = own.padding_left + own.margin_left + own.text_indent
     else:
@@ -154,30 +171,36 @@ def _features(cell: etree._Element, own: Style, background: str | None, cascade:
                 indent += style.padding_left + style.margin_left
                 innermost_block = style
         indent += innermost_block.text_indent + leading_nbsp * 0.25 * first[-1].font_size
-    features[_PX + "indent"] = _number(max(indent, 0.0))
+    features[_INDENT] = _number(max(indent, 0.0))
     if own.align:
-        features[_PX + "align"] = own.align
+        features[_ALIGN] = own.align
+    return features
+
+
+def _font_features(style: Style, font_size: float) -> dict[str, str]:
+    """``px:font-size`` (``font_size``, px), ``px:bold``, ``px:italic``, ``px:face`` and ``px:color`` of text whose
+    computed style is ``style``."""
+    features = {_FONT_SIZE: _number(font_size), _BOLD: "true" if style.weight >= 600 else "false",
+                _ITALIC: "true" if style.italic else "false"}
+    if style.face:
+        features[_FACE] = style.face
+    if style.color:
+        features[_COLOR] = style.color
     return features
 
 
 def _text_only_features(own: Style, background: str | None, nbsp: int | None) -> dict[str, str]:
     """:func:`cell_features` of a cell whose content is one text node (or nothing), with its own style ``own``:
     ``nbsp`` is the number of non-breaking spaces before its first visible character, ``None`` if it has none."""
-    features = {_PX + "font-size": _number(round(own.font_size, 2) if nbsp is not None else own.font_size),
-                _PX + "bold": "true" if own.weight >= 600 else "false",
-                _PX + "italic": "true" if own.italic else "false"}
-    if own.face:
-        features[_PX + "face"] = own.face
-    if own.color:
-        features[_PX + "color"] = own.color
+    features = _font_features(own, round(own.font_size, 2) if nbsp is not None else own.font_size)
     if background:
-        features[_PX + "background"] = background
+        features[_BACKGROUND] = background
     indent = own.padding_left + own.margin_left + own.text_indent
     if nbsp is not None:
         indent += nbsp * 0.25 * own.font_size
-    features[_PX + "indent"] = _number(max(indent, 0.0))
+    features[_INDENT] = _number(max(indent, 0.0))
     if own.align:
-        features[_PX + "align"] = own.align
+        features[_ALIGN] = own.align
     return features
 
 
@@ -196,7 +219,7 @@ def annotate_tables(root: etree._Element, cascade: Cascade) -> None:
     for cell in root.iter(*_CELLS, _TABLE, *_HEADINGS):  # one walk: a table comes before its cells
         tag = cell.tag
         if tag == _TABLE:  # not a cell: a table
-            cell.set(_PX + "font-size", _number(style(cell).font_size))
+            cell.set(_FONT_SIZE, _number(style(cell).font_size))
             if heading:
                 cell.set(_PX + "heading", heading)
             continue
@@ -221,7 +244,7 @@ def annotate_tables(root: etree._Element, cascade: Cascade) -> None:
         text = cell.text
         nbsp: int | None = None
         if text:
-            stripped = text.lstrip("\t\n\x0c\r " + _NBSP)
+            stripped = text.lstrip(_LEADING_SPACE)
             if stripped:
                 nbsp = text[:len(text) - len(stripped)].count(_NBSP)
         key = (id(own), background, nbsp)

@@ -76,15 +76,22 @@ _NOT_NAME_CHARACTER: Final = re.compile(r"[^A-Za-z0-9._-]")
 # A start tag in the source whose name (HTML 13.2.5.8: from an ASCII letter up to white space, "/" or ">") holds a
 # character that is not an ASCII XML name character. The serializer leaves such elements out ("a<b" from "<a<b>"),
 # where the repair renames them ("a_b"), so the serialization cannot show them: the source text must.
-_BAD_SOURCE_TAG: Final = re.compile(r"<[A-Za-z][A-Za-z0-9._-]*[^A-Za-z0-9._\-\t\n\f\r />]")
+_BAD_SOURCE_TAG: Final = re.compile(r"<[A-Za-z][A-Za-z0-9._-]*+[^A-Za-z0-9._\-\t\n\f\r />]")
 # Names as turbohtml's XML serialization writes them: attributes as ` NAME="`, elements as `<NAME` (a "<" in text or in
 # an attribute value is written "&lt;"); see _needs_repair. Attributes are searched in the reversed text (`"=EMAN `):
 # there the search starts at each '"=' (found by a fast literal search), not at every space of the text; occurrences
 # cannot overlap (each holds one space and one '="'), so it finds the names a forward search would.
 _SERIALIZED_ATTRIBUTE_REVERSED: Final = re.compile(r'"=([^ =<>"]+) ')
+# Whether some name found by _SERIALIZED_ATTRIBUTE_REVERSED may be one _bad_attribute_names keeps, without collecting
+# the names: after a '"=', the ASCII name characters (possessive: no backtracking), then a character that no such name
+# holds, or the space before a name that starts with a digit, "." or "-", or with "xmlns" (reversed: "snlmx").
+_MAYBE_BAD_ATTRIBUTE_REVERSED: Final = re.compile(r'"=[A-Za-z0-9._-]*+(?:[^A-Za-z0-9._\- =<>"]| (?<=[0-9.\-] )'
+                                                  r'|(?<=snlmx) )')
 # A serialized element name (`<NAME`, NAME a run of [^\s/>!?]) that is not an ASCII XML name: a first character that
-# cannot start one, or one that no name holds after the ASCII name characters. One search instead of every name.
-_BAD_SERIALIZED_ELEMENT: Final = re.compile(r"<(?:[^A-Za-z_\s/>!?]|[A-Za-z_][A-Za-z0-9._-]*[^A-Za-z0-9._\-\s/>!?])")
+# cannot start one, or one that no name holds after the ASCII name characters. One search instead of every name. (The
+# ASCII name characters here and in _BAD_SOURCE_TAG are possessive: what follows them cannot be one, so giving some
+# back could never match; it only cost time at every tag.)
+_BAD_SERIALIZED_ELEMENT: Final = re.compile(r"<(?:[^A-Za-z_\s/>!?]|[A-Za-z_][A-Za-z0-9._-]*+[^A-Za-z0-9._\-\s/>!?])")
 
 
 
@@ -173,7 +180,10 @@ def _needs_repair(text: str, markup: str, bad_attributes: set[str]) -> bool:
 def _bad_attribute_names(markup: str) -> set[str]:
     """The attribute names (as `` NAME="`` in turbohtml's XML serialization ``markup``) that are not ASCII XML names
     or are ``xmlns...``: those :func:`_repair_names` may drop (and text that looks like them)."""
-    names = {reversed_name[::-1] for reversed_name in set(_SERIALIZED_ATTRIBUTE_REVERSED.findall(markup[::-1]))}
+    reversed_markup = markup[::-1]
+    if _MAYBE_BAD_ATTRIBUTE_REVERSED.search(reversed_markup) is None:  # most pages: no name to collect
+        return set()
+    names = {reversed_name[::-1] for reversed_name in set(_SERIALIZED_ATTRIBUTE_REVERSED.findall(reversed_markup))}
     return {name for name in names if not _XML_NAME.match(name) or name.startswith("xmlns")}
 
 
@@ -213,7 +223,7 @@ def _repair_names(document: turbohtml.Document, attribute_names: set[str] | None
         element.tag = _NOT_NAME_CHARACTER.sub("_", element.tag)
 
 
-def parse_html(text: str, *, drop: tuple[str, ...] = DROPPED_ELEMENTS) -> Parsed:
+def parse_html(text: str, *, drop: tuple[str, ...] = DROPPED_ELEMENTS, xml_safe: bool = False) -> Parsed:
     """Parse ``text`` as an HTML5 document (scripting disabled) into an lxml tree rooted at ``{XHTML}html``.
 
     HTML elements are in the XHTML namespace, SVG and MathML elements in theirs. Comments, processing instructions,
@@ -224,10 +234,12 @@ def parse_html(text: str, *, drop: tuple[str, ...] = DROPPED_ELEMENTS) -> Parsed
 
     :param text: the decoded page.
     :param drop: names of elements removed with their content (default :data:`DROPPED_ELEMENTS`).
+    :param xml_safe: ``text`` is known to hold no character XML cannot hold but form feed
+        (:attr:`.decode.Decoded.xml_safe`): it is not searched for them again.
     :returns: the tree (its root is always ``{http://www.w3.org/1999/xhtml}html``), the page's ``style`` sheets and
         whether the document is in quirks mode.
     """
-    text = _xml_characters(text)
+    text = _xml_characters(text, xml_safe)
     document = turbohtml.parse(text, scripting=False, positions=False)
     sheets, quirks = _style_sheets(document), _quirks(document)
     if drop:
@@ -260,28 +272,27 @@ def _build_repaired(document: turbohtml.Document, repaired: bool) -> etree._Elem
     return _build(document)
 
 
-def _xml_characters(text: str) -> str:
+def _xml_characters(text: str, xml_safe: bool = False) -> str:
     """``text`` with the characters XML 1.0 cannot hold replaced: form feed (U+000C, white space in HTML, shown as a
     space) by a space, the others (C0 controls but tab, line feed and carriage return; lone surrogates; U+FFFE,
-    U+FFFF) by U+FFFD."""
+    U+FFFF) by U+FFFD. ``xml_safe``: the text is known to hold none of the others."""
     if "\x0c" in text:
         text = text.replace("\x0c", " ")
-    return _NOT_XML_CHAR.sub("\ufffd", text) if _has_non_xml_characters(text) else text
+    return text if xml_safe or not _has_non_xml_characters(text) else _NOT_XML_CHAR.sub("\ufffd", text)
 
 
 _NOT_XML_BYTES: Final = bytes([*range(0x00, 0x09), 0x0B, *range(0x0E, 0x20)])
 
 
 def _has_non_xml_characters(text: str) -> bool:
-    """Whether ``text`` holds a character of :data:`_NOT_XML_CHAR`, found on its UTF-8 bytes (faster than the regular
-    expression over the text): a lone surrogate cannot be encoded, a C0 control is its own byte, U+FFFE and U+FFFF
-    are the only characters written EF BF BE and EF BF BF."""
+    """Whether ``text`` holds a character of :data:`_NOT_XML_CHAR`, C0 controls found on its UTF-8 bytes (faster than
+    the regular expression over the text): a lone surrogate cannot be encoded, a C0 control is its own byte; U+FFFE
+    and U+FFFF found in the text (faster than their three bytes in the encoding)."""
     try:
         encoded = text.encode("utf-8")
     except UnicodeEncodeError:
         return True
-    return (len(encoded.translate(None, _NOT_XML_BYTES)) != len(encoded) or b"\xef\xbf\xbe" in encoded
-            or b"\xef\xbf\xbf" in encoded)
+    return len(encoded.translate(None, _NOT_XML_BYTES)) != len(encoded) or "\ufffe" in text or "\uffff" in text
 
 
 def parse_html_slow(text: str, *, drop: tuple[str, ...] = DROPPED_ELEMENTS) -> Parsed:

@@ -342,18 +342,20 @@ class Cascade:
             chain.append(node)
             node = node.getparent()
         for current in reversed(chain):
-            parent_style = self._compute(current, parent_style)
+            parent_style = self.child_style(current, parent_style)
             computed[current] = parent_style
         assert parent_style is not None
         return parent_style
 
-    def child_style(self, element: etree._Element, parent: Style) -> Style:
+    def child_style(self, element: etree._Element, parent: Style | None) -> Style:
         """The computed :class:`Style` of ``element`` whose parent's style is ``parent``, without keeping it (for an
-        element whose descendants' styles are never asked for)."""
-        cached = self._computed.get(element)
-        return cached if cached is not None else self._compute(element, parent)
-
-    def _compute(self, element: etree._Element, parent: Style | None) -> Style:
+        element whose descendants' styles are never asked for). One call per element of a cell's content: the memo
+        look-up of pages without author rules is done here, not in a further call."""
+        computed = self._computed
+        if computed:
+            cached = computed.get(element)
+            if cached is not None:
+                return cached
         tag = element.tag
         if self._index:
             return self._compute_specified(element, tag, parent)
