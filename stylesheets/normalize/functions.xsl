@@ -62,6 +62,15 @@
   </xsl:function>
 
   <!--
+    f:spaces-for-whitespace($text): every ASCII whitespace character of $text becomes a space (runs are left for
+    f:normalize-visible-text to collapse; no regular expression, so it is cheap on every text node).
+  -->
+  <xsl:function name="f:spaces-for-whitespace" as="xs:string">
+    <xsl:param name="text" as="xs:string"/>
+    <xsl:sequence select="translate($text, '&#9;&#10;&#13;', '   ')"/>
+  </xsl:function>
+
+  <!--
     f:locator($element): an XPath 1.0 path to $element with unprefixed local names and positional predicates among
     same-named siblings, e.g. /html/body/div[2]/table[1] (the form of px:locator in docs/formats.md section 1). Used
     where the input does not carry px:locator.
