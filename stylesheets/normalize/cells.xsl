@@ -81,7 +81,7 @@
             <px:sort-key>{f:visible-text(.)}</px:sort-key>
           </xsl:for-each>
           <xsl:for-each select="$content[self::a[@href]]">
-            <px:link href="{@href}">{f:visible-text(.)}</px:link>
+            <px:link href="{@href}">{if (empty(*)) then normalize-space() else f:visible-text(.)}</px:link>
           </xsl:for-each>
           <xsl:for-each select="$content[self::img]">
             <px:image>

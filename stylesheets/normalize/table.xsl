@@ -58,18 +58,41 @@
   </xsl:template>
 
   <!--
-    fp:table-model($table, $index): map { 'rows': the row records of f:place-rows in table order, 'cols': the width }.
+    fp:table-model($table, $index): map { 'rows': the row records of f:place-rows in table order, 'cols': the width };
+    or, for a simple table, map { 'groups': its row groups, 'row-count': its number of rows, 'cols': the width }.
     Raises px:limit for a table nested deeper than $max-depth, wider than $max-slots allows, or whose cells' areas
     add up to more than $max-slots.
+
+    A simple table (most tables) has its rows in thead, tbody and tfoot elements (no tr child: the HTML parser puts
+    such rows in a tbody), no tfoot with rows before another row group with rows (so table order is tree order and
+    the row groups with rows are the groups, in order), and no cell with a colspan or rowspan attribute: cell i of
+    row y is anchored in slot (y, i - 1) and spans one slot, the width is the widest row (or the column groups'
+    width), and there are no span or overlap errors. Its grid is written from its row groups directly
+    (fp:simple-table), the same as from the records, without a map per row. A simple table of more than $max-slots
+    slots takes the general steps, which raise the error.
   -->
   <xsl:function name="fp:table-model" as="map(*)">
     <xsl:param name="table" as="element(table)"/>
     <xsl:param name="index" as="xs:integer"/>
-    <xsl:variable name="placed" as="map(*)+"
-        select="f:place-rows($index, f:table-rows(fp:checked-depth($table)), f:column-group-width($table),
-                             $max-slots)"/>
-    <xsl:variable name="records" as="map(*)*" select="$placed[position() lt last()]"/>
-    <xsl:sequence select="map { 'rows': fp:checked-area($records, $max-slots), 'cols': $placed[last()]?cols }"/>
+    <xsl:variable name="checked" as="element(table)" select="fp:checked-depth($table)"/>
+    <xsl:variable name="groups" as="element()*" select="$checked/(thead | tbody | tfoot)[tr]"/>
+    <xsl:variable name="simple" as="xs:boolean"
+        select="exists($groups) and empty($checked/tr) and empty($groups[position() lt last()][self::tfoot])
+                and empty($groups/tr/(td | th)[exists(@colspan) or exists(@rowspan)])"/>
+    <xsl:variable name="rows" as="xs:integer" select="if ($simple) then count($groups/tr) else 0"/>
+    <xsl:variable name="width" as="xs:integer"
+        select="if ($simple) then max((f:column-group-width($checked), $groups/tr ! count(td | th))) else 0"/>
+    <xsl:choose>
+      <xsl:when test="$simple and $rows * $width le $max-slots">
+        <xsl:sequence select="map { 'groups': $groups, 'row-count': $rows, 'cols': $width }"/>
+      </xsl:when>
+      <xsl:otherwise>
+        <xsl:variable name="placed" as="map(*)+"
+            select="f:place-rows($index, f:table-rows($checked), f:column-group-width($checked), $max-slots)"/>
+        <xsl:variable name="records" as="map(*)*" select="$placed[position() lt last()]"/>
+        <xsl:sequence select="map { 'rows': fp:checked-area($records, $max-slots), 'cols': $placed[last()]?cols }"/>
+      </xsl:otherwise>
+    </xsl:choose>
   </xsl:function>
 
   <xsl:template name="fp:table" as="element(px:table)">
@@ -79,7 +102,10 @@
     <xsl:param name="model" as="map(*)" required="yes"/>
     <xsl:param name="table-indexes" as="map(xs:string, xs:integer)" tunnel="yes" required="yes"/>
     <xsl:variable name="table" as="element(table)" select="."/>
-    <xsl:variable name="records" as="map(*)*" select="$model?rows"/>
+    <xsl:variable name="groups" as="element()*" select="$model?groups"/>
+    <xsl:variable name="records" as="map(*)*" select="if (exists($groups)) then () else $model?rows"/>
+    <xsl:variable name="row-count" as="xs:integer"
+        select="if (exists($groups)) then $model?row-count else count($records)"/>
     <xsl:variable name="cols" as="xs:integer" select="$model?cols"/>
     <xsl:variable name="prefix" as="xs:string" select="'t' || $index || '.c'"/>
     <!-- rows in table order (tfoot rows last): back to tree order, when a tfoot with rows comes before other rows -->
@@ -93,7 +119,7 @@
         select="if (empty($parent)) then () else (ancestor::td | ancestor::th)[last()][ancestor::table[1] is $parent]
                 [(parent::tr/parent::table, parent::tr/parent::*[self::thead or self::tbody or self::tfoot]/parent::table)[1]
                  is $parent]"/>
-    <px:table index="{$index}" rows="{count($records)}" cols="{$cols}" locator="{$locator}"
+    <px:table index="{$index}" rows="{$row-count}" cols="{$cols}" locator="{$locator}"
               depth="{(@px:depth[. castable as xs:nonNegativeInteger], count(ancestor::table))[1]}">
       <xsl:if test="exists(@px:font-size)">
         <xsl:attribute name="font-size" select="@px:font-size"/>
@@ -116,28 +142,121 @@
       <xsl:for-each select="@summary">
         <px:summary>{.}</px:summary>
       </xsl:for-each>
-      <xsl:for-each select="$tree-order">
-        <xsl:variable name="row" as="map(*)" select="?row"/>
-        <xsl:variable name="xs" as="xs:integer*" select="?xs"/>
-        <xsl:variable name="spans" as="map(*)" select="?spans"/>
-        <xsl:variable name="plain" as="xs:boolean" select="map:size($spans) eq 0"/>
-        <xsl:variable name="first" as="xs:integer" select="$row?first-cell"/>
-        <xsl:variable name="y" as="xs:integer" select="$row?y"/>
-        <xsl:variable name="group" as="xs:integer" select="$row?group"/>
-        <xsl:variable name="group-kind" as="xs:string" select="$row?group-kind"/>
-        <xsl:for-each select="$row?tr/(td | th)">
-          <xsl:variable name="i" as="xs:integer" select="position()"/>
-          <xsl:variable name="span" as="array(xs:integer)?" select="if ($plain) then () else $spans($i)"/>
-          <xsl:sequence select="f:cell(., $prefix || $first + $i - 1, $y, $xs[$i], if (exists($span)) then $span(2) else 1,
-                                       if (exists($span)) then $span(1) else 1, $group, $group-kind, $table,
-                                       $table-indexes)"/>
-        </xsl:for-each>
-      </xsl:for-each>
-      <xsl:sequence select="$records ! f:grid-row(., $cols, $prefix)"/>
-      <xsl:sequence select="$tree-order?errors"/>
-      <xsl:sequence select="f:overlap-errors($records, $prefix)"/>
-      <xsl:sequence select="f:empty-lines($records, $cols)"/>
+      <xsl:choose>
+        <xsl:when test="exists($groups)">
+          <xsl:call-template name="fp:simple-table">
+            <xsl:with-param name="groups" select="$groups"/>
+            <xsl:with-param name="cols" select="$cols"/>
+            <xsl:with-param name="prefix" select="$prefix"/>
+          </xsl:call-template>
+        </xsl:when>
+        <xsl:otherwise>
+          <xsl:for-each select="$tree-order">
+            <xsl:variable name="row" as="map(*)" select="?row"/>
+            <xsl:variable name="xs" as="xs:integer*" select="?xs"/>
+            <xsl:variable name="spans" as="map(*)" select="?spans"/>
+            <xsl:variable name="plain" as="xs:boolean" select="map:size($spans) eq 0"/>
+            <xsl:variable name="first" as="xs:integer" select="$row?first-cell"/>
+            <xsl:variable name="y" as="xs:integer" select="$row?y"/>
+            <xsl:variable name="group" as="xs:integer" select="$row?group"/>
+            <xsl:variable name="group-kind" as="xs:string" select="$row?group-kind"/>
+            <xsl:for-each select="$row?tr/(td | th)">
+              <xsl:variable name="i" as="xs:integer" select="position()"/>
+              <xsl:variable name="span" as="array(xs:integer)?" select="if ($plain) then () else $spans($i)"/>
+              <xsl:sequence select="f:cell(., $prefix || $first + $i - 1, $y, $xs[$i],
+                                           if (exists($span)) then $span(2) else 1,
+                                           if (exists($span)) then $span(1) else 1, $group, $group-kind, $table,
+                                           $table-indexes)"/>
+            </xsl:for-each>
+          </xsl:for-each>
+          <xsl:sequence select="$records ! f:grid-row(., $cols, $prefix)"/>
+          <xsl:sequence select="$tree-order?errors"/>
+          <xsl:sequence select="f:overlap-errors($records, $prefix)"/>
+          <xsl:sequence select="f:empty-lines($records, $cols)"/>
+        </xsl:otherwise>
+      </xsl:choose>
     </px:table>
+  </xsl:template>
+
+  <!--
+    The content of the px:table of a simple table (see fp:table-model): its cells in tree order, one px:row per tr
+    (cell i of the row in column i - 1, the columns after its last cell empty), then an empty-row error for each row
+    without cells and an empty-column error for each column after the widest row (column groups wider than the
+    rows). The same as f:place-rows, f:grid-row and f:empty-lines give for such a table. $groups: its row groups in
+    tree order (all with rows).
+  -->
+  <xsl:template name="fp:simple-table">
+    <xsl:context-item as="element(table)" use="required"/>
+    <xsl:param name="groups" as="element()+" required="yes"/>
+    <xsl:param name="cols" as="xs:integer" required="yes"/>
+    <xsl:param name="prefix" as="xs:string" required="yes"/>
+    <xsl:param name="table-indexes" as="map(xs:string, xs:integer)" tunnel="yes" required="yes"/>
+    <xsl:variable name="table" as="element(table)" select="."/>
+    <!-- the cells: group by group, row by row ($y: the row's index, $first: the number of its first cell) -->
+    <xsl:iterate select="$groups">
+      <xsl:param name="group" as="xs:integer" select="0"/>
+      <xsl:param name="y" as="xs:integer" select="0"/>
+      <xsl:param name="first" as="xs:integer" select="0"/>
+      <xsl:variable name="group-kind" as="xs:string" select="local-name()"/>
+      <xsl:iterate select="tr">
+        <xsl:param name="y" as="xs:integer" select="$y"/>
+        <xsl:param name="first" as="xs:integer" select="$first"/>
+        <xsl:variable name="cells" as="element()*" select="td | th"/>
+        <xsl:for-each select="$cells">
+          <xsl:sequence select="f:cell(., $prefix || $first + position() - 1, $y, position() - 1, 1, 1, $group,
+                                       $group-kind, $table, $table-indexes)"/>
+        </xsl:for-each>
+        <xsl:next-iteration>
+          <xsl:with-param name="y" select="$y + 1"/>
+          <xsl:with-param name="first" select="$first + count($cells)"/>
+        </xsl:next-iteration>
+      </xsl:iterate>
+      <xsl:next-iteration>
+        <xsl:with-param name="group" select="$group + 1"/>
+        <xsl:with-param name="y" select="$y + count(tr)"/>
+        <xsl:with-param name="first" select="$first + count(tr/(td | th))"/>
+      </xsl:next-iteration>
+    </xsl:iterate>
+    <!-- the grid -->
+    <xsl:iterate select="$groups">
+      <xsl:param name="group" as="xs:integer" select="0"/>
+      <xsl:param name="y" as="xs:integer" select="0"/>
+      <xsl:param name="first" as="xs:integer" select="0"/>
+      <xsl:variable name="group-kind" as="xs:string" select="local-name()"/>
+      <xsl:iterate select="tr">
+        <xsl:param name="y" as="xs:integer" select="$y"/>
+        <xsl:param name="first" as="xs:integer" select="$first"/>
+        <xsl:variable name="count" as="xs:integer" select="count(td | th)"/>
+        <px:row index="{$y}" group="{$group}" group-kind="{$group-kind}">
+          <xsl:copy-of select="@class"/>
+          <xsl:for-each select="0 to $count - 1">
+            <px:slot col="{.}" cell="{$prefix}{$first + .}"/>
+          </xsl:for-each>
+          <xsl:for-each select="$count to $cols - 1">
+            <px:slot col="{.}"/>
+          </xsl:for-each>
+        </px:row>
+        <xsl:next-iteration>
+          <xsl:with-param name="y" select="$y + 1"/>
+          <xsl:with-param name="first" select="$first + $count"/>
+        </xsl:next-iteration>
+      </xsl:iterate>
+      <xsl:next-iteration>
+        <xsl:with-param name="group" select="$group + 1"/>
+        <xsl:with-param name="y" select="$y + count(tr)"/>
+        <xsl:with-param name="first" select="$first + count(tr/(td | th))"/>
+      </xsl:next-iteration>
+    </xsl:iterate>
+    <!-- the errors: rows without cells, columns after the widest row -->
+    <xsl:variable name="trs" as="element(tr)+" select="$groups/tr"/>
+    <xsl:for-each select="1 to count($trs)">
+      <xsl:if test="empty($trs[current()]/(td | th))">
+        <px:error code="empty-row" row="{. - 1}"/>
+      </xsl:if>
+    </xsl:for-each>
+    <xsl:for-each select="max((0, $trs ! count(td | th))) to $cols - 1">
+      <px:error code="empty-column" col="{.}"/>
+    </xsl:for-each>
   </xsl:template>
 
   <!-- The id of $cell, a cell of $table. -->

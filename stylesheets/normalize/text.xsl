@@ -25,8 +25,13 @@
   <xsl:function name="f:visible-text" as="xs:string">
     <xsl:param name="container" as="element()"/>
     <xsl:choose>
-      <!-- only text (most cells): its whitespace collapsed and trimmed, no line break; the same as the general way -->
-      <xsl:when test="empty($container/*)">
+      <!-- only text, or only elements that the general way goes through for their text (inline phrasing elements,
+           images without content; most cells, links and captions): no line break, no hidden text, so the text is the
+           string value with its whitespace collapsed and trimmed, as the general way gives. The common names first:
+           a test stops at the first that fits. -->
+      <xsl:when test="empty($container/descendant::*[not(self::a or self::span or self::i or self::b or self::sup
+                          or self::small or self::strong or self::abbr or self::sub or self::u or self::s or self::font
+                          or self::em or self::code or self::tt or self::big or self::img[empty(node())])])">
         <xsl:sequence select="normalize-space($container)"/>
       </xsl:when>
       <xsl:otherwise>
@@ -38,8 +43,10 @@
     </xsl:choose>
   </xsl:function>
 
+  <!-- every ASCII whitespace character becomes a space (f:normalize-visible-text collapses the runs); inline, since a
+       function call per text node costs more than the translation -->
   <xsl:template match="text()" mode="m:visible-text" as="xs:string">
-    <xsl:sequence select="f:spaces-for-whitespace(.)"/>
+    <xsl:sequence select="translate(., '&#9;&#10;&#13;', '   ')"/>
   </xsl:template>
 
   <xsl:template match="br" mode="m:visible-text" as="xs:string">
