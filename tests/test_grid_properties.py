@@ -5,7 +5,8 @@ outside groups), empty rows and groups, th and td, and span attributes valid, in
   filled cell by cell, spans cut at the end of their row group, the later cell owning an overlapped slot);
 - every row has the same number of slots, and every slot's origin cell covers it;
 - the grid does not depend on whether the optional end tags are written;
-- the grid XML is valid against schemas/grid.xsd.
+- the grid XML is valid against schemas/grid.xsd;
+- a table without span attributes gives the same grid by the direct path and by the general steps.
 """
 
 from __future__ import annotations
@@ -190,3 +191,32 @@ def test_generated_grids_are_schema_valid(table, normalizer: Normalizer, grid_sc
     document = grid(to_html(table, end_tags=False), normalizer=normalizer)
     root = etree.fromstring(document.xml.encode("utf-8"))
     assert grid_schema.validate(root), grid_schema.error_log
+
+
+CONTENTS = ["x", "", " 1,234 ", '<a href="/p">link</a> tail', "<b>bold</b>", '<img src="i.png" alt="pic">',
+            "<span>a</span><sup>1</sup>", "<table><tr><td>inner</td></tr></table>", "a<br>b"]
+
+
+@FAST
+@given(table=st.lists(st.builds(GenGroup, kind=st.sampled_from(["thead", "tbody", "tfoot", "loose"]),
+                                rows=st.lists(st.lists(st.tuples(st.sampled_from(["td", "th"]),
+                                                                 st.sampled_from(CONTENTS)), max_size=5),
+                                              max_size=4).map(tuple)),
+                      min_size=1, max_size=4).map(tuple))
+def test_a_table_without_spans_is_the_same_grid_by_either_path(table, normalizer: Normalizer) -> None:
+    """A table without span attributes is written from its row groups directly (normalize/table.xsl,
+    fp:simple-table); colspan="1" on every cell, which changes nothing in WHATWG's algorithm, sends it through the
+    general steps. Both give the same grid document (cells, content, links, errors)."""
+
+    def page(spans: bool) -> str:
+        span = ' colspan="1"' if spans else ""
+        out = ["<!DOCTYPE html><html><head><title>g</title></head><body><table>"]
+        for group in merged_groups(table):
+            out.append(f"<{group.kind}>" if group.kind != "loose" else "")
+            for row in group.rows:
+                out.append("<tr>" + "".join(f"<{tag}{span}>{content}</{tag}>"
+                                            for tag, content in row) + "</tr>")
+            out.append(f"</{group.kind}>" if group.kind != "loose" else "")
+        return "".join(out) + "</table></body></html>"
+
+    assert grid(page(False), normalizer=normalizer).xml == grid(page(True), normalizer=normalizer).xml
