@@ -432,9 +432,19 @@
                 <xsl:if test="$part?wide">
                   <xsl:attribute name="px:col" select="xs:integer($slot/@col)"/>
                 </xsl:if>
-                <xsl:call-template name="fp:value">
-                  <xsl:with-param name="cell" select="key('f:cell', string($slot/@cell), $root)[1]"/>
-                </xsl:call-template>
+                <xsl:variable name="cell" select="key('f:cell', string($slot/@cell), $root)[1]"/>
+                <xsl:choose>
+                  <!-- a cell with px:text alone (most cells; the grid's px:cell starts with px:text) is text only:
+                       its text, without fp:value's tests and call (~4% of map on a plain table) -->
+                  <xsl:when test="exists($cell/*[2]) or empty($cell/px:text)">
+                    <xsl:call-template name="fp:value">
+                      <xsl:with-param name="cell" select="$cell"/>
+                    </xsl:call-template>
+                  </xsl:when>
+                  <xsl:otherwise>
+                    <xsl:value-of select="$cell/px:text"/>
+                  </xsl:otherwise>
+                </xsl:choose>
               </xsl:copy>
             </xsl:when>
             <xsl:otherwise>
