@@ -75,7 +75,8 @@
       <xsl:try>
         <xsl:apply-templates select="$tables[@header-rows and @header-cols]" mode="m:map-table"/>
         <!-- then every failure, in index order -->
-        <xsl:perform-sort select="px:table-failure, $tables[not(@header-rows and @header-cols)] ! fp:no-header-failure(.)">
+        <xsl:perform-sort select="px:table-failure,
+                                  $tables[not(@header-rows and @header-cols)] ! fp:no-header-failure(.)">
           <xsl:sort select="xs:integer(@index)"/>
         </xsl:perform-sort>
         <xsl:catch>
