@@ -43,6 +43,14 @@
                       satisfies not(node-name($nodes[$i]) = node-name($nodes[$i - 1]))">
         <xsl:for-each select="$nodes">
           <xsl:choose>
+            <!-- an element without element children (a value: most elements) has nothing to merge inside: its
+                 children are copied as they are, without a call of f:merge on them -->
+            <xsl:when test=". instance of element() and empty(*)">
+              <xsl:copy>
+                <xsl:sequence select="@* except @px:key"/>
+                <xsl:sequence select="node()"/>
+              </xsl:copy>
+            </xsl:when>
             <xsl:when test=". instance of element()">
               <xsl:copy>
                 <xsl:sequence select="@* except @px:key"/>

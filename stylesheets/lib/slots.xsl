@@ -39,7 +39,8 @@
           <xsl:variable name="row-slots" as="element(px:slot)*"
                         select="px:slot[@cell][key('f:cell', string(@cell), $root)[1]/@role = 'data']"/>
           <xsl:choose>
-            <xsl:when test="count(distinct-values($row-slots/@cell ! string())) eq count($row-slots)">
+            <!-- "!", not "/": the cell ids without sorting the slots into document order -->
+            <xsl:when test="count(distinct-values($row-slots ! string(@cell))) eq count($row-slots)">
               <xsl:sequence select="$row-slots"/>
             </xsl:when>
             <xsl:otherwise>

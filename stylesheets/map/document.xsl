@@ -53,32 +53,52 @@
     <xsl:apply-templates select="$table" mode="m:map-table"/>
   </xsl:function>
 
+  <!-- the failure of a table that has no header annotations -->
+  <xsl:function name="fp:no-header-failure" as="element(px:table-failure)">
+    <xsl:param name="table" as="element(px:table)"/>
+    <px:table-failure index="{$table/@index}" locator="{$table/@locator}" code="no-header-annotations"
+                      message="the table has no header annotations (run the headers stage before map)"/>
+  </xsl:function>
+
   <xsl:template match="px:grids" mode="m:document" as="element(pyxform)">
     <xsl:if test="empty(px:table | px:table-failure)">
       <xsl:message terminate="yes" error-code="px:no-table">[px:no-table] the page has no table</xsl:message>
     </xsl:if>
     <xsl:variable name="indexes" as="xs:string*" select="px:table/@index"/>
     <pyxform px:source="{@source}" px:title="{@title}" px:encoding="{@encoding}">
-      <xsl:variable name="mapped" as="element()*">
-        <xsl:sequence select="px:table-failure"/>
-        <xsl:for-each select="px:table[not(@parent-table = $indexes) or not(fp:in-data-cell(.))]">
-          <xsl:if test="not(@header-rows and @header-cols)">
-            <px:table-failure index="{@index}" locator="{@locator}" code="no-header-annotations"
-                              message="the table has no header annotations (run the headers stage before map)"/>
-          </xsl:if>
-          <xsl:try select="if (@header-rows and @header-cols) then fp:map-table(.) else ()">
-            <xsl:catch>
-              <px:table-failure index="{@index}" locator="{@locator}" code="map"
-                                message="{$err:code}: {$err:description}"/>
-            </xsl:catch>
-          </xsl:try>
-        </xsl:for-each>
-      </xsl:variable>
-      <!-- tables first, in index order; then every failure, in index order -->
-      <xsl:sequence select="$mapped[not(self::px:table-failure)]"/>
-      <xsl:perform-sort select="$mapped[self::px:table-failure]">
-        <xsl:sort select="xs:integer(@index)"/>
-      </xsl:perform-sort>
+      <xsl:variable name="tables" as="element(px:table)*"
+                    select="px:table[not(@parent-table = $indexes) or not(fp:in-data-cell(.))]"/>
+      <!-- Every table mapped straight into <pyxform> in one xsl:try (most pages: no table fails); a failure anywhere
+           rolls the whole page back to the catch, where each table is mapped in a try of its own and a table that
+           fails becomes a px:table-failure. Mapping each table in its own try always would build each table's
+           element apart and copy it into <pyxform> (~10% of map on a large table). -->
+      <xsl:try>
+        <xsl:apply-templates select="$tables[@header-rows and @header-cols]" mode="m:map-table"/>
+        <!-- then every failure, in index order -->
+        <xsl:perform-sort select="px:table-failure,
+                                  $tables[not(@header-rows and @header-cols)] ! fp:no-header-failure(.)">
+          <xsl:sort select="xs:integer(@index)"/>
+        </xsl:perform-sort>
+        <xsl:catch>
+          <xsl:variable name="mapped" as="element()*">
+            <xsl:sequence select="px:table-failure"/>
+            <xsl:for-each select="$tables">
+              <xsl:sequence select="if (@header-rows and @header-cols) then () else fp:no-header-failure(.)"/>
+              <xsl:try select="if (@header-rows and @header-cols) then fp:map-table(.) else ()">
+                <xsl:catch>
+                  <px:table-failure index="{@index}" locator="{@locator}" code="map"
+                                    message="{$err:code}: {$err:description}"/>
+                </xsl:catch>
+              </xsl:try>
+            </xsl:for-each>
+          </xsl:variable>
+          <!-- tables first, in index order; then every failure, in index order -->
+          <xsl:sequence select="$mapped[not(self::px:table-failure)]"/>
+          <xsl:perform-sort select="$mapped[self::px:table-failure]">
+            <xsl:sort select="xs:integer(@index)"/>
+          </xsl:perform-sort>
+        </xsl:catch>
+      </xsl:try>
     </pyxform>
   </xsl:template>
 
