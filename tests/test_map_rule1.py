@@ -311,3 +311,20 @@ def test_a_table_of_one_wide_row_is_a_record_not_a_note() -> None:
     """A note is a row below the records; a table whose only rows are wide (a one-cell layout table) has records."""
     table = etree.fromstring(convert(b'<table><tr><td colspan="3">Only text</td></tr></table>').to_bytes())[0]
     assert shape(table) == "table(row(column-1=Only text))"
+
+
+def test_a_table_that_fails_in_map_is_recorded_and_the_others_are_mapped() -> None:
+    """map/document.xsl maps a page's tables in one try; when one fails, the page is mapped again table by table:
+    the failing table becomes a px:table-failure (code map) after the tables, and the other tables are kept."""
+    grid = grid_xml(PAPER, PAPER, PAPER).replace(' header-rows="2"', ' header-rows="two"', 1)
+    run_on = runner()
+    mapped = run_on.run("map", run_on.parse(grid), {"table": -1, "names": "paper"})
+    root = etree.fromstring(run_on.serialize(mapped).encode())
+    assert [e.tag for e in root] == ["population-statistics", "population-statistics", PX + "table-failure"]
+    assert (root[2].get("index"), root[2].get("code")) == ("0", "map")
+    intact = etree.fromstring(run_on.serialize(run_on.run("map", run_on.parse(grid_xml(PAPER, PAPER, PAPER)),
+                                                           {"table": -1, "names": "paper"})).encode())
+    def text(elements: list) -> list[bytes]:
+        return [etree.tostring(e, with_tail=False) for e in elements]
+
+    assert text(root[:2]) == text(intact[1:])
