@@ -202,21 +202,62 @@ CONTENTS = ["x", "", " 1,234 ", '<a href="/p">link</a> tail', "<b>bold</b>", '<i
                                 rows=st.lists(st.lists(st.tuples(st.sampled_from(["td", "th"]),
                                                                  st.sampled_from(CONTENTS)), max_size=5),
                                               max_size=4).map(tuple)),
-                      min_size=1, max_size=4).map(tuple))
-def test_a_table_without_spans_is_the_same_grid_by_either_path(table, normalizer: Normalizer) -> None:
+                      min_size=1, max_size=4).map(tuple),
+       columns=st.sampled_from(["", "<colgroup span=3></colgroup>", "<col span=7>",
+                                "<colgroup><col span=2><col></colgroup>"]),
+       row_class=st.sampled_from(["", ' class="r"']))
+def test_a_table_without_spans_is_the_same_grid_by_either_path(table, columns: str, row_class: str,
+                                                               normalizer: Normalizer) -> None:
     """A table without span attributes is written from its row groups directly (normalize/table.xsl,
     fp:simple-table); colspan="1" on every cell, which changes nothing in WHATWG's algorithm, sends it through the
-    general steps. Both give the same grid document (cells, content, links, errors)."""
+    general steps. Both give the same grid document (cells, content, links, errors; the width and empty columns
+    that column groups give; the rows' class)."""
 
     def page(spans: bool) -> str:
         span = ' colspan="1"' if spans else ""
-        out = ["<!DOCTYPE html><html><head><title>g</title></head><body><table>"]
+        out = ["<!DOCTYPE html><html><head><title>g</title></head><body><table><caption>c</caption>", columns]
         for group in merged_groups(table):
             out.append(f"<{group.kind}>" if group.kind != "loose" else "")
             for row in group.rows:
-                out.append("<tr>" + "".join(f"<{tag}{span}>{content}</{tag}>"
+                out.append(f"<tr{row_class}>" + "".join(f"<{tag}{span}>{content}</{tag}>"
                                             for tag, content in row) + "</tr>")
             out.append(f"</{group.kind}>" if group.kind != "loose" else "")
         return "".join(out) + "</table></body></html>"
 
     assert grid(page(False), normalizer=normalizer).xml == grid(page(True), normalizer=normalizer).xml
+
+
+# Elements f:visible-text (normalize/text.xsl) reads by the string value when a cell, link or caption holds only
+# them and text; wbr is not among them and adds no text, so a <wbr> in each container sends the same content the
+# general way. OTHER: elements the shortcut must not take (a line break, blocks, a hidden rp), so that adding one to
+# its list is caught too.
+INLINE = ["a", "span", "i", "b", "sup", "small", "strong", "abbr", "sub", "u", "s", "font", "em", "code", "tt", "big"]
+OTHER = ["p", "div", "li", "rp", "nobr", "time"]
+TEXT = st.lists(st.sampled_from(list("ab1,.é") + [" ", "\t", "\n", "\r", "\x0c", "\u00a0", "\u3000", "\u200b", "&amp;",
+                                                  "&nbsp;", "&#10;"]), max_size=6).map("".join)
+
+
+def inline_content(depth: int = 0) -> st.SearchStrategy[str]:
+    leaf = st.one_of(TEXT, st.just('<img src="i.png" alt="pic">'), TEXT.map(lambda text: f"<!--{text}-->"),
+                     st.just("1<br>2"))
+    if depth == 2:
+        return leaf
+    element = st.tuples(st.sampled_from(INLINE[1:] + OTHER), inline_content(depth + 1)).map(
+        lambda t: f"x<{t[0]}>{t[1]}</{t[0]}>y")
+    link = inline_content(depth + 1).map(lambda inner: f'<a href="/u">{inner}</a>')
+    return st.lists(st.one_of(leaf, element, link), max_size=4).map("".join)
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(content=inline_content())
+def test_the_string_value_shortcut_of_visible_text_is_the_general_walk(content: str, normalizer: Normalizer) -> None:
+    """A cell, link or caption of inline elements and text has the visible text the general walk (mode
+    m:visible-text) gives the same content with a <wbr> in each container (which the shortcut does not take)."""
+    forced = content.replace("</a>", "<wbr></a>") + "<wbr>"
+    page = ("<!DOCTYPE html><html><head><title>v</title></head><body>"
+            f"<table><caption>{content}</caption><tr><td>{content}</td><th>{content}</th></tr></table>"
+            f"<table><caption>{forced}</caption><tr><td>{forced}</td><th>{forced}</th></tr></table></body></html>")
+    shortcut, general = grid(page, normalizer=normalizer).tables
+    assert shortcut.caption == general.caption
+    assert [(cell.text, [(link.href, link.text) for link in cell.links]) for cell in shortcut.cells] == \
+           [(cell.text, [(link.href, link.text) for link in cell.links]) for cell in general.cells]

@@ -328,3 +328,20 @@ def test_a_table_that_fails_in_map_is_recorded_and_the_others_are_mapped() -> No
         return [etree.tostring(e, with_tail=False) for e in elements]
 
     assert text(root[:2]) == text(intact[1:])
+
+
+@pytest.mark.parametrize("k, p", [(1, 0), (1, 1), (2, 1)])
+@pytest.mark.parametrize("value", ["v", "", " ", "a  b", "1,234", "<&>", "x\ny"])
+def test_a_text_only_value_is_the_same_by_the_shortcut_and_by_fp_value(k: int, p: int, value: str) -> None:
+    """map/table.xsl writes a data cell whose only child is px:text without fp:value; a link with a blank href adds
+    nothing to a value (no href attribute, text from px:text) but sends the cell through fp:value. Both give the
+    same output, in tables with column headers only (flat parts) and with row headers (fp:nest)."""
+
+    def page(link: bool) -> str:
+        links = [(" ", "z")] if link else []
+        head = [th(f"H{c}") for c in range(3)]
+        rows = [head] * k + [[th(f"R{r}") if c < p else td(f"{value}{r}{c}" if c % 2 else value, links=links)
+                              for c in range(3)] for r in range(3)]
+        return grid_xml(T(rows, k=k, p=p))
+
+    assert convert_grid(page(False)).xml == convert_grid(page(True)).xml

@@ -122,8 +122,8 @@ def _share(memo: dict, key: object, value: _T) -> _T:
     return value
 
 
-# The memo of Cascade._compute for pages without author rules, one per mode (quirks or not): an element's computed style
-# by (its parent's style object, name, style-bearing attributes). Parent styles are shared across pages too
+# The memo of Cascade.child_style for pages without author rules, one per mode (quirks or not): an element's computed
+# style by (its parent's style object, name, style-bearing attributes). Parent styles are shared across pages too
 # (_SHARED_COMPUTED), so a page finds the styles of the elements an earlier page had.
 _SHARED_FAST: Final[dict[bool, dict[tuple, tuple["Style | None", "Style"]]]] = {False: {}, True: {}}
 
