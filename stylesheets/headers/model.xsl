@@ -214,10 +214,14 @@
   <!-- The model with f:cell-features added to the cell maps of the cells with text (for the formatting method). -->
   <xsl:function name="f:with-features" as="map(*)">
     <xsl:param name="model" as="map(*)"/>
-    <xsl:sequence select="map:put($model, 'cells', map:merge((
-        $model?ids ! $model?cells(.)[not(?blank)]
-          ! map { ?id : map:merge((., f:cell-features(., $model?row-classes))) },
-        $model?cells), map { 'duplicates' : 'use-first' }))"/>
+    <!-- one entry per cell id (the ids are those of the cells map, each once), not a merge of the changed cells
+         with the whole cells map -->
+    <xsl:variable name="cells" as="map(*)" select="$model?cells"/>
+    <xsl:variable name="row-classes" as="map(*)" select="$model?row-classes"/>
+    <xsl:sequence select="map:put($model, 'cells', map:merge(
+        $model?ids ! (let $cell := $cells(.) return
+                      map { . : if ($cell?blank) then $cell
+                                else map:merge(($cell, f:cell-features($cell, $row-classes))) })))"/>
   </xsl:function>
 
   <xsl:function name="fp:model-row" as="map(*)">
