@@ -67,11 +67,10 @@
         select="if (empty($overlaps)) then map {}
                 else map:merge($overlaps ! map { @row || ':' || @col : true() }, map { 'duplicates' : 'use-first' })"/>
     <!-- per column: how many of the cells with text anchored in it, in rows that hold a td (not rows of header
-         cells alone), spanning that column only, are th, and bold (fp:model-row). The cell maps are read by
-         look-up of the distinct ids, not by map:for-each: a dynamic function call per cell cost as much as the
-         rest of the model. -->
-    <xsl:variable name="cell-maps" as="map(*)*"
-        select="distinct-values($table/px:cell/string(@id)) ! $cells(.)"/>
+         cells alone), spanning that column only, are th, and bold (fp:model-row). The cell maps are the values
+         of the cells map ($cells?*: each once, in any order, as the marks are counts), not a look-up per id, nor
+         map:for-each (a dynamic function call per cell cost as much as the rest of the model). -->
+    <xsl:variable name="cell-maps" as="map(*)*" select="$cells?*"/>
     <!-- one map per row with a td, not per td cell -->
     <xsl:variable name="td-rows" as="map(xs:integer, xs:boolean)" select="map:merge(
         distinct-values($cell-maps[?tag eq 'td'] ! ?row) ! map { . : true() })"/>
