@@ -63,9 +63,13 @@
           <xsl:variable name="owners" as="array(*)" select="$model?owner($row)"/>
           <xsl:variable name="roles" as="map(*)" select="$assignment?roles"/>
           <xsl:variable name="cells" as="map(*)" select="$model?cells"/>
-          <xsl:variable name="markup" as="xs:boolean" select="$assignment?markup"/>
+          <!-- a headers attribute is looked for only in a table that has one (f:assign's 'headers-attribute') -->
+          <xsl:variable name="markup" as="xs:boolean" select="$assignment?headers-attribute"/>
           <xsl:variable name="row-texts" as="array(*)" select="$assignment?row-texts($row)"/>
           <xsl:variable name="row-firsts" as="xs:integer*" select="$assignment?row-firsts($row)"/>
+          <!-- a row without row header blocks (most rows) has one row header text for all its slots -->
+          <xsl:variable name="row-text" as="xs:string?"
+              select="if (empty($row-firsts)) then $row-texts(1) else ()"/>
           <xsl:variable name="column-texts" as="array(*)" select="$assignment?column-texts"/>
           <xsl:variable name="column-firsts" as="array(*)" select="$assignment?column-firsts"/>
           <xsl:for-each select="node()">
@@ -81,7 +85,8 @@
                     if (empty($cell)) then ()
                     else if ($markup and fp:has-headers($cell))
                     then f:slot-header-texts($assignment, $row - 1, xs:integer($x))
-                    else ($row-texts(1 + fp:count-less($row-firsts, $cell?col)),
+                    else (if (empty($row-firsts)) then $row-text
+                          else $row-texts(1 + fp:count-less($row-firsts, $cell?col)),
                           $column-texts(xs:integer($x) + 1)(1 + fp:count-less($column-firsts(xs:integer($x) + 1),
                                                                               $cell?row)))"/>
                 <xsl:copy>

@@ -173,7 +173,8 @@
         'row-texts' : array:join(for $y in 1 to $m return [ array {
             for $b in 1 to array:size($row-lists($y)) return string-join(($sections($y), $row-lists($y)($b)), ' ') } ]),
         'rowgroup-headers' : $rowgroup-headers, 'colgroup-headers' : $colgroup-headers,
-        'by-html-id' : $by-html-id, 'markup' : $markup }"/>
+        'by-html-id' : $by-html-id, 'markup' : $markup,
+        'headers-attribute' : $markup and exists($model?table/px:cell/@headers) }"/>
   </xsl:function>
 
   <!--

@@ -204,23 +204,30 @@
   <xsl:function name="fp:row-slots" as="map(*)*">
     <xsl:param name="context" as="map(*)"/>
     <xsl:variable name="model" as="map(*)" select="$context?model"/>
+    <!-- the context's maps looked up once per table, and whether each column is numeric once per column (not per
+         slot: this runs for every slot of a scored cell) -->
+    <xsl:variable name="values" as="map(*)" select="$context?values"/>
+    <xsl:variable name="marks-of" as="map(*)" select="$context?marks"/>
+    <xsl:variable name="profile" as="map(*)" select="$context?profile"/>
+    <xsl:variable name="column-usual" as="map(*)" select="$context?column-usual"/>
+    <xsl:variable name="numeric" as="xs:boolean*"
+        select="for $x in 0 to $model?cols - 1 return f:is-numeric-column($profile, $x)"/>
     <xsl:for-each select="0 to $model?rows - 1">
       <xsl:variable name="y" as="xs:integer" select="."/>
       <!-- the row's owner ids (n of them, in column order), looked up once -->
       <xsl:variable name="owners" as="xs:string*" select="$model?owner($y + 1)?*"/>
-      <xsl:variable name="values" as="map(*)" select="$context?values"/>
       <xsl:variable name="xs" as="xs:integer*"
           select="for $x in 0 to $model?cols - 1 return $x[map:contains($values, $owners[$x + 1])]"/>
       <xsl:variable name="cells" as="map(*)*" select="for $x in $xs return f:model-cell($model, $owners[$x + 1])"/>
       <xsl:variable name="slots" as="xs:integer*" select="1 to count($xs)"/>
       <xsl:variable name="distinct" as="xs:double*"
-          select="for $i in $slots return f:distinct-score($cells[$i], $context?column-usual($xs[$i]))"/>
+          select="for $i in $slots return f:distinct-score($cells[$i], $column-usual($xs[$i]))"/>
       <xsl:variable name="format" as="xs:double*"
-          select="for $i in $slots return $context?values($cells[$i]?id) + $distinct[$i]"/>
+          select="for $i in $slots return $values($cells[$i]?id) + $distinct[$i]"/>
       <xsl:variable name="marks" as="xs:double*"
-          select="for $i in $slots return $context?marks($cells[$i]?id) + $distinct[$i]"/>
+          select="for $i in $slots return $marks-of($cells[$i]?id) + $distinct[$i]"/>
       <xsl:variable name="content" as="xs:double*"
-          select="for $i in $slots return f:content-score($context?profile, $cells[$i], $xs[$i])"/>
+          select="for $i in $slots return f:content-score($profile, $cells[$i], $xs[$i])"/>
       <xsl:sequence select="map {
           'index' : $y, 'wide' : f:is-wide-row($model, $y),
           'text' : exists(f:model-row($model, $y)?texts),
@@ -230,7 +237,7 @@
           'format-content' : for $i in $slots return $format[$i] + $content[$i],
           'marks-content' : for $i in $slots return $marks[$i] + $content[$i],
           'typed' : for $i in $slots return
-                    if (not(f:is-numeric-column($context?profile, $xs[$i]))) then 0
+                    if (not($numeric[$xs[$i] + 1])) then 0
                     else if ($cells[$i]?type eq 'numeric') then 2 else 1
         }"/>
     </xsl:for-each>

@@ -44,7 +44,7 @@
     <xsl:variable name="titles-only" as="xs:boolean"
         select="every $y in 0 to $k - 1 satisfies (f:is-wide-row($model, $y) or f:is-blank-row($model, $y))"/>
     <xsl:sequence select="
-        if ($model?rows lt 2 or $model?cols lt 2 or count($cells[not(?blank)]) lt 2) then 'layout'
+        if ($model?rows lt 2 or $model?cols lt 2 or empty($cells[not(?blank)][2])) then 'layout'
         else if ($k + $p eq 0 and (some $c in $cells satisfies exists($c?element/px:table-ref))) then 'layout'
         else if ($titles-only and $p le 1 and fp:is-entity($model, $k, 3 - $p)) then 'entity'
         else if (not($titles-only) and ($p ge 1 or fp:is-cross-tab($model, $k, $kinds))) then 'matrix'

@@ -67,11 +67,10 @@
         select="if (empty($overlaps)) then map {}
                 else map:merge($overlaps ! map { @row || ':' || @col : true() }, map { 'duplicates' : 'use-first' })"/>
     <!-- per column: how many of the cells with text anchored in it, in rows that hold a td (not rows of header
-         cells alone), spanning that column only, are th, and bold (fp:model-row). The cell maps are read by
-         look-up of the distinct ids, not by map:for-each: a dynamic function call per cell cost as much as the
-         rest of the model. -->
-    <xsl:variable name="cell-maps" as="map(*)*"
-        select="distinct-values($table/px:cell/string(@id)) ! $cells(.)"/>
+         cells alone), spanning that column only, are th, and bold (fp:model-row). The cell maps are the values
+         of the cells map ($cells?*: each once, in any order, as the marks are counts), not a look-up per id, nor
+         map:for-each (a dynamic function call per cell cost as much as the rest of the model). -->
+    <xsl:variable name="cell-maps" as="map(*)*" select="$cells?*"/>
     <!-- one map per row with a td, not per td cell -->
     <xsl:variable name="td-rows" as="map(xs:integer, xs:boolean)" select="map:merge(
         distinct-values($cell-maps[?tag eq 'td'] ! ?row) ! map { . : true() })"/>
@@ -214,10 +213,14 @@
   <!-- The model with f:cell-features added to the cell maps of the cells with text (for the formatting method). -->
   <xsl:function name="f:with-features" as="map(*)">
     <xsl:param name="model" as="map(*)"/>
-    <xsl:sequence select="map:put($model, 'cells', map:merge((
-        $model?ids ! $model?cells(.)[not(?blank)]
-          ! map { ?id : map:merge((., f:cell-features(., $model?row-classes))) },
-        $model?cells), map { 'duplicates' : 'use-first' }))"/>
+    <!-- one entry per cell id (the ids are those of the cells map, each once), not a merge of the changed cells
+         with the whole cells map -->
+    <xsl:variable name="cells" as="map(*)" select="$model?cells"/>
+    <xsl:variable name="row-classes" as="map(*)" select="$model?row-classes"/>
+    <xsl:sequence select="map:put($model, 'cells', map:merge(
+        $model?ids ! (let $cell := $cells(.) return
+                      map { . : if ($cell?blank) then $cell
+                                else map:merge(($cell, f:cell-features($cell, $row-classes))) })))"/>
   </xsl:function>
 
   <xsl:function name="fp:model-row" as="map(*)">
