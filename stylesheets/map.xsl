@@ -32,6 +32,7 @@
   <xsl:include href="lib/slots.xsl"/>
   <xsl:include href="map/document.xsl"/>
   <xsl:include href="map/table.xsl"/>
+  <xsl:include href="map/names.xsl"/>
   <xsl:include href="map/value.xsl"/>
   <xsl:include href="map/entity.xsl"/>
 

@@ -215,3 +215,9 @@ def test_modules_are_small(name: str) -> None:
     limit = 400 if name.startswith("pyxform.cli") else 500
     docstring = ast.get_docstring(ast.parse(text)) or ""
     assert len(text.splitlines()) <= limit or "lines because" in docstring, f"{path}: {len(text.splitlines())} lines"
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "stylesheets").rglob("*.xsl")), ids=lambda path: path.name)
+def test_stylesheet_modules_are_small(path: Path) -> None:
+    """A stylesheet module holds one mode or one family of functions: under ~500 lines, as a Python module."""
+    assert len(path.read_text(encoding="utf-8").splitlines()) <= 500, f"{path}: split it by mode or by function family"
