@@ -60,6 +60,14 @@
                       message="the table has no header annotations (run the headers stage before map)"/>
   </xsl:function>
 
+  <!-- table failures sorted by table index (after the tables in <pyxform>) -->
+  <xsl:function name="fp:in-index-order" as="element(px:table-failure)*">
+    <xsl:param name="failures" as="element(px:table-failure)*"/>
+    <xsl:perform-sort select="$failures">
+      <xsl:sort select="xs:integer(@index)"/>
+    </xsl:perform-sort>
+  </xsl:function>
+
   <xsl:template match="px:grids" mode="m:document" as="element(pyxform)">
     <xsl:if test="empty(px:table | px:table-failure)">
       <xsl:message terminate="yes" error-code="px:no-table">[px:no-table] the page has no table</xsl:message>
@@ -72,19 +80,16 @@
            rolls the whole page back to the catch, where each table is mapped in a try of its own and a table that
            fails becomes a px:table-failure. Mapping each table in its own try always would build each table's
            element apart and copy it into <pyxform> (~10% of map on a large table). -->
+      <!-- the failures known before mapping: the grid's, and the tables without header annotations -->
+      <xsl:variable name="failures" as="element(px:table-failure)*"
+                    select="px:table-failure, $tables[not(@header-rows and @header-cols)] ! fp:no-header-failure(.)"/>
       <xsl:try>
         <xsl:apply-templates select="$tables[@header-rows and @header-cols]" mode="m:map-table"/>
-        <!-- then every failure, in index order -->
-        <xsl:perform-sort select="px:table-failure,
-                                  $tables[not(@header-rows and @header-cols)] ! fp:no-header-failure(.)">
-          <xsl:sort select="xs:integer(@index)"/>
-        </xsl:perform-sort>
+        <xsl:sequence select="fp:in-index-order($failures)"/>
         <xsl:catch>
           <xsl:variable name="mapped" as="element()*">
-            <xsl:sequence select="px:table-failure"/>
-            <xsl:for-each select="$tables">
-              <xsl:sequence select="if (@header-rows and @header-cols) then () else fp:no-header-failure(.)"/>
-              <xsl:try select="if (@header-rows and @header-cols) then fp:map-table(.) else ()">
+            <xsl:for-each select="$tables[@header-rows and @header-cols]">
+              <xsl:try select="fp:map-table(.)">
                 <xsl:catch>
                   <px:table-failure index="{@index}" locator="{@locator}" code="map"
                                     message="{$err:code}: {$err:description}"/>
@@ -92,11 +97,8 @@
               </xsl:try>
             </xsl:for-each>
           </xsl:variable>
-          <!-- tables first, in index order; then every failure, in index order -->
           <xsl:sequence select="$mapped[not(self::px:table-failure)]"/>
-          <xsl:perform-sort select="$mapped[self::px:table-failure]">
-            <xsl:sort select="xs:integer(@index)"/>
-          </xsl:perform-sort>
+          <xsl:sequence select="fp:in-index-order(($failures, $mapped[self::px:table-failure]))"/>
         </xsl:catch>
       </xsl:try>
     </pyxform>

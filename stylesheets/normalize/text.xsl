@@ -43,8 +43,8 @@
     </xsl:choose>
   </xsl:function>
 
-  <!-- every ASCII whitespace character becomes a space (f:normalize-visible-text collapses the runs); inline, since a
-       function call per text node costs more than the translation -->
+  <!-- every ASCII whitespace character becomes a space (f:normalize-visible-text collapses the runs): the translation
+       of f:spaces-for-whitespace, inline, since a function call per text node costs more than the translation -->
   <xsl:template match="text()" mode="m:visible-text" as="xs:string">
     <xsl:sequence select="translate(., '&#9;&#10;&#13;', '   ')"/>
   </xsl:template>
