@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from lxml import etree
 
@@ -111,3 +111,47 @@ def test_the_cheap_test_for_bad_attribute_names_misses_none(names: list[str]) ->
     every = {name[::-1] for name in _SERIALIZED_ATTRIBUTE_REVERSED.findall(markup[::-1])}
     assert _bad_attribute_names(markup) == {name for name in every if not _XML_NAME.match(name)
                                             or name.startswith("xmlns")}
+
+
+# Selectors of type, id and class selectors with descendant and child combinators: the cascade tests one element with
+# them in Python (sheets._element_test) instead of running their XPath over the page.
+COMPOUND = st.builds(lambda tag, ids, classes: tag + "".join(f"#{i}" for i in ids) + "".join(f".{c}" for c in classes)
+                     or "*", st.sampled_from(["", "*", "div", "DIV", "span", "p", "a", "b", "td", "html", "svg"]),
+                     st.lists(st.sampled_from(["x", "y", "X"]), max_size=2),
+                     st.lists(st.sampled_from(["c", "d", "C", "c-d"]), max_size=2))
+SELECTOR = st.builds(lambda first, rest: first + "".join(f"{combinator}{compound}" for combinator, compound in rest),
+                     COMPOUND, st.lists(st.tuples(st.sampled_from([" ", " > ", ">"]), COMPOUND), max_size=4))
+CLASS = st.sampled_from(["c", "d", "c d", " c\t", "C", "c\xa0d", "c\u2003d", "c-d", "dc", ""])
+ELEMENT = st.builds(lambda tag, id_, class_: (tag, id_, class_), st.sampled_from(["div", "span", "p", "a", "b", "svg"]),
+                    st.sampled_from([None, "x", "y", "X", "x y"]), st.none() | CLASS)
+NESTING = st.lists(st.tuples(ELEMENT, st.sampled_from(["open", "open", "close"])), max_size=25)
+
+
+def _page(nesting: list) -> str:
+    parts = ["<table><tr><td>"]
+    for (tag, id_, class_), action in nesting:
+        if action == "close":
+            parts.append(f"</{tag}>")
+            continue
+        id_attribute = f' id="{id_}"' if id_ is not None else ""
+        class_attribute = f' class="{class_}"' if class_ is not None else ""
+        parts.append(f"<{tag}{id_attribute}{class_attribute}>t")
+    return "".join(parts)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(SELECTOR, min_size=1, max_size=4), NESTING.map(_page))
+@example(["div > b a", "div b > a", "div > b span > a", "p > b a"], "<div><b><span><b><a>x</a>")  # farther b
+@example([".c", ".d", "#x", "#X"], '<b class="c\xa0d" id="x y">x</b><b class=" c\td ">x</b>')  # XPath's spaces
+def test_element_test_of_a_selector_gives_what_its_xpath_gives(selectors: list[str], page: str) -> None:
+    from pyxform.stages.clean.sheets import compiled_sheet
+
+    root = parse_html(page).tree.getroot()
+    _count, rules = compiled_sheet("".join(f"{selector} {{color: red}}\n" for selector in selectors))
+    compiled = [selector for rule in rules for selector in rule.selectors]
+    assert len(compiled) == len(selectors)
+    for selector in compiled:
+        assert selector.test is not None
+        matches = set(selector.xpath(root))
+        for element in root.iter(etree.Element):
+            assert selector.test(element) == (element in matches), (selector.xpath.path, etree.tostring(element))

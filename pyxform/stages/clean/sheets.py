@@ -1,6 +1,8 @@
 """The page's style sheets, compiled once per CSS text: each rule's declarations (what pyxform reads of them) and its
 selectors as XPath over the XHTML tree (cssselect), with their specificity (Selectors 4, 17) and the key of their
-subject for the cascade's index (:class:`pyxform.stages.clean.style.Cascade`). ``@media`` blocks that hold for a
+subject for the cascade's index (:class:`pyxform.stages.clean.style.Cascade`). A selector made only of type, id and
+class selectors joined by descendant or child combinators also gets a test of one element in Python, which gives
+what its XPath gives (the cascade asks about a few elements; the XPath is a query over the whole page). ``@media`` blocks that hold for a
 1280 px screen and ``@supports`` blocks are flattened in source order; selectors with states (``:hover`` ...) and
 pseudo-elements never match.
 """
@@ -8,7 +10,7 @@ pseudo-elements never match.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Final
 
@@ -36,6 +38,12 @@ class _Translator(cssselect.HTMLTranslator):
 _TRANSLATOR: Final = _Translator()
 _NAMESPACES: Final = {"h": XHTML_NS}
 _STATEFUL_PSEUDO: Final = re.compile(r":(hover|focus|active|visited|focus-within|focus-visible|target)\b", re.I)
+_X: Final = "{" + XHTML_NS + "}"
+# What cssselect's translation needs of a name and a class name to use them as they are (cssselect.xpath's
+# is_safe_name and is_non_whitespace), and the white space of XPath's normalize-space, which splits @class there.
+_SAFE_NAME: Final = re.compile(r"[a-zA-Z_][a-zA-Z0-9_.-]*")
+_CLASS_NAME: Final = re.compile(r"[^ \t\r\n\f]+")
+_XPATH_SPACE: Final = re.compile("[ \t\r\n]+")
 
 
 def _subject_key(tree: object) -> tuple[str, str]:
@@ -55,11 +63,90 @@ def _subject_key(tree: object) -> tuple[str, str]:
     return key or ("*", "")
 
 
+def _compound_test(node: object) -> Callable[[etree._Element], bool] | None:
+    """A test of one element for a compound selector of a type or universal selector (no namespace) with id and class
+    selectors, as cssselect's HTML translation reads them (a lower-cased XHTML name, ``@id = 'id'``, ``class`` holding
+    the name between XPath white space); ``None`` for any other selector."""
+    ids: list[str] = []
+    classes: list[str] = []
+    while not isinstance(node, Element):
+        if isinstance(node, Hash):
+            ids.append(node.id)
+        elif isinstance(node, Class) and _CLASS_NAME.fullmatch(node.class_name):
+            classes.append(node.class_name)
+        else:
+            return None
+        node = node.selector
+    if node.namespace is not None or node.element and not _SAFE_NAME.fullmatch(node.element):
+        return None
+    tag = _X + node.element.lower() if node.element else None
+
+    def test(element: etree._Element) -> bool:
+        if tag is not None and element.tag != tag:
+            return False
+        for name in ids:
+            if element.get("id") != name:
+                return False
+        if classes:
+            value = element.get("class")
+            if value is None:
+                return False
+            tokens = _XPATH_SPACE.split(value)
+            return all(name in tokens for name in classes)
+        return True
+
+    return test
+
+
+def _element_test(tree: object) -> Callable[[etree._Element], bool] | None:
+    """A test of one element that gives what the selector's XPath (from the root, ``descendant-or-self::``) gives,
+    for compound selectors (:func:`_compound_test`) joined by descendant and child combinators; else ``None``.
+
+    Right to left, as browsers match: a descendant combinator takes the nearest ancestor that matches its left
+    compound when that compound's own context is again a descendant combinator (or none), since an ancestor nearer
+    the element has every ancestor a farther one has; after a child combinator every such ancestor is tried."""
+    parts: list[tuple[str, Callable[[etree._Element], bool]]] = []  # (combinator to the left, compound), right first
+    node = tree
+    while isinstance(node, CombinedSelector):
+        compound = _compound_test(node.subselector)
+        if node.combinator not in (" ", ">") or compound is None:
+            return None
+        parts.append((node.combinator, compound))
+        node = node.selector
+    compound = _compound_test(node)
+    if compound is None:
+        return None
+    parts.append(("", compound))
+    if len(parts) == 1:
+        return compound
+
+    def context(index: int, element: etree._Element) -> bool:
+        """Whether parts[index + 1:] match around ``element``, which matches parts[index]."""
+        combinator = parts[index][0]
+        if not combinator:
+            return True
+        left_combinator, left = parts[index + 1]
+        if combinator == ">":
+            parent = element.getparent()
+            return parent is not None and left(parent) and context(index + 1, parent)
+        for ancestor in element.iterancestors():
+            if left(ancestor):
+                if left_combinator != ">":
+                    return context(index + 1, ancestor)
+                if context(index + 1, ancestor):
+                    return True
+        return False
+
+    subject = parts[0][1]
+    return lambda element: subject(element) and context(0, element)
+
+
 @dataclass(frozen=True, eq=False)
 class CompiledSelector:
     xpath: etree.XPath
     specificity: tuple[int, int, int]
     key: tuple[str, str]  # see _subject_key
+    test: Callable[[etree._Element], bool] | None = None  # see _element_test
 
 
 @dataclass(frozen=True, eq=False)
@@ -133,5 +220,6 @@ def _compile_rule(rule: object, position: int) -> SheetRule | None:
             xpath = etree.XPath(_TRANSLATOR.selector_to_xpath(selector), namespaces=_NAMESPACES)
         except Exception:  # an unsupported pseudo-class (cssselect.ExpressionError) or an XPath it cannot build
             continue
-        compiled.append(CompiledSelector(xpath, selector.specificity(), _subject_key(selector.parsed_tree)))
+        compiled.append(CompiledSelector(xpath, selector.specificity(), _subject_key(selector.parsed_tree),
+                                         _element_test(selector.parsed_tree)))
     return SheetRule(position, normal, important, hides, tuple(compiled))
