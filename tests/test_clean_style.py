@@ -174,3 +174,20 @@ def test_nested_table_text_is_not_the_outer_cells_text() -> None:
 ])
 def test_legacy_colour_parsing(value: str, color: str | None) -> None:
     assert legacy_color(value) == color
+
+
+@pytest.mark.parametrize("content", [
+    "\u00a0\u00a0<a href='#'>name</a>", "<span>a</span> <a>b</a>", "<a>\u00a0</a>", "<a>\u2003</a>", "<a></a>",
+    "<img src=x> \u00a0 <a>x</a>", "<span><a>x</a></span>y", "<svg><text>x</text></svg>", "<br>",
+    "<a style='font-size:20px'>x</a>", "<b>x</b> y", "<div>x</div>", "<ul><li>x</ul>",
+])
+def test_a_cell_whose_elements_inherit_its_style_has_the_features_of_its_text(content: str) -> None:
+    from pyxform.stages.clean.features import cell_features
+    from pyxform.stages.clean.parse import parse_html
+    from pyxform.stages.clean.style import Cascade
+
+    html = f"<table><tr><td style='padding-left:3px'>{content}</td><th align=right>{content}</th></table>"
+    parsed = parse_html(html)
+    cascade = Cascade(parsed.tree.getroot(), parsed.style_sheets, quirks=parsed.quirks)
+    walked = [cell_features(cell, cascade) for cell in parsed.tree.getroot().iter(X + "td", X + "th")]
+    assert cells(html) == walked

@@ -20,7 +20,7 @@ from typing import Final, TypeVar
 from lxml import etree
 
 from .parse import XHTML_NS
-from .style import Cascade, Style, is_block
+from .style import STYLED_TAGS, Cascade, Style, is_block
 
 __all__ = ["annotate_tables", "collapse", "cell_features"]
 
@@ -95,15 +95,16 @@ def _features(cell: etree._Element, own: Style, background: str | None, cascade:
     the indentation comes: padding and margin of the cell and of the block boxes on the way, the text-indent of the
     innermost block, and 0.25 em per leading non-breaking space."""
     compute = cascade.child_style
-    # characters per computed style (cells share Style objects: usually one or two per cell), in order of first use
+    # the visible text per computed style (cells share Style objects: usually one or two per cell), in order of first
+    # use; its characters (whitespace not counted) are counted only when there are two styles or more
     weights: dict[int, list] = {}
-    total = 0
     first: list[Style] | None = None  # the styles from the cell to the owner of the first visible text
     leading_nbsp = 0
     stack: list[Style] = [own]  # the styles of the open elements, the cell's first
     text: str | None = cell.text
     owner = own
     walker = etree.iterwalk(cell, events=("start", "end"), tag="{*}*")  # elements: comments and PIs are no text
+    next(walker)  # the cell's start
     for event, element in walker:
         if text:  # the text before this event, of the element whose style is owner
             if first is None:
@@ -112,19 +113,13 @@ def _features(cell: etree._Element, own: Style, background: str | None, cascade:
                     leading_nbsp += text[:len(text) - len(stripped)].count(_NBSP)
                 if stripped:
                     first = stack[:]
-                characters = len("".join(stripped.split())) if stripped else 0
-            else:
-                characters = 0 if text.isspace() else len("".join(text.split()))
-            if characters:
-                total += characters
+            if not text.isspace():  # it has characters
                 entry = weights.get(id(owner))
                 if entry is None:
-                    weights[id(owner)] = [owner, characters]
+                    weights[id(owner)] = [owner, [text]]
                 else:
-                    entry[1] += characters
+                    entry[1].append(text)
             text = None
-        if element is cell:
-            continue
         if event == "start":
             if element.tag == _TABLE:
                 walker.skip_subtree()  # its text belongs to its own cells; its tail comes at its end
@@ -133,26 +128,30 @@ def _features(cell: etree._Element, own: Style, background: str | None, cascade:
             owner = compute(element, stack[-1])
             stack.append(owner)
             text = element.text
+        elif element is cell:
+            break
         else:
             stack.pop()
             owner = stack[-1]
             text = element.tail
     if len(weights) == 1:
-        (only, _count), = weights.values()
+        (only, _texts), = weights.values()
         font = _FONTS.get(id(only))
         if font is None or font[0] is not only:
             if len(_FONTS) >= _CACHE_SIZE:
                 _FONTS.clear()
             font = _FONTS[id(only)] = (only, _font_features(only, round(only.font_size, 2)))
         features = font[1].copy()
-    elif total:
-        features = {_FONT_SIZE: _number(_majority((round(style.font_size, 2), n) for style, n in weights.values()))}
-        bold = sum(n for style, n in weights.values() if style.weight >= 600)
-        italic = sum(n for style, n in weights.values() if style.italic)
+    elif weights:
+        counts = [(style, len("".join("".join(texts).split()))) for style, texts in weights.values()]
+        total = sum(count for _style, count in counts)
+        features = {_FONT_SIZE: _number(_majority((round(style.font_size, 2), n) for style, n in counts))}
+        bold = sum(n for style, n in counts if style.weight >= 600)
+        italic = sum(n for style, n in counts if style.italic)
         features[_BOLD] = "true" if 2 * bold >= total else "false"
         features[_ITALIC] = "true" if 2 * italic >= total else "false"
-        face = _majority((style.face, n) for style, n in weights.values())
-        color = _majority((style.color, n) for style, n in weights.values())
+        face = _majority((style.face, n) for style, n in counts)
+        color = _majority((style.color, n) for style, n in counts)
         if face:
             features[_FACE] = face
         if color:
@@ -204,18 +203,34 @@ def _text_only_features(own: Style, background: str | None, nbsp: int | None) ->
     return features
 
 
+def _inherits_only(cell: etree._Element) -> bool:
+    """Whether every element in ``cell`` (on a page without author rules) has no style of its own: not one of the
+    :data:`.style.STYLED_TAGS` (nor a table), with neither a ``style`` nor a ``hidden`` attribute. Its text then has
+    the cell's font, colour and weight, and no block box lies between the cell and its text, so :func:`_features`
+    gives what the cell's text alone gives (the indentation counts the non-breaking spaces before the first visible
+    character, at the cell's font size)."""
+    for element in cell.iterdescendants():
+        tag = element.tag
+        if tag in STYLED_TAGS or tag.__class__ is not str or element.attrib and (
+                element.get("style") is not None or element.get("hidden") is not None):
+            return False
+    return True
+
+
 def annotate_tables(root: etree._Element, cascade: Cascade) -> None:
     """Write ``px:font-size`` and ``px:heading`` on every table and the feature attributes on every cell.
 
-    A cell whose content is one text node (most cells) takes its features from its own style, its background and
-    the non-breaking spaces that start its text alone: they are computed once per distinct combination on the page
-    (the same values :func:`cell_features` gives)."""
+    A cell whose content is one text node (most cells), or whose elements all inherit its style unchanged
+    (:func:`_inherits_only`), takes its features from its own style, its background and the non-breaking spaces that
+    start its text alone: they are computed once per distinct combination on the page (the same values
+    :func:`cell_features` gives)."""
     style = cascade.style
     heading: str | None = None
     text_only: dict[tuple[int, str | None, int | None], dict[str, str]] = {}
     last_row: etree._Element | None = None
     row_style: Style | None = None
     row_background: str | None = None
+    author_rules = cascade.author_rules
     for cell in root.iter(*_CELLS, _TABLE, *_HEADINGS):  # one walk: a table comes before its cells
         tag = cell.tag
         if tag == _TABLE:  # not a cell: a table
@@ -239,9 +254,12 @@ def annotate_tables(root: etree._Element, cascade: Cascade) -> None:
         own = cascade.child_style(cell, row_style)
         background = own.background if own.background is not None else row_background
         if len(cell):
-            cell.attrib.update(_features(cell, own, background, cascade))
-            continue
-        text = cell.text
+            if author_rules or not _inherits_only(cell):
+                cell.attrib.update(_features(cell, own, background, cascade))
+                continue
+            text = "".join(cell.itertext())  # its elements change no feature: it is as one text
+        else:
+            text = cell.text
         nbsp: int | None = None
         if text:
             stripped = text.lstrip(_LEADING_SPACE)

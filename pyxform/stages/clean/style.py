@@ -33,7 +33,7 @@ from .sheets import compiled_sheet
 from .values import (ALIGN_VALUES, DEFAULT_FONT_SIZE_PX, Declarations, Style, apply_property, css_color, font_size_px,
                      inline_declarations, legacy_color, may_hide, media_applies)
 
-__all__ = ["Style", "Cascade", "UA_RULES"]
+__all__ = ["Style", "Cascade", "UA_RULES", "STYLED_TAGS"]
 
 _X: Final = "{" + XHTML_NS + "}"
 
@@ -83,6 +83,10 @@ UA_RULES: Final[dict[str, dict[str, str]]] = {
         "article", "aside", "form", "fieldset", "legend", "hr", "details", "summary", "dialog", "search", "body",
         "html")},
 }
+#: The XHTML elements (Clark names) that the user-agent rules or presentational hints give declarations. Without author
+#: rules, any other element with neither a ``style`` nor a ``hidden`` attribute has no specified value: it inherits
+#: its parent's font, colour and text properties and is displayed inline.
+STYLED_TAGS: Final = frozenset(_X + name for name in (*UA_RULES, *_HINTED))
 # In quirks mode, tables do not inherit font properties or alignment (HTML 15.3.7 "Tables", quirks rules).
 _QUIRKS_TABLE: Final = {"font-size": "initial", "font-weight": "initial", "font-style": "initial",
                         "text-align": "initial"}
@@ -181,6 +185,11 @@ class Cascade:
                     if sheet_rule.hides:
                         self._hiding_rules.append(compiled)
             order += rule_count
+
+    @property
+    def author_rules(self) -> bool:
+        """Whether the page's style sheets have a rule that declares something pyxform reads."""
+        return bool(self._index)
 
     # --- matching ---------------------------------------------------------------------------------------------
 
