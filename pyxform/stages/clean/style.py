@@ -30,8 +30,8 @@ from lxml import etree
 
 from .parse import XHTML_NS
 from .sheets import compiled_sheet
-from .values import (ALIGN_VALUES, DEFAULT_FONT_SIZE_PX, Declarations, Style, apply_property, css_color, font_size_px,
-                     inline_declarations, legacy_color, may_hide, media_applies)
+from .values import (DEFAULT_FONT_SIZE_PX, Declarations, Style, apply_property, css_color, font_size_px,
+                     inline_declarations, may_hide, media_applies, presentational_hints)
 
 __all__ = ["Style", "Cascade", "UA_RULES", "STYLED_TAGS"]
 
@@ -40,13 +40,11 @@ _X: Final = "{" + XHTML_NS + "}"
 _INHERITED: Final = frozenset({
     "font-size", "font-weight", "font-style", "font-family", "color", "text-align", "text-indent", "visibility",
 })
-# HTML 15.3.4 "Phrasing content": <font size=N> (1..7) -> CSS keyword size.
-_LEGACY_FONT_SIZES: Final = ("x-small", "small", "medium", "large", "x-large", "xx-large", "xxx-large")
 _HEADINGS: Final = ("h1", "h2", "h3", "h4", "h5", "h6")
 _X_LENGTH: Final = len(_X)
 _TH: Final = _X + "th"
 _ANY_KEY: Final = ("*", "")
-# Elements whose attributes give presentational hints (see Cascade._hints).
+# Elements whose attributes give presentational hints (see values.presentational_hints).
 _HINTED: Final = frozenset({"font", "body", "td", "th", "tr", "thead", "tbody", "tfoot", "table", "caption", "div",
                             "p", *_HEADINGS})
 _HINTED_TAGS: Final = frozenset(_X + name for name in _HINTED)  # the same, as lxml (Clark) names
@@ -104,7 +102,7 @@ _LEVEL_AUTHOR_IMPORTANT, _LEVEL_INLINE_IMPORTANT = 4, 5
 _HIDDEN_OR_STYLE: Final = etree.XPath("descendant::*/@hidden | descendant::*/@style")
 # Every id and class attribute value of the page (for the subjects a selector may have on it).
 _IDS: Final = etree.XPath("descendant-or-self::*/@id", smart_strings=False)
-_CLASSES: Final = etree.XPath("descendant-or-self::*/@class", smart_strings=False)
+_CLASSED: Final = etree.XPath("descendant-or-self::*[@class]")
 # XPath's white space (normalize-space), which separates the class names cssselect's queries compare.
 _XPATH_SPACE: Final = re.compile("[ \t\r\n]+")
 
@@ -170,7 +168,7 @@ class Cascade:
         self._match_sets: dict[_Rule, set[etree._Element]] = {}
         self._tests: dict[_Rule, int] = {}  # elements tested with a rule's test (see _matching_rules)
         self._ids: set[str] | None = None
-        self._classes: set[str] | None = None
+        self._classes: dict[str, list[etree._Element]] | None = None  # class name -> the elements with it
         self.warnings: list[str] = []
         order = 0
         for css, media in style_sheets:
@@ -254,9 +252,7 @@ class Cascade:
         if kind == "class":
             if _XPATH_SPACE.search(name):
                 return True
-            if self._classes is None:
-                self._classes = {token for value in _CLASSES(self.root) for token in _XPATH_SPACE.split(value)}
-            return name in self._classes
+            return name in self._class_index()
         if kind == "tag":
             try:
                 return next(self.root.iter("{*}" + name), None) is not None
@@ -264,42 +260,31 @@ class Cascade:
                 return True
         return True
 
+    def _class_index(self) -> dict[str, list[etree._Element]]:
+        """The elements of the page by each class name in their ``class`` (between XPath white space, as cssselect's
+        queries compare it), in document order."""
+        if self._classes is None:
+            self._classes = {}
+            for element in _CLASSED(self.root):
+                for name in dict.fromkeys(_XPATH_SPACE.split(element.get("class"))):
+                    self._classes.setdefault(name, []).append(element)
+        return self._classes
+
+    def _hiding_matches(self, rule: _Rule) -> set[etree._Element]:
+        """The elements a hiding rule matches: for a rule whose subject has a class and that has a test of one
+        element, those of the elements with that class that pass the test (usually few, against a query over the
+        page); else its query's."""
+        if rule.test is None or rule.key[0] != "class" or rule in self._match_sets:
+            return self._matches(rule)
+        found = {element for element in self._class_index().get(rule.key[1], ()) if rule.test(element)}
+        self._match_sets[rule] = found
+        return found
+
     def _inline(self, element: etree._Element) -> tuple[Declarations, Declarations]:
         css = element.get("style")
         if not css:
             return {}, {}
         return inline_declarations(css)
-
-    def _hints(self, element: etree._Element, name: str) -> Declarations:
-        """Presentational hints of HTML attributes (HTML 15.3), as declarations."""
-        hints: Declarations = {}
-        if element.get("hidden") is not None:
-            hints["display"] = ("none", False)
-        if name == "font":
-            size = (element.get("size") or "").strip()
-            match = re.match(r"([+-]?)(\d+)", size)
-            if match:
-                number = int(match.group(2))
-                number = 3 + number if match.group(1) == "+" else 3 - number if match.group(1) == "-" else number
-                hints["font-size"] = (_LEGACY_FONT_SIZES[min(max(number, 1), 7) - 1], False)
-            if element.get("face"):
-                hints["font-family"] = (element.get("face") or "", False)
-            color = legacy_color(element.get("color") or "")
-            if color:
-                hints["color"] = (color, False)
-        elif name == "body":
-            color = legacy_color(element.get("text") or "")
-            if color:
-                hints["color"] = (color, False)
-        if name in ("td", "th", "tr", "thead", "tbody", "tfoot", "table", "body"):
-            background = legacy_color(element.get("bgcolor") or "")
-            if background:
-                hints["background-color"] = (background, False)
-        if name in ("td", "th", "tr", "thead", "tbody", "tfoot", "caption", "div", "p", *_HEADINGS):
-            align = (element.get("align") or "").strip().lower()
-            if align in ALIGN_VALUES:
-                hints["text-align"] = (ALIGN_VALUES[align], False)
-        return hints
 
     def specified(self, element: etree._Element) -> dict[str, str]:
         """The cascaded (specified) value of each property pyxform reads, for ``element`` alone.
@@ -332,7 +317,7 @@ class Cascade:
             layers.append(((_LEVEL_UA, (0, 0, 0), 0), {k: (v, False) for k, v in UA_RULES[name].items()}))
         if name == "table" and self.quirks:
             layers.append(((_LEVEL_UA, (0, 0, 1), 0), {k: (v, False) for k, v in _QUIRKS_TABLE.items()}))
-        hints = self._hints(element, name)
+        hints = presentational_hints(element.get, name)
         if hints:
             layers.append(((_LEVEL_HINT, (0, 0, 0), 0), hints))
         for rule in rules:
@@ -471,7 +456,7 @@ class Cascade:
                        if any(p in ("display", "visibility") for d in self._inline(e) for p in d)]
         for rule in self._hiding_rules:
             if self._subject_on_page(rule.key):
-                candidates += self._matches(rule)
+                candidates += self._hiding_matches(rule)
         hidden: list[etree._Element] = []
         for element in dict.fromkeys(candidates):
             values = self.specified(element)

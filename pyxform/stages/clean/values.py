@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Final
 
@@ -17,7 +18,7 @@ import tinycss2.color3
 __all__ = ["VIEWPORT_WIDTH_PX", "DEFAULT_FONT_SIZE_PX", "PROPERTIES", "FONT_SIZE_KEYWORDS", "ABSOLUTE_UNITS",
            "Declarations", "css_tokens", "css_color", "legacy_color", "parse_declarations", "inline_declarations",
            "may_hide", "media_applies", "length_px", "font_size_px", "font_weight", "first_family", "ALIGN_VALUES",
-           "Style", "apply_property"]
+           "Style", "apply_property", "presentational_hints"]
 
 VIEWPORT_WIDTH_PX: Final = 1280.0
 DEFAULT_FONT_SIZE_PX: Final = 16.0
@@ -324,3 +325,41 @@ def apply_property(style: Style, prop: str, raw: str, inherited: Style) -> None:
     elif prop == "visibility":
         if lower in ("visible", "hidden", "collapse"):
             style.visibility = lower
+
+
+# HTML 15.3.4 "Phrasing content": <font size=N> (1..7) -> CSS keyword size.
+_LEGACY_FONT_SIZES: Final = ("x-small", "small", "medium", "large", "x-large", "xx-large", "xxx-large")
+_HEADINGS: Final = ("h1", "h2", "h3", "h4", "h5", "h6")
+
+
+def presentational_hints(attribute: Callable[[str], str | None], name: str) -> Declarations:
+    """Presentational hints of HTML attributes (HTML 15.3), as declarations, for an element named ``name`` (local
+    name of an HTML element, else ``""``) whose attribute values ``attribute`` gives (``element.get``)."""
+    hints: Declarations = {}
+    if attribute("hidden") is not None:
+        hints["display"] = ("none", False)
+    if name == "font":
+        size = (attribute("size") or "").strip()
+        match = re.match(r"([+-]?)(\d+)", size)
+        if match:
+            number = int(match.group(2))
+            number = 3 + number if match.group(1) == "+" else 3 - number if match.group(1) == "-" else number
+            hints["font-size"] = (_LEGACY_FONT_SIZES[min(max(number, 1), 7) - 1], False)
+        if attribute("face"):
+            hints["font-family"] = (attribute("face") or "", False)
+        color = legacy_color(attribute("color") or "")
+        if color:
+            hints["color"] = (color, False)
+    elif name == "body":
+        color = legacy_color(attribute("text") or "")
+        if color:
+            hints["color"] = (color, False)
+    if name in ("td", "th", "tr", "thead", "tbody", "tfoot", "table", "body"):
+        background = legacy_color(attribute("bgcolor") or "")
+        if background:
+            hints["background-color"] = (background, False)
+    if name in ("td", "th", "tr", "thead", "tbody", "tfoot", "caption", "div", "p", *_HEADINGS):
+        align = (attribute("align") or "").strip().lower()
+        if align in ALIGN_VALUES:
+            hints["text-align"] = (ALIGN_VALUES[align], False)
+    return hints
