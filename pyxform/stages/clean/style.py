@@ -132,6 +132,9 @@ _SHARED_FAST: Final[dict[bool, dict[tuple, tuple["Style | None", "Style"]]]] = {
 # its query over the page instead, whose matches then answer for every element (a query costs about as much as a few
 # tests that walk the ancestors; measured on the corpus pages with author rules: 8 is fewest instructions).
 _TESTS_BEFORE_QUERY: Final = 8
+# A hiding rule whose subject has only an element name is matched by testing the page's elements of that name when
+# there are at most this many (measured on the same pages: 64 is fewest instructions of 4, 16, 64 and 256).
+_TESTED_BY_NAME: Final = 64
 
 
 @dataclass(eq=False)
@@ -271,12 +274,18 @@ class Cascade:
         return self._classes
 
     def _hiding_matches(self, rule: _Rule) -> set[etree._Element]:
-        """The elements a hiding rule matches: for a rule whose subject has a class and that has a test of one
-        element, those of the elements with that class that pass the test (usually few, against a query over the
-        page); else its query's."""
-        if rule.test is None or rule.key[0] != "class" or rule in self._match_sets:
+        """The elements a hiding rule matches: for a rule with a test of one element whose subject has a class (or
+        only a name that at most _TESTED_BY_NAME elements of the page have), those of the elements with that class
+        (or name) that pass the test (usually few, against a query over the page); else its query's."""
+        if rule.test is None or rule.key[0] not in ("class", "tag") or rule in self._match_sets:
             return self._matches(rule)
-        found = {element for element in self._class_index().get(rule.key[1], ()) if rule.test(element)}
+        if rule.key[0] == "tag":
+            elements = list(self.root.iter(_X + rule.key[1]))
+            if len(elements) > _TESTED_BY_NAME:
+                return self._matches(rule)
+        else:
+            elements = self._class_index().get(rule.key[1], ())
+        found = {element for element in elements if rule.test(element)}
         self._match_sets[rule] = found
         return found
 
