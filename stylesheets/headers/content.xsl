@@ -5,7 +5,8 @@
   like a formatting feature in the row averages of the formatting method (format.xsl). Columns only: a text column
   beside numeric ones is the usual key column of a relational table, not a header column (see docs/headers.md).
 
-    f:content-profile($model) => map { x : column profile }  (once per table)
+    f:content-profile($columns) => map { x : column profile }  (once per table; $columns: the cells with text of
+                                                                each column over the rows that are not wide)
     f:content-score($model, $profile, $cell, $x) => 0, $weight-content-shape or $weight-content-type
 
   The reference of column x is the set of distinct cells covering it in rows that are not wide (titles and section
@@ -30,13 +31,12 @@
     exclude-result-prefixes="#all"
     expand-text="yes">
 
+  <!-- $columns: per column, the distinct cells with text covering it in rows that are not wide, top to bottom (as
+       f:format-analysis gathers them once for this and the columns' usual values). -->
   <xsl:function name="f:content-profile" as="map(xs:integer, map(*))">
-    <xsl:param name="model" as="map(*)"/>
-    <xsl:variable name="narrow-rows" as="xs:integer*"
-        select="(0 to $model?rows - 1)[not(f:is-wide-row($model, .))]"/>
-    <xsl:sequence select="map:merge(for $x in 0 to $model?cols - 1 return
-        map { $x : fp:column-profile(f:column-ids($model, $x, $narrow-rows) ! f:model-cell($model, .)
-                                     [?type = ('numeric', 'text')]) })"/>
+    <xsl:param name="columns" as="array(*)"/>
+    <xsl:sequence select="map:merge(for $x in 0 to array:size($columns) - 1 return
+        map { $x : fp:column-profile($columns($x + 1)[?type = ('numeric', 'text')]) })"/>
   </xsl:function>
 
   <xsl:function name="fp:column-profile" as="map(*)">

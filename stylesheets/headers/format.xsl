@@ -52,12 +52,16 @@
     <xsl:variable name="base-level" as="xs:double" select="f:font-size-level($base?font-size)"/>
     <xsl:variable name="values" as="map(xs:string, xs:double)"
         select="map:merge($scored ! map { ?id : $marks(?id) + fp:size-score(?font-size, $base-level) })"/>
-    <xsl:variable name="profile" as="map(xs:integer, map(*))" select="f:content-profile($model)"/>
-    <!-- the usual face, colour, background and class of each column (over rows that are not wide) and row -->
+    <!-- the cells with text of each column over the rows that are not wide, once for the content profile and the
+         usual values -->
     <xsl:variable name="narrow-rows" as="xs:integer*"
         select="(0 to $model?rows - 1)[not(f:is-wide-row($model, .))]"/>
+    <xsl:variable name="column-cells" as="array(*)" select="array:join(for $x in 0 to $n - 1 return
+        [ f:column-ids($model, $x, $narrow-rows) ! f:model-cell($model, .)[not(?blank)] ])"/>
+    <xsl:variable name="profile" as="map(xs:integer, map(*))" select="f:content-profile($column-cells)"/>
+    <!-- the usual face, colour, background and class of each column (over rows that are not wide) and row -->
     <xsl:variable name="column-usual" as="map(xs:integer, map(*))" select="map:merge(for $x in 0 to $n - 1 return
-        map { $x : fp:usual(f:column-ids($model, $x, $narrow-rows) ! f:model-cell($model, .)[not(?blank)]) })"/>
+        map { $x : fp:usual($column-cells($x + 1)) })"/>
     <xsl:variable name="row-usual" as="map(xs:integer, map(*))" select="map:merge(for $y in 0 to $model?rows - 1
         return map { $y : fp:usual(f:model-row($model, $y)?texts ! f:model-cell($model, .)) })"/>
     <xsl:variable name="row-bands" as="map(xs:integer, xs:boolean)" select="fp:bands($model, $narrow-rows,
@@ -244,11 +248,11 @@
       <!-- one pass over the slots: four values per slot, the format value, the marks (each with the distinct score),
            the content score and the typed code, read back by position below -->
       <xsl:variable name="slot-values" as="xs:double*" select="for $x in $xs return
-          let $id := $owners[$x + 1], $cell := $cells($id),
+          let $id := $owners[$x + 1], $cell := $cells($id), $type := $cell?type,
               $distinct := f:distinct-score($cell, $column-usual[$x + 1])
           return ($values($id) + $distinct, $marks-of($id) + $distinct,
-                  f:rule-content-score($rules[$x + 1], $cell),
-                  if (not($numeric[$x + 1])) then 0 else if ($cell?type eq 'numeric') then 2 else 1)"/>
+                  if ($type eq 'text') then f:rule-content-score($rules[$x + 1], $cell) else 0,
+                  if (not($numeric[$x + 1])) then 0 else if ($type eq 'numeric') then 2 else 1)"/>
       <xsl:variable name="slots" as="xs:integer*" select="0 to count($xs) - 1"/>
       <xsl:sequence select="map {
           'index' : $y, 'wide' : $row?wide,
