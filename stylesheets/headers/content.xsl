@@ -5,7 +5,8 @@
   like a formatting feature in the row averages of the formatting method (format.xsl). Columns only: a text column
   beside numeric ones is the usual key column of a relational table, not a header column (see docs/headers.md).
 
-    f:content-profile($model) => map { x : column profile }  (once per table)
+    f:content-profile($columns) => map { x : column profile }  (once per table; $columns: the cells with text of
+                                                                each column over the rows that are not wide)
     f:content-score($model, $profile, $cell, $x) => 0, $weight-content-shape or $weight-content-type
 
   The reference of column x is the set of distinct cells covering it in rows that are not wide (titles and section
@@ -30,13 +31,12 @@
     exclude-result-prefixes="#all"
     expand-text="yes">
 
+  <!-- $columns: per column, the distinct cells with text covering it in rows that are not wide, top to bottom (as
+       f:format-analysis gathers them once for this and the columns' usual values). -->
   <xsl:function name="f:content-profile" as="map(xs:integer, map(*))">
-    <xsl:param name="model" as="map(*)"/>
-    <xsl:variable name="narrow-rows" as="xs:integer*"
-        select="(0 to $model?rows - 1)[not(f:is-wide-row($model, .))]"/>
-    <xsl:sequence select="map:merge(for $x in 0 to $model?cols - 1 return
-        map { $x : fp:column-profile(f:column-ids($model, $x, $narrow-rows) ! f:model-cell($model, .)
-                                     [?type = ('numeric', 'text')]) })"/>
+    <xsl:param name="columns" as="array(*)"/>
+    <xsl:sequence select="map:merge(for $x in 0 to array:size($columns) - 1 return
+        map { $x : fp:column-profile($columns($x + 1)[?type = ('numeric', 'text')]) })"/>
   </xsl:function>
 
   <xsl:function name="fp:column-profile" as="map(*)">
@@ -88,6 +88,96 @@
         else if ($text ge $typed-share * $others and fp:shape-differs($column, $cell, $self))
         then $weight-content-shape
         else 0"/>
+  </xsl:function>
+
+  <!--
+    f:content-score's column terms, once per column (f:content-rule($profile, $x)), for the slots of the formatting
+    method's rows (f:rule-content-score): what the column's counts answer for a text cell that is one of the
+    reference cells ('self') and for one that is not ('other'): 'score-self' / 'score-other' 0 (score 0: no others,
+    or neither test passes), 1 (type contrast: $weight-content-type) or 2 (the shape decides); and the shape tests that depend on
+    the cell only through its script or case, 'cjk-*', 'latin-*' (its script differs from the others'), 'upper-*'
+    (an initial capital differs from the others' initial case), and 'median-other' (the others' median length for a
+    cell that is not a reference cell; for a reference cell it is fp:median-without its own length). The same
+    counts, comparisons and order as f:content-score and fp:shape-differs, so the same values.
+  -->
+  <xsl:function name="f:content-rule" as="map(*)">
+    <xsl:param name="profile" as="map(*)"/>
+    <xsl:param name="x" as="xs:integer"/>
+    <xsl:variable name="column" as="map(*)" select="$profile($x)"/>
+    <xsl:variable name="count" as="xs:integer" select="$column?count"/>
+    <xsl:variable name="numeric" as="xs:integer" select="$column?numeric"/>
+    <xsl:variable name="text" as="xs:integer" select="$column?text"/>
+    <xsl:variable name="scripted" as="xs:integer" select="$column?scripted"/>
+    <xsl:variable name="cased" as="xs:integer" select="$column?upper + $column?lower"/>
+    <xsl:variable name="lower" as="xs:integer" select="$column?lower"/>
+    <xsl:sequence select="map {
+        'column' : $column,
+        'members' : $column?members,
+        'score-self' : fp:rule-score($count - 1, $numeric, $text - 1),
+        'score-other' : fp:rule-score($count, $numeric, $text),
+        'cjk-self' : fp:script-differs($scripted - 1, $column?cjk - 1),
+        'cjk-other' : fp:script-differs($scripted, $column?cjk),
+        'latin-self' : fp:script-differs($scripted - 1, $column?latin - 1),
+        'latin-other' : fp:script-differs($scripted, $column?latin),
+        'upper-self' : $cased - 1 ge 1 and $lower ge $typed-share * ($cased - 1),
+        'upper-other' : $cased ge 1 and $lower ge $typed-share * $cased,
+        'median-other' : fp:median-without($column, ())
+      }"/>
+  </xsl:function>
+
+  <!-- f:content-score's answer from the counts over the others: 0 (score 0), 1 (type contrast) or 2 (the shape
+       decides). -->
+  <xsl:function name="fp:rule-score" as="xs:integer">
+    <xsl:param name="others" as="xs:integer"/>
+    <xsl:param name="numeric" as="xs:integer"/>
+    <xsl:param name="text" as="xs:integer"/>
+    <xsl:sequence select="if ($others lt 1) then 0
+                          else if ($numeric ge $typed-share * $others) then 1
+                          else if ($text ge $typed-share * $others) then 2
+                          else 0"/>
+  </xsl:function>
+
+  <!-- fp:shape-differs' script test for a cell of script cjk or latin: $same of the $scripted others share it. -->
+  <xsl:function name="fp:script-differs" as="xs:boolean">
+    <xsl:param name="scripted" as="xs:integer"/>
+    <xsl:param name="same" as="xs:integer"/>
+    <xsl:sequence select="$same ge 0 and $scripted ge 1 and ($scripted - $same) ge $typed-share * $scripted"/>
+  </xsl:function>
+
+  <!-- f:content-score of a cell in a column from the column's f:content-rule (the same value). -->
+  <xsl:function name="f:rule-content-score" as="xs:double">
+    <xsl:param name="rule" as="map(*)"/>
+    <xsl:param name="cell" as="map(*)"/>
+    <xsl:choose>
+      <xsl:when test="$cell?type ne 'text'">
+        <xsl:sequence select="0"/>
+      </xsl:when>
+      <xsl:otherwise>
+        <xsl:variable name="self" as="xs:boolean" select="map:contains($rule?members, $cell?id)"/>
+        <xsl:variable name="score" as="xs:integer" select="if ($self) then $rule?score-self else $rule?score-other"/>
+        <xsl:sequence select="if ($score eq 0) then 0
+                              else if ($score eq 1) then $weight-content-type
+                              else if (fp:rule-shape-differs($rule, $cell, $self)) then $weight-content-shape
+                              else 0"/>
+      </xsl:otherwise>
+    </xsl:choose>
+  </xsl:function>
+
+  <!-- fp:shape-differs from a column's f:content-rule. -->
+  <xsl:function name="fp:rule-shape-differs" as="xs:boolean">
+    <xsl:param name="rule" as="map(*)"/>
+    <xsl:param name="cell" as="map(*)"/>
+    <xsl:param name="self" as="xs:boolean"/>
+    <xsl:variable name="script" as="xs:string" select="$cell?script"/>
+    <xsl:variable name="length" as="xs:integer" select="$cell?length"/>
+    <xsl:variable name="median" as="xs:double?"
+        select="if ($self) then fp:median-without($rule?column, $length) else $rule?median-other"/>
+    <xsl:sequence select="
+        (if ($script eq 'cjk') then (if ($self) then $rule?cjk-self else $rule?cjk-other)
+         else if ($script eq 'latin') then (if ($self) then $rule?latin-self else $rule?latin-other)
+         else false())
+        or ($cell?case eq 'upper' and (if ($self) then $rule?upper-self else $rule?upper-other))
+        or (exists($median) and $length * $length-ratio le $median)"/>
   </xsl:function>
 
   <xsl:function name="fp:shape-differs" as="xs:boolean">

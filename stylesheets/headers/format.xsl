@@ -52,12 +52,16 @@
     <xsl:variable name="base-level" as="xs:double" select="f:font-size-level($base?font-size)"/>
     <xsl:variable name="values" as="map(xs:string, xs:double)"
         select="map:merge($scored ! map { ?id : $marks(?id) + fp:size-score(?font-size, $base-level) })"/>
-    <xsl:variable name="profile" as="map(xs:integer, map(*))" select="f:content-profile($model)"/>
-    <!-- the usual face, colour, background and class of each column (over rows that are not wide) and row -->
+    <!-- the cells with text of each column over the rows that are not wide, once for the content profile and the
+         usual values -->
     <xsl:variable name="narrow-rows" as="xs:integer*"
         select="(0 to $model?rows - 1)[not(f:is-wide-row($model, .))]"/>
+    <xsl:variable name="column-cells" as="array(*)" select="array:join(for $x in 0 to $n - 1 return
+        [ f:column-ids($model, $x, $narrow-rows) ! f:model-cell($model, .)[not(?blank)] ])"/>
+    <xsl:variable name="profile" as="map(xs:integer, map(*))" select="f:content-profile($column-cells)"/>
+    <!-- the usual face, colour, background and class of each column (over rows that are not wide) and row -->
     <xsl:variable name="column-usual" as="map(xs:integer, map(*))" select="map:merge(for $x in 0 to $n - 1 return
-        map { $x : fp:usual(f:column-ids($model, $x, $narrow-rows) ! f:model-cell($model, .)[not(?blank)]) })"/>
+        map { $x : fp:usual($column-cells($x + 1)) })"/>
     <xsl:variable name="row-usual" as="map(xs:integer, map(*))" select="map:merge(for $y in 0 to $model?rows - 1
         return map { $y : fp:usual(f:model-row($model, $y)?texts ! f:model-cell($model, .)) })"/>
     <xsl:variable name="row-bands" as="map(xs:integer, xs:boolean)" select="fp:bands($model, $narrow-rows,
@@ -122,14 +126,20 @@
       }"/>
   </xsl:function>
 
-  <!-- The usual face, colour, background and class of some cells: the most frequent value of each. -->
+  <!-- The usual face, colour, background and class of some cells: the most frequent value of each (and their
+       'look', fp:look). -->
   <xsl:function name="fp:usual" as="map(*)">
     <xsl:param name="cells" as="map(*)*"/>
+    <xsl:variable name="face" as="xs:string" select="fp:usual-value($cells ! ?face)"/>
+    <xsl:variable name="color" as="xs:string" select="fp:usual-value($cells ! ?color)"/>
+    <xsl:variable name="background" as="xs:string" select="fp:usual-value($cells ! ?background)"/>
+    <xsl:variable name="class" as="xs:string" select="fp:usual-value($cells ! ?class)"/>
     <xsl:sequence select="map {
-        'face' : fp:usual-value($cells ! ?face),
-        'color' : fp:usual-value($cells ! ?color),
-        'background' : fp:usual-value($cells ! ?background),
-        'class' : fp:usual-value($cells ! ?class)
+        'face' : $face,
+        'color' : $color,
+        'background' : $background,
+        'class' : $class,
+        'look' : fp:look($face, $color, $background, $class)
       }"/>
   </xsl:function>
 
@@ -143,13 +153,25 @@
                           else (f:mode($values), '')[1]"/>
   </xsl:function>
 
+  <!-- Face, colour, background and class in one string, tab-separated (none of them holds a tab: normalize-space and
+       f:style-classes leave none): two cells (or a cell and a line's usual values) with equal looks are equal in all
+       four, so that f:distinct-score answers 0 with one comparison (most cells of a line look alike). -->
+  <xsl:function name="fp:look" as="xs:string">
+    <xsl:param name="face" as="xs:string"/>
+    <xsl:param name="color" as="xs:string"/>
+    <xsl:param name="background" as="xs:string"/>
+    <xsl:param name="class" as="xs:string"/>
+    <xsl:sequence select="$face || '&#9;' || $color || '&#9;' || $background || '&#9;' || $class"/>
+  </xsl:function>
+
   <!-- The features that set a cell apart from the cells around it (its column's usual values, for the rows; its
        row's, for the columns): face, text colour, background colour and class. The text colour of a cell whose text
-       is mostly links is the page's colour of links, in data cells as much as in headers: it does not count. -->
+       is mostly links is the page's colour of links, in data cells as much as in headers: it does not count. A cell
+       that looks as the usual values (fp:look: most cells) scores 0 by one comparison (this runs for every slot). -->
   <xsl:function name="f:distinct-score" as="xs:double">
     <xsl:param name="cell" as="map(*)"/>
     <xsl:param name="usual" as="map(*)"/>
-    <xsl:sequence select="sum((
+    <xsl:sequence select="if ($cell?look eq $usual?look) then 0 else sum((
         if ($cell?face ne $usual?face) then $weight-face else 0,
         if ($cell?color ne $usual?color and not($cell?link-coloured)) then $weight-color else 0,
         if ($cell?background ne $usual?background) then $weight-background else 0,
@@ -204,41 +226,45 @@
   <xsl:function name="fp:row-slots" as="map(*)*">
     <xsl:param name="context" as="map(*)"/>
     <xsl:variable name="model" as="map(*)" select="$context?model"/>
-    <!-- the context's maps looked up once per table, and whether each column is numeric once per column (not per
-         slot: this runs for every slot of a scored cell) -->
+    <xsl:variable name="n" as="xs:integer" select="$model?cols"/>
+    <!-- the context's maps looked up once per table, and per column once (not per slot: this runs for every slot of
+         a scored cell) whether it is numeric, its usual values and the column terms of its content scores
+         (f:content-rule) -->
+    <xsl:variable name="cells" as="map(*)" select="$model?cells"/>
     <xsl:variable name="values" as="map(*)" select="$context?values"/>
     <xsl:variable name="marks-of" as="map(*)" select="$context?marks"/>
     <xsl:variable name="profile" as="map(*)" select="$context?profile"/>
-    <xsl:variable name="column-usual" as="map(*)" select="$context?column-usual"/>
+    <xsl:variable name="column-usual" as="map(*)*" select="for $x in 0 to $n - 1 return $context?column-usual($x)"/>
     <xsl:variable name="numeric" as="xs:boolean*"
-        select="for $x in 0 to $model?cols - 1 return f:is-numeric-column($profile, $x)"/>
+        select="for $x in 0 to $n - 1 return f:is-numeric-column($profile, $x)"/>
+    <xsl:variable name="rules" as="map(*)*" select="for $x in 0 to $n - 1 return f:content-rule($profile, $x)"/>
     <xsl:for-each select="0 to $model?rows - 1">
       <xsl:variable name="y" as="xs:integer" select="."/>
+      <xsl:variable name="row" as="map(*)" select="f:model-row($model, $y)"/>
       <!-- the row's owner ids (n of them, in column order), looked up once -->
       <xsl:variable name="owners" as="xs:string*" select="$model?owner($y + 1)?*"/>
       <xsl:variable name="xs" as="xs:integer*"
-          select="for $x in 0 to $model?cols - 1 return $x[map:contains($values, $owners[$x + 1])]"/>
-      <xsl:variable name="cells" as="map(*)*" select="for $x in $xs return f:model-cell($model, $owners[$x + 1])"/>
-      <xsl:variable name="slots" as="xs:integer*" select="1 to count($xs)"/>
-      <xsl:variable name="distinct" as="xs:double*"
-          select="for $i in $slots return f:distinct-score($cells[$i], $column-usual($xs[$i]))"/>
-      <xsl:variable name="format" as="xs:double*"
-          select="for $i in $slots return $values($cells[$i]?id) + $distinct[$i]"/>
-      <xsl:variable name="marks" as="xs:double*"
-          select="for $i in $slots return $marks-of($cells[$i]?id) + $distinct[$i]"/>
-      <xsl:variable name="content" as="xs:double*"
-          select="for $i in $slots return f:content-score($profile, $cells[$i], $xs[$i])"/>
+          select="for $x in 0 to $n - 1 return $x[map:contains($values, $owners[$x + 1])]"/>
+      <!-- one pass over the slots: four values per slot, the format value, the marks (each with the distinct score),
+           the content score and the typed code, read back by position below -->
+      <xsl:variable name="slot-values" as="xs:double*" select="for $x in $xs return
+          let $id := $owners[$x + 1], $cell := $cells($id), $type := $cell?type,
+              $distinct := f:distinct-score($cell, $column-usual[$x + 1])
+          return ($values($id) + $distinct, $marks-of($id) + $distinct,
+                  if ($type eq 'text') then f:rule-content-score($rules[$x + 1], $cell) else 0,
+                  if (not($numeric[$x + 1])) then 0 else if ($type eq 'numeric') then 2 else 1)"/>
+      <xsl:variable name="slots" as="xs:integer*" select="0 to count($xs) - 1"/>
       <xsl:sequence select="map {
-          'index' : $y, 'wide' : f:is-wide-row($model, $y),
-          'text' : exists(f:model-row($model, $y)?texts),
-          'spanned-from' : distinct-values(f:model-row($model, $y)?texts ! f:model-cell($model, .)
-                                           [?row lt $y] ! ?row),
-          'x' : $xs, 'format' : $format, 'marks' : $marks, 'content' : $content,
-          'format-content' : for $i in $slots return $format[$i] + $content[$i],
-          'marks-content' : for $i in $slots return $marks[$i] + $content[$i],
-          'typed' : for $i in $slots return
-                    if (not($numeric[$xs[$i] + 1])) then 0
-                    else if ($cells[$i]?type eq 'numeric') then 2 else 1
+          'index' : $y, 'wide' : $row?wide,
+          'text' : exists($row?texts),
+          'spanned-from' : distinct-values($row?texts ! $cells(.)[?row lt $y] ! ?row),
+          'x' : $xs,
+          'format' : for $i in $slots return $slot-values[4 * $i + 1],
+          'marks' : for $i in $slots return $slot-values[4 * $i + 2],
+          'content' : for $i in $slots return $slot-values[4 * $i + 3],
+          'format-content' : for $i in $slots return $slot-values[4 * $i + 1] + $slot-values[4 * $i + 3],
+          'marks-content' : for $i in $slots return $slot-values[4 * $i + 2] + $slot-values[4 * $i + 3],
+          'typed' : for $i in $slots return $slot-values[4 * $i + 4]
         }"/>
     </xsl:for-each>
   </xsl:function>
@@ -253,7 +279,7 @@
       <xsl:variable name="row" as="map(*)" select="."/>
       <!-- the slots in columns $from.. : a tail of the row's slots (their columns ascend) -->
       <xsl:variable name="start" as="xs:integer" select="count($row?x[. lt $from]) + 1"/>
-      <xsl:variable name="typed" as="xs:integer*" select="subsequence($row?typed, $start)[. gt 0]"/>
+      <xsl:variable name="typed" as="xs:double*" select="subsequence($row?typed, $start)[. gt 0]"/>
       <xsl:variable name="data-typed" as="xs:boolean"
           select="exists($typed) and count($typed[. eq 2]) * 2 ge count($typed)"/>
       <!-- a band of numbers in numeric columns is a highlighted data row (a winner, a total), not a header -->

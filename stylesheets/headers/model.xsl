@@ -175,7 +175,8 @@
     'none', 'none' and 0, never read), 'colon' (a trailing colon), and the formatting
     features of clean, 'font-size' (px, absent if unknown), 'italic', 'face', 'color', 'link-coloured' (most of its
     text is the text of links, so that its colour is the page's colour of links), 'background', 'indent' (px),
-    'class' and 'row-class' (the class of the cell's row; classes as f:style-classes gives them).
+    'class' and 'row-class' (the class of the cell's row; classes as f:style-classes gives them), and 'look' (face,
+    colour, background and class in one string, fp:look: f:distinct-score compares it first).
   -->
   <xsl:function name="f:cell-features" as="map(*)">
     <xsl:param name="cell" as="map(*)"/>
@@ -190,6 +191,11 @@
     <xsl:variable name="clean" as="xs:string" select="normalize-space(f:strip-marks($text))"/>
     <xsl:variable name="type" as="xs:string" select="f:clean-content-type($clean)"/>
     <xsl:variable name="is-text" as="xs:boolean" select="$type eq 'text'"/>
+    <xsl:variable name="face" as="xs:string" select="lower-case(normalize-space($element/@face))"/>
+    <xsl:variable name="color" as="xs:string" select="lower-case(normalize-space($element/@color))"/>
+    <xsl:variable name="background" as="xs:string" select="lower-case(normalize-space($element/@background))"/>
+    <xsl:variable name="class" as="xs:string"
+        select="if (exists($element/@class)) then f:style-classes($element/@class) else ''"/>
     <xsl:sequence select="map {
         'type' : $type,
         'script' : if ($is-text) then f:script($text) else 'none',
@@ -198,14 +204,15 @@
         'colon' : f:has-trailing-colon($text),
         'font-size' : if ($font-size eq $font-size) then $font-size else (),
         'italic' : $element/@italic = ('true', '1'),
-        'face' : lower-case(normalize-space($element/@face)),
-        'color' : lower-case(normalize-space($element/@color)),
+        'face' : $face,
+        'color' : $color,
         'link-coloured' : exists($element/px:link)
                           and sum($element/px:link ! string-length(normalize-space(.))) * 2
                               ge string-length(normalize-space($text)),
-        'background' : lower-case(normalize-space($element/@background)),
+        'background' : $background,
         'indent' : if ($indent eq $indent) then $indent else 0.0e0,
-        'class' : if (exists($element/@class)) then f:style-classes($element/@class) else '',
+        'class' : $class,
+        'look' : fp:look($face, $color, $background, $class),
         'row-class' : ($row-classes($cell?row), '')[1]
       }"/>
   </xsl:function>
