@@ -71,15 +71,21 @@
     <!-- the cells that start in the row: a td spanning down from above (a club's name over its seasons and its
          total row) belongs to the rows above as much as to this one -->
     <xsl:variable name="own" as="map(*)*" select="$texts[?row eq $y]"/>
-    <!-- a cell under no header text (no header row, or blank header cells over its columns) repeats none: its key
-         text is not computed -->
-    <xsl:variable name="repeats" as="xs:integer" select="count($texts[
+    <!-- (a): at least two of the n text cells, and at least half of them, repeat a header text: at least $need
+         cells, that is at most n - $need that do not. The cells that do not are read lazily, up to the
+         (n - $need + 1)th: a data row (most rows) is answered after about half its cells, not all (this runs for
+         every body row of every scored table). A cell under no header text (no header row, or blank header cells
+         over its columns) repeats none: its key text is not computed. -->
+    <xsl:variable name="n" as="xs:integer" select="count($texts)"/>
+    <xsl:variable name="need" as="xs:integer" select="max((2, ($n + 1) idiv 2))"/>
+    <xsl:variable name="repeated" as="xs:boolean" select="$n ge 2 and empty($texts[not(
         let $cell := . return
         (some $x in $cell?col to $cell?col + $cell?colspan - 1 satisfies exists($header-texts($x)))
         and (let $key := fp:key-text($cell?text) return
-             some $x in $cell?col to $cell?col + $cell?colspan - 1 satisfies $key = $header-texts($x))])"/>
+             some $x in $cell?col to $cell?col + $cell?colspan - 1 satisfies $key = $header-texts($x)))]
+        [$n - $need + 1])"/>
     <xsl:sequence select="
-        if ($repeats ge 2 and $repeats * 2 ge count($texts)) then 'repeat'
+        if ($repeated) then 'repeat'
         else if ($markup and not(f:model-row($model, $y)?row-headed) and exists($own) and (every $c in $own satisfies $c?tag eq 'th'))
         then (if (some $c in $own satisfies ($c?col ge 1 and ($c?type, f:content-type($c?text))[1] eq 'numeric'))
               then 'summary'
