@@ -47,13 +47,15 @@
         return map { $x : distinct-values(f:column-ids($model, $x, 0 to $k - 1)
                                            ! f:model-cell($model, .)[not(?blank)] ! fp:key-text(?text)) })"/>
     <!-- the last row below the header that is neither blank nor wide: wide rows before it are sections -->
+    <!-- looked for from the bottom up: the last row is most often such a row -->
     <xsl:variable name="last-data" as="xs:integer"
-        select="max((-1, ($k to $m - 1)[not(f:is-wide-row($model, .)) and not(f:is-blank-row($model, .))]))"/>
+        select="(reverse($k to $m - 1)[not(f:is-wide-row($model, .)) and not(f:is-blank-row($model, .))], -1)[1]"/>
     <xsl:variable name="kinds" as="xs:string*" select="for $y in 0 to $m - 1 return
         if ($y lt $k) then 'head'
-        else if (f:is-blank-row($model, $y)) then 'blank'
-        else if (f:is-wide-row($model, $y)) then (if ($y lt $last-data) then 'section' else 'note')
-        else fp:body-row-kind($model, $y, $header-texts, $markup)"/>
+        else let $row := f:model-row($model, $y) return
+        if (empty($row?contents)) then 'blank'
+        else if ($row?wide) then (if ($y lt $last-data) then 'section' else 'note')
+        else fp:body-row-kind($model, $row, $header-texts, $markup)"/>
     <!-- stacked sub-tables: a section row followed by a repeated header row starts a sub-table of the same form as
          the top one, so the wide title rows above the header's label rows are the first sub-table's section rows -->
     <xsl:variable name="stacked" as="xs:boolean"
@@ -64,10 +66,12 @@
 
   <xsl:function name="fp:body-row-kind" as="xs:string">
     <xsl:param name="model" as="map(*)"/>
-    <xsl:param name="y" as="xs:integer"/>
+    <xsl:param name="row" as="map(*)"/>
     <xsl:param name="header-texts" as="map(*)"/>
     <xsl:param name="markup" as="xs:boolean"/>
-    <xsl:variable name="texts" as="map(*)*" select="f:model-row($model, $y)?texts ! f:model-cell($model, .)"/>
+    <xsl:variable name="y" as="xs:integer" select="$row?index"/>
+    <xsl:variable name="cells" as="map(*)" select="$model?cells"/>
+    <xsl:variable name="texts" as="map(*)*" select="$row?texts ! $cells(.)"/>
     <!-- the cells that start in the row: a td spanning down from above (a club's name over its seasons and its
          total row) belongs to the rows above as much as to this one -->
     <xsl:variable name="own" as="map(*)*" select="$texts[?row eq $y]"/>
@@ -86,7 +90,7 @@
         [$n - $need + 1])"/>
     <xsl:sequence select="
         if ($repeated) then 'repeat'
-        else if ($markup and not(f:model-row($model, $y)?row-headed) and exists($own) and (every $c in $own satisfies $c?tag eq 'th'))
+        else if ($markup and not($row?row-headed) and exists($own) and (every $c in $own satisfies $c?tag eq 'th'))
         then (if (some $c in $own satisfies ($c?col ge 1 and ($c?type, f:content-type($c?text))[1] eq 'numeric'))
               then 'summary'
               else if (some $c in $own satisfies $c?scope ne 'row') then 'repeat'
