@@ -51,8 +51,12 @@
     <xsl:param name="kinds" as="array(xs:string)"/>
     <xsl:param name="markup" as="xs:boolean"/>
     <!-- the cell maps as the values of the cells map (each once, in any order: the keys are distinct), not a look-up
-         per id -->
-    <xsl:sequence select="map:merge($model?cells?* ! map { ?id : fp:role(., $k, $p, $kinds, $markup) })"/>
+         per id; one xsl:map-entry per cell, not a map:merge of one-entry maps -->
+    <xsl:map>
+      <xsl:for-each select="$model?cells?*">
+        <xsl:map-entry key="?id" select="fp:role(., $k, $p, $kinds, $markup)"/>
+      </xsl:for-each>
+    </xsl:map>
   </xsl:function>
 
   <xsl:function name="fp:role" as="xs:string">

@@ -242,12 +242,15 @@
     <xsl:param name="cells" as="map(*)"/>
     <xsl:param name="n" as="xs:integer"/>
     <xsl:param name="column-marks" as="map(*)"/>
-    <xsl:variable name="texts" as="xs:string*" select="$ids[not($cells(.)?blank)]"/>
-    <xsl:variable name="contents" as="xs:string*" select="$ids[not($cells(.)?empty)]"/>
+    <!-- the cell maps of the row, looked up once for the lists below -->
+    <xsl:variable name="row-cells" as="map(*)*" select="$ids ! $cells(.)"/>
+    <xsl:variable name="text-cells" as="map(*)*" select="$row-cells[not(?blank)]"/>
+    <xsl:variable name="texts" as="xs:string*" select="$text-cells ! ?id"/>
+    <xsl:variable name="contents" as="xs:string*" select="$row-cells[not(?empty)] ! ?id"/>
     <xsl:variable name="only" as="map(*)?" select="if (count($texts) eq 1 and count($contents) eq 1)
-                                                  then $cells($texts) else ()"/>
+                                                  then $text-cells else ()"/>
     <!-- the tags of the cells anchored in the row, left to right -->
-    <xsl:variable name="tags" as="xs:string*" select="$ids ! $cells(.)[?row eq $y] ! ?tag"/>
+    <xsl:variable name="tags" as="xs:string*" select="$row-cells[?row eq $y] ! ?tag"/>
     <xsl:variable name="first-td" as="xs:integer?" select="index-of($tags, 'td')[1]"/>
     <xsl:sequence select="map {
         'index' : $y,
