@@ -50,7 +50,13 @@
     <xsl:param name="p" as="xs:integer"/>
     <xsl:param name="kinds" as="array(xs:string)"/>
     <xsl:param name="markup" as="xs:boolean"/>
-    <xsl:sequence select="map:merge($model?ids ! f:model-cell($model, .) ! map { ?id : fp:role(., $k, $p, $kinds, $markup) })"/>
+    <!-- the cell maps as the values of the cells map (each once, in any order: the keys are distinct), not a look-up
+         per id; one xsl:map-entry per cell, not a map:merge of one-entry maps -->
+    <xsl:map>
+      <xsl:for-each select="$model?cells?*">
+        <xsl:map-entry key="?id" select="fp:role(., $k, $p, $kinds, $markup)"/>
+      </xsl:for-each>
+    </xsl:map>
   </xsl:function>
 
   <xsl:function name="fp:role" as="xs:string">

@@ -40,7 +40,9 @@
     <xsl:param name="k" as="xs:integer"/>
     <xsl:param name="p" as="xs:integer"/>
     <xsl:param name="kinds" as="array(*)"/>
-    <xsl:variable name="cells" as="map(*)*" select="$model?ids ! f:model-cell($model, .)"/>
+    <!-- the cell maps as the values of the cells map, in any order (the tests below are empty, some): not a look-up
+         per id -->
+    <xsl:variable name="cells" as="map(*)*" select="$model?cells?*"/>
     <xsl:variable name="titles-only" as="xs:boolean"
         select="every $y in 0 to $k - 1 satisfies (f:is-wide-row($model, $y) or f:is-blank-row($model, $y))"/>
     <xsl:sequence select="
@@ -60,9 +62,38 @@
     <xsl:param name="kinds" as="array(*)"/>
     <xsl:variable name="data" as="xs:integer*" select="f:rows-of-kind($kinds, 'data')"/>
     <xsl:sequence select="$k ge 1 and $model?cols ge 3 and exists($data) and (every $x in 1 to $model?cols - 1 satisfies
-        (let $types := f:column-ids($model, $x, $data) ! f:model-cell($model, .)[not(?blank)]
-                       ! (?type, f:content-type(?text))[1]
-         return exists($types) and count($types[. eq 'numeric']) * 4 ge count($types) * 3))"/>
+        fp:mostly-numeric(f:column-ids($model, $x, $data) ! f:model-cell($model, .)[not(?blank)]))"/>
+  </xsl:function>
+
+  <!-- True if at least one and at least three in four of the cells (cell maps with text) hold numbers: their
+       content types are read in turn until either count decides (a column of numbers is answered after three
+       quarters of its cells, a column of text after a quarter: each type costs the text's content tests). -->
+  <xsl:function name="fp:mostly-numeric" as="xs:boolean">
+    <xsl:param name="cells" as="map(*)*"/>
+    <xsl:variable name="total" as="xs:integer" select="count($cells)"/>
+    <!-- numeric * 4 >= total * 3, that is numeric >= ceiling(3 * total / 4) -->
+    <xsl:variable name="need" as="xs:integer" select="(3 * $total + 3) idiv 4"/>
+    <xsl:iterate select="$cells">
+      <xsl:param name="numeric" as="xs:integer" select="0"/>
+      <xsl:param name="other" as="xs:integer" select="0"/>
+      <!-- reached only without cells: with cells, one of the two counts decides before the last -->
+      <xsl:on-completion select="false()"/>
+      <xsl:variable name="is-numeric" as="xs:boolean" select="(?type, f:content-type(?text))[1] eq 'numeric'"/>
+      <xsl:choose>
+        <xsl:when test="$is-numeric and $numeric + 1 ge $need">
+          <xsl:break select="true()"/>
+        </xsl:when>
+        <xsl:when test="not($is-numeric) and $other + 1 gt $total - $need">
+          <xsl:break select="false()"/>
+        </xsl:when>
+        <xsl:otherwise>
+          <xsl:next-iteration>
+            <xsl:with-param name="numeric" select="if ($is-numeric) then $numeric + 1 else $numeric"/>
+            <xsl:with-param name="other" select="if ($is-numeric) then $other else $other + 1"/>
+          </xsl:next-iteration>
+        </xsl:otherwise>
+      </xsl:choose>
+    </xsl:iterate>
   </xsl:function>
 
   <!-- True if the rows from $k on are key-value rows (see the module comment), at least $least of them. -->

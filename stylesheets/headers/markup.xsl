@@ -38,7 +38,9 @@
     <xsl:variable name="k" as="xs:integer" select="fp:markup-header-rows($model)"/>
     <xsl:variable name="kinds" as="array(xs:string)" select="f:row-kinds($model, $k, true())"/>
     <xsl:variable name="p" as="xs:integer" select="f:markup-header-cols($model, $kinds)"/>
-    <xsl:variable name="cells" as="map(*)*" select="$model?ids ! f:model-cell($model, .)"/>
+    <!-- the cell maps as the values of the cells map, in any order (the tests below are some and count): not a
+         look-up per id -->
+    <xsl:variable name="cells" as="map(*)*" select="$model?cells?*"/>
     <xsl:sequence select="map {
         'k' : $k,
         'p' : $p,
@@ -103,8 +105,9 @@
       </xsl:iterate>
     </xsl:variable>
     <xsl:variable name="k" as="xs:integer" select="max((0, index-of($run ! ?kind, 'header')))"/>
-    <xsl:variable name="last-data" as="xs:integer" select="max((-1, ($k to $model?rows - 1)
-        [not(f:is-wide-row($model, .) or f:is-blank-row($model, .))]))"/>
+    <!-- looked for from the bottom up: the last row is most often such a row -->
+    <xsl:variable name="last-data" as="xs:integer" select="(reverse($k to $model?rows - 1)
+        [not(f:is-wide-row($model, .) or f:is-blank-row($model, .))], -1)[1]"/>
     <xsl:variable name="sections-below" as="xs:boolean"
         select="some $y in $k to $last-data - 1 satisfies f:is-wide-row($model, $y)"/>
     <xsl:sequence select="if ($k gt 0 and (every $r in $run[position() le $k] satisfies $r?wide) and $sections-below

@@ -47,13 +47,15 @@
         return map { $x : distinct-values(f:column-ids($model, $x, 0 to $k - 1)
                                            ! f:model-cell($model, .)[not(?blank)] ! fp:key-text(?text)) })"/>
     <!-- the last row below the header that is neither blank nor wide: wide rows before it are sections -->
+    <!-- looked for from the bottom up: the last row is most often such a row -->
     <xsl:variable name="last-data" as="xs:integer"
-        select="max((-1, ($k to $m - 1)[not(f:is-wide-row($model, .)) and not(f:is-blank-row($model, .))]))"/>
+        select="(reverse($k to $m - 1)[not(f:is-wide-row($model, .)) and not(f:is-blank-row($model, .))], -1)[1]"/>
     <xsl:variable name="kinds" as="xs:string*" select="for $y in 0 to $m - 1 return
         if ($y lt $k) then 'head'
-        else if (f:is-blank-row($model, $y)) then 'blank'
-        else if (f:is-wide-row($model, $y)) then (if ($y lt $last-data) then 'section' else 'note')
-        else fp:body-row-kind($model, $y, $header-texts, $markup)"/>
+        else let $row := f:model-row($model, $y) return
+        if (empty($row?contents)) then 'blank'
+        else if ($row?wide) then (if ($y lt $last-data) then 'section' else 'note')
+        else fp:body-row-kind($model, $row, $header-texts, $markup)"/>
     <!-- stacked sub-tables: a section row followed by a repeated header row starts a sub-table of the same form as
          the top one, so the wide title rows above the header's label rows are the first sub-table's section rows -->
     <xsl:variable name="stacked" as="xs:boolean"
@@ -64,23 +66,31 @@
 
   <xsl:function name="fp:body-row-kind" as="xs:string">
     <xsl:param name="model" as="map(*)"/>
-    <xsl:param name="y" as="xs:integer"/>
+    <xsl:param name="row" as="map(*)"/>
     <xsl:param name="header-texts" as="map(*)"/>
     <xsl:param name="markup" as="xs:boolean"/>
-    <xsl:variable name="texts" as="map(*)*" select="f:model-row($model, $y)?texts ! f:model-cell($model, .)"/>
+    <xsl:variable name="y" as="xs:integer" select="$row?index"/>
+    <xsl:variable name="cells" as="map(*)" select="$model?cells"/>
+    <xsl:variable name="texts" as="map(*)*" select="$row?texts ! $cells(.)"/>
     <!-- the cells that start in the row: a td spanning down from above (a club's name over its seasons and its
          total row) belongs to the rows above as much as to this one -->
     <xsl:variable name="own" as="map(*)*" select="$texts[?row eq $y]"/>
-    <!-- a cell under no header text (no header row, or blank header cells over its columns) repeats none: its key
-         text is not computed -->
-    <xsl:variable name="repeats" as="xs:integer" select="count($texts[
+    <!-- (a): at least two of the n text cells, and at least half of them, repeat a header text: at least $need
+         cells, that is at most n - $need that do not. The cells that do not are read lazily, up to the
+         (n - $need + 1)th: a data row (most rows) is answered after about half its cells, not all (this runs for
+         every body row of every scored table). A cell under no header text (no header row, or blank header cells
+         over its columns) repeats none: its key text is not computed. -->
+    <xsl:variable name="n" as="xs:integer" select="count($texts)"/>
+    <xsl:variable name="need" as="xs:integer" select="max((2, ($n + 1) idiv 2))"/>
+    <xsl:variable name="repeated" as="xs:boolean" select="$n ge 2 and empty($texts[not(
         let $cell := . return
         (some $x in $cell?col to $cell?col + $cell?colspan - 1 satisfies exists($header-texts($x)))
         and (let $key := fp:key-text($cell?text) return
-             some $x in $cell?col to $cell?col + $cell?colspan - 1 satisfies $key = $header-texts($x))])"/>
+             some $x in $cell?col to $cell?col + $cell?colspan - 1 satisfies $key = $header-texts($x)))]
+        [$n - $need + 1])"/>
     <xsl:sequence select="
-        if ($repeats ge 2 and $repeats * 2 ge count($texts)) then 'repeat'
-        else if ($markup and not(f:model-row($model, $y)?row-headed) and exists($own) and (every $c in $own satisfies $c?tag eq 'th'))
+        if ($repeated) then 'repeat'
+        else if ($markup and not($row?row-headed) and exists($own) and (every $c in $own satisfies $c?tag eq 'th'))
         then (if (some $c in $own satisfies ($c?col ge 1 and ($c?type, f:content-type($c?text))[1] eq 'numeric'))
               then 'summary'
               else if (some $c in $own satisfies $c?scope ne 'row') then 'repeat'
