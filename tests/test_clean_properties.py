@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
@@ -155,3 +157,59 @@ def test_element_test_of_a_selector_gives_what_its_xpath_gives(selectors: list[s
         matches = set(selector.xpath(root))
         for element in root.iter(etree.Element):
             assert selector.test(element) == (element in matches), (selector.xpath.path, etree.tostring(element))
+
+
+def test_element_test_tries_each_ancestor_once_per_combinator(monkeypatch: pytest.MonkeyPatch) -> None:
+    # "p > div div > div ... div > div .h" on 30 nested divs, no p: after each child combinator every div ancestor
+    # is tried; without remembering the failures that is about 30 ** 4 / 4! compound tests (210,651), with it at most
+    # each of the 10 parts' compounds on the ancestors of each ancestor.
+    from pyxform.stages.clean import sheets
+
+    calls = [0]
+    compound_test = sheets._compound_test
+
+    def counted(node: object) -> Callable[[etree._Element], bool] | None:
+        test = compound_test(node)
+
+        def count(element: etree._Element) -> bool:
+            calls[0] += 1
+            return test(element)
+
+        return None if test is None else count
+
+    monkeypatch.setattr(sheets, "_compound_test", counted)
+    selector = "p > div " + " ".join(["div > div"] * 4) + " .h"
+    root = parse_html("<div>" * 30 + "<span class='h'>x</span>" + "</div>" * 30).tree.getroot()
+    element_test = sheets._element_test(sheets.cssselect.parse(selector)[0].parsed_tree)
+    assert element_test is not None
+    span = next(root.iter("{http://www.w3.org/1999/xhtml}span"))
+    assert element_test(span) is False
+    assert calls[0] <= 10 * 30 * 30 // 2
+
+
+def test_hiding_rule_on_a_frequent_class_runs_its_query(monkeypatch: pytest.MonkeyPatch) -> None:
+    # "p .h" on 200 nested elements of class h, none under a p: testing each of them walks its ancestors (~200 * 200 / 2
+    # compound tests); past style._TESTED_BY_NAME elements the rule's query answers instead, and the cascade's own
+    # tests stop after style._TESTS_BEFORE_QUERY elements. The page cleans the same either way.
+    from pyxform.stages.clean import clean, sheets
+
+    calls = [0]
+    compound_test = sheets._compound_test
+
+    def counted(node: object) -> Callable[[etree._Element], bool] | None:
+        test = compound_test(node)
+
+        def count(element: etree._Element) -> bool:
+            calls[0] += 1
+            return test(element)
+
+        return None if test is None else count
+
+    monkeypatch.setattr(sheets, "_compound_test", counted)
+    monkeypatch.setattr(sheets, "_SHEET_CACHE", {})  # compiled here, with the counting tests
+    depth = 200
+    page = ("<style>p .h {display: none}</style><table><tr><td>"
+            + "<span class='h'>" * depth + "x" + "</span>" * depth + "</td></tr></table>")
+    cleaned = clean(page)
+    assert b">x<" in cleaned.tables_to_bytes()
+    assert calls[0] <= 8 * 2 * depth

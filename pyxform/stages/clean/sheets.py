@@ -2,9 +2,9 @@
 selectors as XPath over the XHTML tree (cssselect), with their specificity (Selectors 4, 17) and the key of their
 subject for the cascade's index (:class:`pyxform.stages.clean.style.Cascade`). A selector made only of type, id and
 class selectors joined by descendant or child combinators also gets a test of one element in Python, which gives
-what its XPath gives (the cascade asks about a few elements; the XPath is a query over the whole page). ``@media`` blocks that hold for a
-1280 px screen and ``@supports`` blocks are flattened in source order; selectors with states (``:hover`` ...) and
-pseudo-elements never match.
+what its XPath gives (the cascade asks about a few elements; the XPath is a query over the whole page). ``@media``
+blocks that hold for a 1280 px screen and ``@supports`` blocks are flattened in source order; selectors with states
+(``:hover`` ...) and pseudo-elements never match.
 """
 
 from __future__ import annotations
@@ -120,25 +120,35 @@ def _element_test(tree: object) -> Callable[[etree._Element], bool] | None:
     if len(parts) == 1:
         return compound
 
-    def context(index: int, element: etree._Element) -> bool:
-        """Whether parts[index + 1:] match around ``element``, which matches parts[index]."""
+    def context(index: int, element: etree._Element, failed: set[tuple[int, etree._Element]]) -> bool:
+        """Whether parts[index + 1:] match around ``element``, which matches parts[index]. ``failed`` holds the
+        (index, element) pairs already answered false in this test: after a child combinator each ancestor is tried,
+        and without it a selector with k such combinators costs depth ** k tests (XPath's node sets cost depth * k)."""
         combinator = parts[index][0]
         if not combinator:
             return True
+        if (index, element) in failed:
+            return False
         left_combinator, left = parts[index + 1]
         if combinator == ">":
             parent = element.getparent()
-            return parent is not None and left(parent) and context(index + 1, parent)
-        for ancestor in element.iterancestors():
-            if left(ancestor):
-                if left_combinator != ">":
-                    return context(index + 1, ancestor)
-                if context(index + 1, ancestor):
-                    return True
-        return False
+            found = parent is not None and left(parent) and context(index + 1, parent, failed)
+        else:
+            found = False
+            for ancestor in element.iterancestors():
+                if left(ancestor):
+                    if left_combinator != ">":
+                        found = context(index + 1, ancestor, failed)
+                        break
+                    if context(index + 1, ancestor, failed):
+                        found = True
+                        break
+        if not found:
+            failed.add((index, element))
+        return found
 
     subject = parts[0][1]
-    return lambda element: subject(element) and context(0, element)
+    return lambda element: subject(element) and context(0, element, set())
 
 
 @dataclass(frozen=True, eq=False)
