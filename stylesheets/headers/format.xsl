@@ -127,7 +127,7 @@
   </xsl:function>
 
   <!-- The usual face, colour, background and class of some cells: the most frequent value of each (and their
-       'look', fp:look). -->
+       'look', f:look). -->
   <xsl:function name="fp:usual" as="map(*)">
     <xsl:param name="cells" as="map(*)*"/>
     <xsl:variable name="face" as="xs:string" select="fp:usual-value($cells ! ?face)"/>
@@ -139,7 +139,7 @@
         'color' : $color,
         'background' : $background,
         'class' : $class,
-        'look' : fp:look($face, $color, $background, $class)
+        'look' : f:look($face, $color, $background, $class)
       }"/>
   </xsl:function>
 
@@ -153,21 +153,11 @@
                           else (f:mode($values), '')[1]"/>
   </xsl:function>
 
-  <!-- Face, colour, background and class in one string, tab-separated (none of them holds a tab: normalize-space and
-       f:style-classes leave none): two cells (or a cell and a line's usual values) with equal looks are equal in all
-       four, so that f:distinct-score answers 0 with one comparison (most cells of a line look alike). -->
-  <xsl:function name="fp:look" as="xs:string">
-    <xsl:param name="face" as="xs:string"/>
-    <xsl:param name="color" as="xs:string"/>
-    <xsl:param name="background" as="xs:string"/>
-    <xsl:param name="class" as="xs:string"/>
-    <xsl:sequence select="$face || '&#9;' || $color || '&#9;' || $background || '&#9;' || $class"/>
-  </xsl:function>
 
   <!-- The features that set a cell apart from the cells around it (its column's usual values, for the rows; its
        row's, for the columns): face, text colour, background colour and class. The text colour of a cell whose text
        is mostly links is the page's colour of links, in data cells as much as in headers: it does not count. A cell
-       that looks as the usual values (fp:look: most cells) scores 0 by one comparison (this runs for every slot). -->
+       that looks as the usual values (f:look: most cells) scores 0 by one comparison (this runs for every slot). -->
   <xsl:function name="f:distinct-score" as="xs:double">
     <xsl:param name="cell" as="map(*)"/>
     <xsl:param name="usual" as="map(*)"/>

@@ -167,6 +167,17 @@
     </xsl:map>
   </xsl:function>
 
+  <!-- Face, colour, background and class in one string, tab-separated (none of them holds a tab: normalize-space and
+       f:style-classes leave none): two cells (or a cell and a line's usual values) with equal looks are equal in all
+       four, so that f:distinct-score answers 0 with one comparison (most cells of a line look alike). -->
+  <xsl:function name="f:look" as="xs:string">
+    <xsl:param name="face" as="xs:string"/>
+    <xsl:param name="color" as="xs:string"/>
+    <xsl:param name="background" as="xs:string"/>
+    <xsl:param name="class" as="xs:string"/>
+    <xsl:sequence select="$face || '&#9;' || $color || '&#9;' || $background || '&#9;' || $class"/>
+  </xsl:function>
+
   <!-- A rowspan or colspan attribute as the number of rows or columns spanned: its value rounded down if it is a
        number of at least 1, else 1. number() and a NaN-safe test instead of "castable as" (the same values for the
        grid's integers at a fraction of the cost); the grid's usual "1" is answered without number() and the cast
@@ -187,7 +198,7 @@
     features of clean, 'font-size' (px, absent if unknown), 'italic', 'face', 'color', 'link-coloured' (most of its
     text is the text of links, so that its colour is the page's colour of links), 'background', 'indent' (px),
     'class' and 'row-class' (the class of the cell's row; classes as f:style-classes gives them), and 'look' (face,
-    colour, background and class in one string, fp:look: f:distinct-score compares it first).
+    colour, background and class in one string, f:look: f:distinct-score compares it first).
   -->
   <xsl:function name="f:cell-features" as="map(*)">
     <xsl:param name="cell" as="map(*)"/>
@@ -223,7 +234,7 @@
         'background' : $background,
         'indent' : if ($indent eq $indent) then $indent else 0.0e0,
         'class' : $class,
-        'look' : fp:look($face, $color, $background, $class),
+        'look' : f:look($face, $color, $background, $class),
         'row-class' : ($row-classes($cell?row), '')[1]
       }"/>
   </xsl:function>
