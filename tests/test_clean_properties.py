@@ -159,10 +159,8 @@ def test_element_test_of_a_selector_gives_what_its_xpath_gives(selectors: list[s
             assert selector.test(element) == (element in matches), (selector.xpath.path, etree.tostring(element))
 
 
-def test_element_test_tries_each_ancestor_once_per_combinator(monkeypatch: pytest.MonkeyPatch) -> None:
-    # "p > div div > div ... div > div .h" on 30 nested divs, no p: after each child combinator every div ancestor
-    # is tried; without remembering the failures that is about 30 ** 4 / 4! compound tests (210,651), with it at most
-    # each of the 10 parts' compounds on the ancestors of each ancestor.
+def _count_compound_tests(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Make every compound selector test compiled from now on count its calls into the returned one-item list."""
     from pyxform.stages.clean import sheets
 
     calls = [0]
@@ -178,6 +176,16 @@ def test_element_test_tries_each_ancestor_once_per_combinator(monkeypatch: pytes
         return None if test is None else count
 
     monkeypatch.setattr(sheets, "_compound_test", counted)
+    return calls
+
+
+def test_element_test_tries_each_ancestor_once_per_combinator(monkeypatch: pytest.MonkeyPatch) -> None:
+    # "p > div div > div ... div > div .h" on 30 nested divs, no p: after each child combinator every div ancestor
+    # is tried; without remembering the failures that is about 30 ** 4 / 4! compound tests (210,651), with it at most
+    # each of the 10 parts' compounds on the ancestors of each ancestor.
+    from pyxform.stages.clean import sheets
+
+    calls = _count_compound_tests(monkeypatch)
     selector = "p > div " + " ".join(["div > div"] * 4) + " .h"
     root = parse_html("<div>" * 30 + "<span class='h'>x</span>" + "</div>" * 30).tree.getroot()
     element_test = sheets._element_test(sheets.cssselect.parse(selector)[0].parsed_tree)
@@ -193,19 +201,7 @@ def test_hiding_rule_on_a_frequent_class_runs_its_query(monkeypatch: pytest.Monk
     # tests stop after style._TESTS_BEFORE_QUERY elements. The page cleans the same either way.
     from pyxform.stages.clean import clean, sheets
 
-    calls = [0]
-    compound_test = sheets._compound_test
-
-    def counted(node: object) -> Callable[[etree._Element], bool] | None:
-        test = compound_test(node)
-
-        def count(element: etree._Element) -> bool:
-            calls[0] += 1
-            return test(element)
-
-        return None if test is None else count
-
-    monkeypatch.setattr(sheets, "_compound_test", counted)
+    calls = _count_compound_tests(monkeypatch)
     monkeypatch.setattr(sheets, "_SHEET_CACHE", {})  # compiled here, with the counting tests
     depth = 200
     page = ("<style>p .h {display: none}</style><table><tr><td>"
