@@ -192,63 +192,52 @@
     <xsl:param name="prefix" as="xs:string" required="yes"/>
     <xsl:param name="table-indexes" as="map(xs:string, xs:integer)" tunnel="yes" required="yes"/>
     <xsl:variable name="table" as="element(table)" select="."/>
-    <!-- the cells: group by group, row by row ($y: the row's index, $first: the number of its first cell) -->
-    <xsl:iterate select="$groups">
-      <xsl:param name="group" as="xs:integer" select="0"/>
-      <xsl:param name="y" as="xs:integer" select="0"/>
-      <xsl:param name="first" as="xs:integer" select="0"/>
-      <xsl:variable name="group-kind" as="xs:string" select="local-name()"/>
-      <xsl:iterate select="tr">
-        <xsl:param name="y" as="xs:integer" select="$y"/>
-        <xsl:param name="first" as="xs:integer" select="$first"/>
-        <xsl:variable name="cells" as="element()*" select="td | th"/>
-        <xsl:for-each select="$cells">
-          <xsl:sequence select="f:cell(., $prefix || $first + position() - 1, $y, position() - 1, 1, 1, $group,
-                                       $group-kind, $table, $table-indexes)"/>
-        </xsl:for-each>
-        <xsl:next-iteration>
-          <xsl:with-param name="y" select="$y + 1"/>
-          <xsl:with-param name="first" select="$first + count($cells)"/>
-        </xsl:next-iteration>
-      </xsl:iterate>
-      <xsl:next-iteration>
-        <xsl:with-param name="group" select="$group + 1"/>
-        <xsl:with-param name="y" select="$y + count(tr)"/>
-        <xsl:with-param name="first" select="$first + count(tr/(td | th))"/>
-      </xsl:next-iteration>
-    </xsl:iterate>
-    <!-- the grid -->
-    <xsl:iterate select="$groups">
-      <xsl:param name="group" as="xs:integer" select="0"/>
-      <xsl:param name="y" as="xs:integer" select="0"/>
-      <xsl:param name="first" as="xs:integer" select="0"/>
-      <xsl:variable name="group-kind" as="xs:string" select="local-name()"/>
-      <xsl:iterate select="tr">
-        <xsl:param name="y" as="xs:integer" select="$y"/>
-        <xsl:param name="first" as="xs:integer" select="$first"/>
-        <xsl:variable name="count" as="xs:integer" select="count(td | th)"/>
-        <px:row index="{$y}" group="{$group}" group-kind="{$group-kind}">
-          <xsl:copy-of select="@class"/>
-          <xsl:for-each select="0 to $count - 1">
-            <px:slot col="{.}" cell="{$prefix}{$first + .}"/>
-          </xsl:for-each>
-          <xsl:for-each select="$count to $cols - 1">
-            <px:slot col="{.}"/>
-          </xsl:for-each>
-        </px:row>
-        <xsl:next-iteration>
-          <xsl:with-param name="y" select="$y + 1"/>
-          <xsl:with-param name="first" select="$first + $count"/>
-        </xsl:next-iteration>
-      </xsl:iterate>
-      <xsl:next-iteration>
-        <xsl:with-param name="group" select="$group + 1"/>
-        <xsl:with-param name="y" select="$y + count(tr)"/>
-        <xsl:with-param name="first" select="$first + count(tr/(td | th))"/>
-      </xsl:next-iteration>
-    </xsl:iterate>
-    <!-- the errors: rows without cells, columns after the widest row -->
+    <!-- the rows in tree order; each row's number of cells and the number of its first cell (the cells of the rows
+         before it), counted once, so that both passes below are for-each loops (an xsl:iterate per row group and
+         row costs more); the index of each row group only when there are several (most tables have one) -->
     <xsl:variable name="trs" as="element(tr)+" select="$groups/tr"/>
+    <xsl:variable name="counts" as="xs:integer+" select="$trs ! count(td | th)"/>
+    <xsl:variable name="firsts" as="xs:integer+">
+      <xsl:iterate select="$counts">
+        <xsl:param name="before" as="xs:integer" select="0"/>
+        <xsl:sequence select="$before"/>
+        <xsl:next-iteration>
+          <xsl:with-param name="before" select="$before + ."/>
+        </xsl:next-iteration>
+      </xsl:iterate>
+    </xsl:variable>
+    <xsl:variable name="group-index" as="map(xs:string, xs:integer)?"
+        select="if (count($groups) eq 1) then ()
+                else map:merge(for $g in 1 to count($groups) return map { generate-id($groups[$g]): $g - 1 })"/>
+    <!-- the cells ($y: the row's index, $first: the number of its first cell) -->
+    <xsl:for-each select="$trs">
+      <xsl:variable name="y" as="xs:integer" select="position() - 1"/>
+      <xsl:variable name="first" as="xs:integer" select="$firsts[$y + 1]"/>
+      <xsl:variable name="group" as="xs:integer"
+          select="if (empty($group-index)) then 0 else $group-index(generate-id(..))"/>
+      <xsl:variable name="group-kind" as="xs:string" select="local-name(..)"/>
+      <xsl:for-each select="td | th">
+        <xsl:sequence select="f:cell(., $prefix || $first + position() - 1, $y, position() - 1, 1, 1, $group,
+                                     $group-kind, $table, $table-indexes)"/>
+      </xsl:for-each>
+    </xsl:for-each>
+    <!-- the grid -->
+    <xsl:for-each select="$trs">
+      <xsl:variable name="y" as="xs:integer" select="position() - 1"/>
+      <xsl:variable name="first" as="xs:integer" select="$firsts[$y + 1]"/>
+      <xsl:variable name="count" as="xs:integer" select="$counts[$y + 1]"/>
+      <px:row index="{$y}" group="{if (empty($group-index)) then 0 else $group-index(generate-id(..))}"
+              group-kind="{local-name(..)}">
+        <xsl:copy-of select="@class"/>
+        <xsl:for-each select="0 to $count - 1">
+          <px:slot col="{.}" cell="{$prefix}{$first + .}"/>
+        </xsl:for-each>
+        <xsl:for-each select="$count to $cols - 1">
+          <px:slot col="{.}"/>
+        </xsl:for-each>
+      </px:row>
+    </xsl:for-each>
+    <!-- the errors: rows without cells, columns after the widest row -->
     <xsl:for-each select="1 to count($trs)">
       <xsl:if test="empty($trs[current()]/(td | th))">
         <px:error code="empty-row" row="{. - 1}"/>
