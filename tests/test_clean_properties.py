@@ -211,10 +211,12 @@ def test_hiding_rule_on_a_frequent_class_runs_its_query(monkeypatch: pytest.Monk
     assert calls[0] <= 8 * 2 * depth
 
 
-CELL_TAGS = ["a", "span", "abbr", "img", "br", "b", "i", "small", "div", "ul", "li", "font", "p", "table", "td"]
+CELL_TAGS = ["a", "span", "abbr", "img", "br", "b", "i", "small", "div", "ul", "li", "font", "p", "table", "td", "section",
+             "dt"]
 CELL_CONTENT = st.lists(st.one_of(
     st.tuples(st.sampled_from(CELL_TAGS), st.sampled_from(["", "padding-left:5px", "font-size:20px", "color:red",
-                                                           "margin-left:1em;text-indent:2px", "display:block"])),
+                                                           "margin-left:1em;text-indent:2px", "display:block",
+                                                           "text-indent:5px", "display:inline"])),
     st.sampled_from(["x", "yy zz", " ", "\u00a0\u00a0w", "\n"]),
     st.sampled_from(["</a>", "</span>", "</b>", "</div>", "</li>", "</ul>", "</table>"]),
 ), max_size=20)
@@ -235,9 +237,11 @@ def _cell_page(content: list, *, style_everywhere: bool) -> str:
 @settings(max_examples=300, deadline=None)
 @given(CELL_CONTENT)
 @example([("div", "padding-left:5px"), ("a", ""), "\u00a0x", ("b", ""), "yy"])  # a link inside a padded block
+@example([("span", "text-indent:5px"), ("li", ""), "x"])  # a block inside an inline that sets text-indent
+@example([("div", "margin-left:1em;text-indent:2px"), ("li", ""), ("li", ""), "\u00a0x"])  # blocks in a block
 def test_elements_without_style_of_their_own_do_not_change_a_cells_features(content: list) -> None:
     """On a page without author rules, the cell walk takes an element without a style of its own (``a``, ``span``
-    ...) as its parent and does not compute its style. Giving every element an empty ``style`` attribute makes the
+    ...), and a ``li``, ``div`` ... without attributes in a block, as its parent and does not compute its style. Giving every element an empty ``style`` attribute makes the
     walk compute every element's style: the features must be the same."""
     from pyxform.stages.clean.features import cell_features
     from pyxform.stages.clean.style import Cascade

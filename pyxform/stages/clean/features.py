@@ -20,7 +20,7 @@ from typing import Final, TypeVar
 from lxml import etree
 
 from .parse import XHTML_NS
-from .style import STYLED_TAGS, Cascade, Style, is_block
+from .style import STYLED_TAGS, UA_RULES, Cascade, Style, is_block
 
 __all__ = ["annotate_tables", "collapse", "cell_features"]
 
@@ -40,6 +40,11 @@ _FONT_SIZE, _BOLD, _ITALIC, _FACE, _COLOR, _BACKGROUND, _INDENT, _ALIGN = (
     (_PX + name).encode() for name in ("font-size", "bold", "italic", "face", "color", "background", "indent", "align"))
 _HEADING: Final = (_PX + "heading").encode()
 _PX_LENGTH: Final = len(_PX)
+# The elements whose only user-agent declaration is their display (li, div, p, section ...; not cells, body, html).
+# Without attributes, inside a block, such an element is a block with no padding or margin and its parent's font,
+# colour, weight and text-indent: the cell walk takes it as its parent (see _features).
+_DISPLAY_ONLY_TAGS: Final = frozenset(_X + name for name, rule in UA_RULES.items()
+                                      if rule.keys() == {"display"} and name not in ("td", "th", "body", "html"))
 _LEADING_SPACE: Final = "\t\n\x0c\r " + _NBSP  # what comes before a cell's first visible character
 # Caches kept across pages (read only once stored; at most _CACHE_SIZE entries each, then emptied): formatted numbers,
 # and the font features of a cell whose text has one computed style, by the id of that style (kept alive by the entry,
@@ -103,7 +108,9 @@ def _features(cell: etree._Element, own: Style, background: str | None, cascade:
     ``style`` nor a ``hidden`` attribute (most are links) is taken as its parent: it is inline and inherits its
     parent's font, colour and weight unchanged, so its text counts as its parent's (what is counted per style value
     is the same) and it has no place among the styles that give the indentation (:func:`_inherits_only` says the
-    same of a whole cell). Its style is not computed."""
+    same of a whole cell). So is an element of :data:`_DISPLAY_ONLY_TAGS` without attributes whose parent's style
+    is the cell's or a block's: a block without padding or margin adds nothing to the indentation, and its
+    text-indent, inherited, is that of the block it would replace as the innermost. Their style is not computed."""
     compute = cascade.child_style
     plain = not cascade.author_rules
     # the visible text per computed style (cells share Style objects: usually one or two per cell), in order of first
@@ -138,8 +145,9 @@ def _features(cell: etree._Element, own: Style, background: str | None, cascade:
                 walker.skip_subtree()  # its text belongs to its own cells; its tail comes at its end
                 pushed.append(False)  # no text of the table's is counted here
                 continue
-            if plain and tag not in STYLED_TAGS and (not element.attrib or (
-                    element.get("style") is None and element.get("hidden") is None)):
+            if plain and (tag not in STYLED_TAGS and (not element.attrib or (
+                    element.get("style") is None and element.get("hidden") is None))
+                          or tag in _DISPLAY_ONLY_TAGS and not element.attrib and (owner is own or is_block(owner))):
                 pushed.append(False)  # taken as its parent: owner stays
             else:
                 owner = compute(element, owner)  # owner is the style on top of the stack
