@@ -7,6 +7,8 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pyxform.stages.clean.decode import decode_html, prescan_meta_charset, whatwg_encoding
 from pyxform.base.errors import EmptyInput, UndecodableInput
@@ -248,3 +250,15 @@ def test_corpus_titles(name: str, encoding: str, phrase: str) -> None:
     decoded = decode_html((WEB / name).read_bytes())
     assert decoded.encoding == encoding
     assert phrase in decoded.text
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from([b"a", b"\x01", b"\x0b", b"\x1f", b"\t", b"\x00", b"\xc3\xa9", b"\xc3", b"\xe2\x82",
+                                 b"\xef\xbf\xbe", b"\xef\xbb\xbf", b"\xed\xa0\x80", b"\xff", b"\x80", b"\xf0\x9f\x98"]),
+                max_size=30).map(b"".join))
+def test_control_count_on_the_utf8_bytes_equals_the_count_on_the_text(data: bytes) -> None:
+    """decode_html counts the C0 controls of a page decoded as UTF-8 on its bytes, not on the text encoded again."""
+    from pyxform.stages.clean.decode import _xml_control_count
+
+    text = data.decode("utf-8", "replace").replace("\x00", "\ufffd")
+    assert _xml_control_count(text, data) == _xml_control_count(text)

@@ -209,3 +209,48 @@ def test_hiding_rule_on_a_frequent_class_runs_its_query(monkeypatch: pytest.Monk
     cleaned = clean(page)
     assert b">x<" in cleaned.tables_to_bytes()
     assert calls[0] <= 8 * 2 * depth
+
+
+CELL_TAGS = ["a", "span", "abbr", "img", "br", "b", "i", "small", "div", "ul", "li", "font", "p", "table", "td", "section",
+             "dt"]
+CELL_CONTENT = st.lists(st.one_of(
+    st.tuples(st.sampled_from(CELL_TAGS), st.sampled_from(["", "padding-left:5px", "font-size:20px", "color:red",
+                                                           "margin-left:1em;text-indent:2px", "display:block",
+                                                           "text-indent:5px", "display:inline"])),
+    st.sampled_from(["x", "yy zz", " ", "\u00a0\u00a0w", "\n"]),
+    st.sampled_from(["</a>", "</span>", "</b>", "</div>", "</li>", "</ul>", "</table>"]),
+), max_size=20)
+
+
+def _cell_page(content: list, *, style_everywhere: bool) -> str:
+    parts = []
+    for item in content:
+        if isinstance(item, tuple):
+            tag, style = item
+            parts.append(f"<{tag} style='{style}'>" if style or style_everywhere else f"<{tag}>")
+        else:
+            parts.append(item)
+    body = "".join(parts)
+    return f"<table><tr><td style='padding-left:3px'>{body}</td><th align=right><div>{body}</div></th></table>"
+
+
+@settings(max_examples=300, deadline=None)
+@given(CELL_CONTENT)
+@example([("div", "padding-left:5px"), ("a", ""), "\u00a0x", ("b", ""), "yy"])  # a link inside a padded block
+@example([("span", "text-indent:5px"), ("li", ""), "x"])  # a block inside an inline that sets text-indent
+@example([("div", "margin-left:1em;text-indent:2px"), ("li", ""), ("li", ""), "\u00a0x"])  # blocks in a block
+def test_elements_without_style_of_their_own_do_not_change_a_cells_features(content: list) -> None:
+    """On a page without author rules, the cell walk takes an element without a style of its own (``a``, ``span``
+    ...), and a ``li``, ``div`` ... without attributes in a block, as its parent and does not compute its style. Giving every element an empty ``style`` attribute makes the
+    walk compute every element's style: the features must be the same."""
+    from pyxform.stages.clean.features import cell_features
+    from pyxform.stages.clean.style import Cascade
+
+    def features(page: str) -> list[dict[str, str]]:
+        parsed = parse_html(page)
+        root = parsed.tree.getroot()
+        cascade = Cascade(root, parsed.style_sheets, quirks=parsed.quirks)
+        return [cell_features(cell, cascade) for cell in root.iter(f"{{{XHTML_NS}}}td", f"{{{XHTML_NS}}}th")]
+
+    assert features(_cell_page(content, style_everywhere=False)) == features(_cell_page(content,
+                                                                                       style_everywhere=True))

@@ -30,6 +30,7 @@ _PX: Final = "{" + PX_NS + "}"
 _X: Final = "{" + XHTML_NS + "}"
 _SKELETON: Final = frozenset({_X + "html", _X + "head", _X + "body"})
 _CELLS: Final = frozenset({_X + "td", _X + "th"})
+_TABLE: Final = _X + "table"
 
 
 @dataclass(frozen=True)
@@ -324,20 +325,19 @@ def clean(source: Source | bytes | str, *, limits: Limits = DEFAULT_LIMITS) -> C
     cascade = Cascade(root, parsed.style_sheets, quirks=parsed.quirks)
     for element in noscripts:
         _remove(element)
-    kept_hidden = False
+    kept_hidden: list[etree._Element] = []
     for element in cascade.hidden_elements(outermost=False):
         if element.tag in _SKELETON:
             warnings.append(f"<{etree.QName(element).localname}> is hidden by the page's style: kept")
-        elif element.tag == _X + "table" or element.find(f".//{_X}table") is not None:
+        elif element.tag == _TABLE or next(element.iterdescendants(_TABLE), None) is not None:
             # A table stays even when CSS hides it (collapsed boxes, metadata tables such as Wikipedia's
             # Persondata): its grid is in the DOM that browsers and users script against, and table indexes must
             # not shift. It is marked, and px:hidden="true" goes on every table inside (see _mark_hidden_tables).
             element.set(_PX + "hidden", "true")
-            kept_hidden = True
+            kept_hidden.append(element)
         elif element.getparent() is not None:
             _remove(element)
-    if kept_hidden:
-        _mark_hidden_tables(root)
+    _mark_hidden_tables(kept_hidden)
     annotate_tables(root, cascade)
 
     root.set(_PX + "source", uri)
@@ -348,11 +348,13 @@ def clean(source: Source | bytes | str, *, limits: Limits = DEFAULT_LIMITS) -> C
                        warnings=warnings, links=links)
 
 
-def _mark_hidden_tables(root: etree._Element) -> None:
-    """Put ``px:hidden="true"`` on every table that is, or sits inside, an element kept although CSS hides it."""
-    for element in root.iterfind(f".//*[@{{{PX_NS}}}hidden]"):
-        if element.tag == _X + "table":
+def _mark_hidden_tables(kept_hidden: list[etree._Element]) -> None:
+    """Put ``px:hidden="true"`` on every table that sits inside an element kept although CSS hides it
+    (``kept_hidden``: those elements, marked already; the order does not matter: a table gets the attribute once,
+    and nothing else is set on it meanwhile). A removed hidden element never holds one of them: it holds no table."""
+    for element in kept_hidden:
+        if element.tag == _TABLE:
             continue
-        for table in element.iter(_X + "table"):
+        for table in element.iterdescendants(_TABLE):
             table.set(_PX + "hidden", "true")
 

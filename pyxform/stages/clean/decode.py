@@ -67,15 +67,24 @@ _XML_CONTROLS: Final = re.compile("[\x01-\x08\x0b\x0e-\x1f]")
 _XML_CONTROL_BYTES: Final = bytes([*range(0x01, 0x09), 0x0B, *range(0x0E, 0x20)])
 
 
-def _xml_control_count(text: str) -> tuple[int, bool]:
+def _xml_control_count(text: str, utf8: bytes | None = None) -> tuple[int, bool]:
     """How many characters of ``text`` are C0 controls XML cannot hold (U+0001 to U+001F but tab, line feed, form
     feed and carriage return), counted on its UTF-8 bytes (those bytes are the characters themselves there: a
     multi-byte sequence has no byte below 0x80), several times faster than a regular expression over the text; and
-    whether ``text`` holds no other character XML 1.0 cannot hold but U+0000 (no lone surrogate, U+FFFE or U+FFFF)."""
-    try:
-        encoded = text.encode("utf-8")
-    except UnicodeEncodeError:  # a lone surrogate (text from a caller): the regular expression
-        return len(_XML_CONTROLS.findall(text)), False
+    whether ``text`` holds no other character XML 1.0 cannot hold but U+0000 (no lone surrogate, U+FFFE or U+FFFF).
+
+    :param utf8: the bytes ``text`` was decoded from as UTF-8 (after a byte order mark, invalid sequences as U+FFFD,
+        U+0000 as U+FFFD), counted instead of encoding the text again: each of those controls is a byte of its own
+        there too (the decoder never takes a byte below 0x80 into a sequence, valid or not), and such a decoding
+        holds no lone surrogate.
+    """
+    if utf8 is not None:
+        encoded = utf8
+    else:
+        try:
+            encoded = text.encode("utf-8")
+        except UnicodeEncodeError:  # a lone surrogate (text from a caller): the regular expression
+            return len(_XML_CONTROLS.findall(text)), False
     return (len(encoded) - len(encoded.translate(None, _XML_CONTROL_BYTES)),
             "\ufffe" not in text and "\uffff" not in text)
 
@@ -458,7 +467,7 @@ def decode_html(data: bytes, *, charset: str | None = None, location: str | None
         text = text.replace("\x00", "\ufffd")
         decoded = Decoded(text, decoded.encoding, decoded.source,
                           (*decoded.warnings, f"{nuls} NUL character(s) replaced by U+FFFD"))
-    controls, others_safe = _xml_control_count(text)
+    controls, others_safe = _xml_control_count(text, data if decoded.encoding == "utf-8" else None)
     if not controls and others_safe:
         decoded = Decoded(text, decoded.encoding, decoded.source, decoded.warnings, xml_safe=True)
     if controls:  # replaced by U+FFFD when parsed (pyxform.stages.clean.parse): XML 1.0 cannot hold them

@@ -20,7 +20,7 @@ from typing import Final, TypeVar
 from lxml import etree
 
 from .parse import XHTML_NS
-from .style import STYLED_TAGS, Cascade, Style, is_block
+from .style import STYLED_TAGS, UA_RULES, Cascade, Style, is_block
 
 __all__ = ["annotate_tables", "collapse", "cell_features"]
 
@@ -34,15 +34,24 @@ _HEADINGS: Final = frozenset(_X + f"h{n}" for n in range(1, 7))
 _ASCII_WHITESPACE: Final = re.compile("[\t\n\x0c\r ]+")
 _NBSP: Final = "\u00a0"
 _T = TypeVar("_T", bound=Hashable)
+# The feature attributes' Clark names as UTF-8 bytes: lxml encodes and checks a str name on every write, a bytes name
+# it takes as it is (about 800 of the 6,200 instructions of a write; a page writes some 2,000 features).
 _FONT_SIZE, _BOLD, _ITALIC, _FACE, _COLOR, _BACKGROUND, _INDENT, _ALIGN = (
-    _PX + name for name in ("font-size", "bold", "italic", "face", "color", "background", "indent", "align"))
+    (_PX + name).encode() for name in ("font-size", "bold", "italic", "face", "color", "background", "indent", "align"))
+_HEADING: Final = (_PX + "heading").encode()
+_PX_LENGTH: Final = len(_PX)
+# The elements whose only user-agent declaration is their display (li, div, p, section ...; not cells, body, html).
+# Without attributes, inside a block, such an element is a block with no padding or margin and its parent's font,
+# colour, weight and text-indent: the cell walk takes it as its parent (see _features).
+_DISPLAY_ONLY_TAGS: Final = frozenset(_X + name for name, rule in UA_RULES.items()
+                                      if rule.keys() == {"display"} and name not in ("td", "th", "body", "html"))
 _LEADING_SPACE: Final = "\t\n\x0c\r " + _NBSP  # what comes before a cell's first visible character
 # Caches kept across pages (read only once stored; at most _CACHE_SIZE entries each, then emptied): formatted numbers,
 # and the font features of a cell whose text has one computed style, by the id of that style (kept alive by the entry,
 # so its id is never reused while the entry exists).
 _CACHE_SIZE: Final = 20_000
 _NUMBERS: dict[float, str] = {}
-_FONTS: dict[int, tuple[Style, dict[str, str]]] = {}
+_FONTS: dict[int, tuple[Style, dict[bytes, str]]] = {}
 
 
 def collapse(text: str) -> str:
@@ -82,25 +91,35 @@ def cell_features(cell: etree._Element, cascade: Cascade) -> dict[str, str]:
         group = row.getparent()
         if background is None and group is not None and group.tag in _ROW_GROUPS:
             background = cascade.style(group).background
-    return {name[len(_PX):]: value for name, value in _features(cell, own, background, cascade).items()}
+    return {name[_PX_LENGTH:].decode(): value for name, value in _features(cell, own, background, cascade).items()}
 
 
-def _features(cell: etree._Element, own: Style, background: str | None, cascade: Cascade) -> dict[str, str]:
-    """The feature attributes (Clark names) of ``cell``, whose computed style is ``own`` and background (its own,
+def _features(cell: etree._Element, own: Style, background: str | None, cascade: Cascade) -> dict[bytes, str]:
+    """The feature attributes (Clark names, UTF-8) of ``cell``, whose computed style is ``own`` and background (its own,
     else its row's or row group's) ``background``.
 
     One walk over the cell's content (nested tables skipped: their text belongs to their own cells) computes each
     element's style from its parent's on the way down (a stack of the open elements' styles), counts the text
     characters per style and keeps the styles from the cell down to the owner of the first visible text, from which
     the indentation comes: padding and margin of the cell and of the block boxes on the way, the text-indent of the
-    innermost block, and 0.25 em per leading non-breaking space."""
+    innermost block, and 0.25 em per leading non-breaking space.
+
+    On a page without author rules, an element that is not one of the :data:`.style.STYLED_TAGS` and has neither a
+    ``style`` nor a ``hidden`` attribute (most are links) is taken as its parent: it is inline and inherits its
+    parent's font, colour and weight unchanged, so its text counts as its parent's (what is counted per style value
+    is the same) and it has no place among the styles that give the indentation (:func:`_inherits_only` says the
+    same of a whole cell). So is an element of :data:`_DISPLAY_ONLY_TAGS` without attributes whose parent's style
+    is the cell's or a block's: a block without padding or margin adds nothing to the indentation, and its
+    text-indent, inherited, is that of the block it would replace as the innermost. Their style is not computed."""
     compute = cascade.child_style
+    plain = not cascade.author_rules
     # the visible text per computed style (cells share Style objects: usually one or two per cell), in order of first
     # use; its characters (whitespace not counted) are counted only when there are two styles or more
     weights: dict[int, list] = {}
     first: list[Style] | None = None  # the styles from the cell to the owner of the first visible text
     leading_nbsp = 0
-    stack: list[Style] = [own]  # the styles of the open elements, the cell's first
+    stack: list[Style] = [own]  # the styles of the open elements (but those taken as their parent), the cell's first
+    pushed: list[bool] = []  # per open element in the cell: whether its style is on the stack
     text: str | None = cell.text
     owner = own
     walker = etree.iterwalk(cell, events=("start", "end"), tag="{*}*")  # elements: comments and PIs are no text
@@ -121,18 +140,26 @@ def _features(cell: etree._Element, own: Style, background: str | None, cascade:
                     entry[1].append(text)
             text = None
         if event == "start":
-            if element.tag == _TABLE:
+            tag = element.tag
+            if tag == _TABLE:
                 walker.skip_subtree()  # its text belongs to its own cells; its tail comes at its end
-                stack.append(owner)  # a placeholder: no text of the table's is counted here
+                pushed.append(False)  # no text of the table's is counted here
                 continue
-            owner = compute(element, stack[-1])
-            stack.append(owner)
+            if plain and (tag not in STYLED_TAGS and (not element.attrib or (
+                    element.get("style") is None and element.get("hidden") is None))
+                          or tag in _DISPLAY_ONLY_TAGS and not element.attrib and (owner is own or is_block(owner))):
+                pushed.append(False)  # taken as its parent: owner stays
+            else:
+                owner = compute(element, owner)  # owner is the style on top of the stack
+                stack.append(owner)
+                pushed.append(True)
             text = element.text
         elif element is cell:
             break
         else:
-            stack.pop()
-            owner = stack[-1]
+            if pushed.pop():
+                stack.pop()
+                owner = stack[-1]
             text = element.tail
     if len(weights) == 1:
         (only, _texts), = weights.values()
@@ -176,7 +203,7 @@ def _features(cell: etree._Element, own: Style, background: str | None, cascade:
     return features
 
 
-def _font_features(style: Style, font_size: float) -> dict[str, str]:
+def _font_features(style: Style, font_size: float) -> dict[bytes, str]:
     """``px:font-size`` (``font_size``, px), ``px:bold``, ``px:italic``, ``px:face`` and ``px:color`` of text whose
     computed style is ``style``."""
     features = {_FONT_SIZE: _number(font_size), _BOLD: "true" if style.weight >= 600 else "false",
@@ -188,7 +215,7 @@ def _font_features(style: Style, font_size: float) -> dict[str, str]:
     return features
 
 
-def _text_only_features(own: Style, background: str | None, nbsp: int | None) -> dict[str, str]:
+def _text_only_features(own: Style, background: str | None, nbsp: int | None) -> dict[bytes, str]:
     """:func:`cell_features` of a cell whose content is one text node (or nothing), with its own style ``own``:
     ``nbsp`` is the number of non-breaking spaces before its first visible character, ``None`` if it has none."""
     features = _font_features(own, round(own.font_size, 2) if nbsp is not None else own.font_size)
@@ -226,7 +253,7 @@ def annotate_tables(root: etree._Element, cascade: Cascade) -> None:
     :func:`cell_features` gives)."""
     style = cascade.style
     heading: str | None = None
-    text_only: dict[tuple[int, str | None, int | None], dict[str, str]] = {}
+    text_only: dict[tuple[int, str | None, int | None], dict[bytes, str]] = {}
     last_row: etree._Element | None = None
     row_style: Style | None = None
     row_background: str | None = None
@@ -236,7 +263,7 @@ def annotate_tables(root: etree._Element, cascade: Cascade) -> None:
         if tag == _TABLE:  # not a cell: a table
             cell.set(_FONT_SIZE, _number(style(cell).font_size))
             if heading:
-                cell.set(_PX + "heading", heading)
+                cell.set(_HEADING, heading)
             continue
         if tag in _HEADINGS:  # not a cell: a heading, for the tables after it
             heading = collapse("".join(cell.itertext())) or heading

@@ -74,11 +74,14 @@ _PROBLEM_ATTRIBUTES: Final = (
 _PROBLEM_ELEMENTS: Final = f'//*[translate(name(), "{_NAME_CHARACTERS}", "") != ""]'
 _NOT_NAME_CHARACTER: Final = re.compile(r"[^A-Za-z0-9._-]")
 # A start tag in the source whose name (HTML 13.2.5.8: from an ASCII letter up to white space, "/" or ">") holds a
-# character that is not an ASCII XML name character. The serializer leaves such elements out ("a<b" from "<a<b>"),
-# where the repair renames them ("a_b"), so the serialization cannot show them: the source text must.
+# character that is not an ASCII XML name character. Every element name comes from such a start tag (the tokenizer
+# starts a tag name only at an ASCII letter; the names the tree builder makes itself are ASCII), so this finds every
+# element the repair renames: those the serializer leaves out ("a<b" from "<a<b>") and those it writes ("fb:like",
+# "a\u00b7b"). (The name characters here are possessive: what follows them cannot be one, so giving some back could
+# never match; it only cost time at every tag.)
 _BAD_SOURCE_TAG: Final = re.compile(r"<[A-Za-z][A-Za-z0-9._-]*+[^A-Za-z0-9._\-\t\n\f\r />]")
-# Names as turbohtml's XML serialization writes them: attributes as ` NAME="`, elements as `<NAME` (a "<" in text or in
-# an attribute value is written "&lt;"); see _needs_repair. Attributes are searched in the reversed text (`"=EMAN `):
+# Attribute names as turbohtml's XML serialization writes them: ` NAME="` (a '"' in an attribute value is written
+# "&quot;"); see _needs_repair. Attributes are searched in the reversed text (`"=EMAN `):
 # there the search starts at each '"=' (found by a fast literal search), not at every space of the text; occurrences
 # cannot overlap (each holds one space and one '="'), so it finds the names a forward search would.
 _SERIALIZED_ATTRIBUTE_REVERSED: Final = re.compile(r'"=([^ =<>"]+) ')
@@ -87,13 +90,6 @@ _SERIALIZED_ATTRIBUTE_REVERSED: Final = re.compile(r'"=([^ =<>"]+) ')
 # holds, or the space before a name that starts with a digit, "." or "-", or with "xmlns" (reversed: "snlmx").
 _MAYBE_BAD_ATTRIBUTE_REVERSED: Final = re.compile(r'"=[A-Za-z0-9._-]*+(?:[^A-Za-z0-9._\- =<>"]| (?<=[0-9.\-] )'
                                                   r'|(?<=snlmx) )')
-# A serialized element name (`<NAME`, NAME a run of [^\s/>!?]) that is not an ASCII XML name: a first character that
-# cannot start one, or one that no name holds after the ASCII name characters. One search instead of every name. (The
-# ASCII name characters here and in _BAD_SOURCE_TAG are possessive: what follows them cannot be one, so giving some
-# back could never match; it only cost time at every tag.)
-_BAD_SERIALIZED_ELEMENT: Final = re.compile(r"<(?:[^A-Za-z_\s/>!?]|[A-Za-z_][A-Za-z0-9._-]*+[^A-Za-z0-9._\-\s/>!?])")
-
-
 
 # Public identifiers that put a document in quirks mode (HTML 13.2.6.4.1, the "initial" insertion mode; abridged to
 # the prefixes real pages use), and the two that do so only without a system identifier.
@@ -164,17 +160,18 @@ def _prepare(document: turbohtml.Document, drop: tuple[str, ...]) -> None:
     _repair_names(document)
 
 
-def _needs_repair(text: str, markup: str, bad_attributes: set[str]) -> bool:
+def _needs_repair(text: str, bad_attributes: set[str]) -> bool:
     """Whether the page may hold a name that :func:`_repair_names` changes: some attribute name of turbohtml's XML
-    serialization ``markup`` (``bad_attributes``, :func:`_bad_attribute_names`) or element name there (``<NAME``) is
-    not an ASCII XML name or is ``xmlns...``, or a start tag of the source ``text`` has a name the serializer leaves
-    out (``a<b``), which the repair renames.
+    serialization is not an ASCII XML name or is ``xmlns...`` (``bad_attributes``, :func:`_bad_attribute_names`), or
+    a start tag of the source ``text`` has a name that is not an ASCII XML name (:data:`_BAD_SOURCE_TAG`), which the
+    repair renames.
 
-    Text can look like markup (`` a:b="`` in a paragraph), which only costs the repair; an attribute the serializer
-    leaves out is one XML cannot hold, which the repair would drop too. So when this is false, repairing would not
-    change the tree, and the XPath queries of the repair (several times the cost of the parse) are skipped."""
-    return (bool(bad_attributes) or _BAD_SERIALIZED_ELEMENT.search(markup) is not None
-            or _BAD_SOURCE_TAG.search(text) is not None)
+    Text can look like markup (`` a:b="`` in a paragraph, ``<a:b`` in a script), which only costs the repair; an
+    attribute the serializer leaves out is one XML cannot hold, which the repair would drop too. So when this is
+    false, repairing would not change the tree, and the XPath queries of the repair (several times the cost of the
+    parse) are skipped. (The serialization's element names need no search of their own: each comes from a start tag
+    of the source.)"""
+    return bool(bad_attributes) or _BAD_SOURCE_TAG.search(text) is not None
 
 
 def _bad_attribute_names(markup: str) -> set[str]:
@@ -246,7 +243,7 @@ def parse_html(text: str, *, drop: tuple[str, ...] = DROPPED_ELEMENTS, xml_safe:
         document.remove(", ".join(drop))
     markup = document.serialize(_XML_SERIALIZATION)
     bad_attributes = _bad_attribute_names(markup)
-    repaired = _needs_repair(text, markup, bad_attributes)
+    repaired = _needs_repair(text, bad_attributes)
     if repaired:
         _repair_names(document, bad_attributes)
         markup = document.serialize(_XML_SERIALIZATION)
