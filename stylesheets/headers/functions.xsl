@@ -161,8 +161,13 @@
   <!-- True if the text ends with a colon (ASCII or full-width), as labels such as "Price:" do. -->
   <xsl:function name="f:has-trailing-colon" as="xs:boolean">
     <xsl:param name="text" as="xs:string?"/>
+    <!-- the pattern reads the whole text (~0.4 us a character): a text that ends with a colon, or with a printable
+         ASCII character that is no colon (neither [\s\p{Z}] nor a colon), is answered by its last character -->
+    <xsl:variable name="last" as="xs:integer?"
+        select="string-to-codepoints(substring(string($text), string-length(string($text)), 1))"/>
     <xsl:sequence select="(contains(string($text), ':') or contains(string($text), '：'))
-                          and matches(string($text), '[:：][\s\p{Z}]*$')"/>
+                          and ($last = (58, 65306)
+                               or (not($last ge 33 and $last le 126) and matches(string($text), '[:：][\s\p{Z}]*$')))"/>
   </xsl:function>
 
   <!--
