@@ -132,20 +132,35 @@
   </xsl:function>
 
   <!-- The usual face, colour, background and class of some cells: the most frequent value of each (and their
-       'look', f:look). -->
+       'look', f:look). Cells that all look alike (most lines: equal looks are equal in all four) have the first
+       one's values, without the four fp:usual-value scans. -->
   <xsl:function name="fp:usual" as="map(*)">
     <xsl:param name="cells" as="map(*)*"/>
-    <xsl:variable name="face" as="xs:string" select="fp:usual-value($cells ! ?face)"/>
-    <xsl:variable name="color" as="xs:string" select="fp:usual-value($cells ! ?color)"/>
-    <xsl:variable name="background" as="xs:string" select="fp:usual-value($cells ! ?background)"/>
-    <xsl:variable name="class" as="xs:string" select="fp:usual-value($cells ! ?class)"/>
-    <xsl:sequence select="map {
-        'face' : $face,
-        'color' : $color,
-        'background' : $background,
-        'class' : $class,
-        'look' : f:look($face, $color, $background, $class)
-      }"/>
+    <xsl:variable name="first" as="map(*)?" select="$cells[1]"/>
+    <xsl:choose>
+      <xsl:when test="exists($first) and (every $cell in $cells satisfies $cell?look eq $first?look)">
+        <xsl:sequence select="map {
+            'face' : $first?face,
+            'color' : $first?color,
+            'background' : $first?background,
+            'class' : $first?class,
+            'look' : $first?look
+          }"/>
+      </xsl:when>
+      <xsl:otherwise>
+        <xsl:variable name="face" as="xs:string" select="fp:usual-value($cells ! ?face)"/>
+        <xsl:variable name="color" as="xs:string" select="fp:usual-value($cells ! ?color)"/>
+        <xsl:variable name="background" as="xs:string" select="fp:usual-value($cells ! ?background)"/>
+        <xsl:variable name="class" as="xs:string" select="fp:usual-value($cells ! ?class)"/>
+        <xsl:sequence select="map {
+            'face' : $face,
+            'color' : $color,
+            'background' : $background,
+            'class' : $class,
+            'look' : f:look($face, $color, $background, $class)
+          }"/>
+      </xsl:otherwise>
+    </xsl:choose>
   </xsl:function>
 
   <!-- The most frequent of some values (f:mode), '' for none. Values all equal (most lines: no face, colour or class
