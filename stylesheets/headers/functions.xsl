@@ -61,8 +61,11 @@
         + (if ($rest eq '') then 0 else string-length(replace($rest, '\P{L}+', '')))"/>
     <xsl:variable name="digits" as="xs:integer" select="string-length($clean) - string-length(translate($clean,
         '0123456789', '')) + (if ($rest eq '') then 0 else string-length(replace($rest, '\P{Nd}+', '')))"/>
+    <!-- the placeholders below have at most four characters, and lower-case() shortens no text: a longer text is not
+         lower-cased for the test -->
     <xsl:sequence select="
-        if ($letters + $digits eq 0 or lower-case($clean) = ('n/a', 'n.a.', 'na', 'tba', 'tbd')) then 'null'
+        if ($letters + $digits eq 0
+            or (string-length($clean) le 4 and lower-case($clean) = ('n/a', 'n.a.', 'na', 'tba', 'tbd'))) then 'null'
         else if ($digits gt 0 and $digits ge $letters) then 'numeric'
         else if ($digits gt 0 and fp:has-month-date($clean)) then 'numeric'
         else 'text'"/>
