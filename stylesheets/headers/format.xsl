@@ -64,10 +64,15 @@
         map { $x : fp:usual($column-cells($x + 1)) })"/>
     <xsl:variable name="row-usual" as="map(xs:integer, map(*))" select="map:merge(for $y in 0 to $model?rows - 1
         return map { $y : fp:usual(f:model-row($model, $y)?texts ! f:model-cell($model, .)) })"/>
-    <xsl:variable name="row-bands" as="map(xs:integer, xs:boolean)" select="fp:bands($model, $narrow-rows,
-        function($y) { f:model-row($model, $y)?texts }, function($id, $x) { $column-usual($x) }, true())"/>
+    <!-- a band is a line of cells with text that share a background (fp:bands): where no cell with text has one
+         (most tables), there is no band, of rows or of columns, and fp:bands is not called -->
+    <xsl:variable name="painted" as="xs:boolean" select="some $cell in $scored satisfies $cell?background ne ''"/>
+    <xsl:variable name="row-bands" as="map(xs:integer, xs:boolean)" select="if (not($painted)) then map {}
+        else fp:bands($model, $narrow-rows, function($y) { f:model-row($model, $y)?texts },
+                      function($id, $x) { $column-usual($x) }, true())"/>
     <xsl:variable name="context" as="map(*)" select="map { 'model' : $model, 'values' : $values, 'marks' : $marks,
-        'profile' : $profile, 'column-usual' : $column-usual, 'row-usual' : $row-usual, 'row-bands' : $row-bands }"/>
+        'profile' : $profile, 'column-usual' : $column-usual, 'row-usual' : $row-usual, 'row-bands' : $row-bands,
+        'painted' : $painted }"/>
     <!-- the slot values of every row, computed once for both row passes -->
     <xsl:variable name="row-slots" as="map(*)*" select="fp:row-slots($context)"/>
     <!-- pass 1: k over all columns -->
@@ -127,20 +132,35 @@
   </xsl:function>
 
   <!-- The usual face, colour, background and class of some cells: the most frequent value of each (and their
-       'look', f:look). -->
+       'look', f:look). Cells that all look alike (most lines: equal looks are equal in all four) have the first
+       one's values, without the four fp:usual-value scans. -->
   <xsl:function name="fp:usual" as="map(*)">
     <xsl:param name="cells" as="map(*)*"/>
-    <xsl:variable name="face" as="xs:string" select="fp:usual-value($cells ! ?face)"/>
-    <xsl:variable name="color" as="xs:string" select="fp:usual-value($cells ! ?color)"/>
-    <xsl:variable name="background" as="xs:string" select="fp:usual-value($cells ! ?background)"/>
-    <xsl:variable name="class" as="xs:string" select="fp:usual-value($cells ! ?class)"/>
-    <xsl:sequence select="map {
-        'face' : $face,
-        'color' : $color,
-        'background' : $background,
-        'class' : $class,
-        'look' : f:look($face, $color, $background, $class)
-      }"/>
+    <xsl:variable name="first" as="map(*)?" select="$cells[1]"/>
+    <xsl:choose>
+      <xsl:when test="exists($first) and (every $cell in $cells satisfies $cell?look eq $first?look)">
+        <xsl:sequence select="map {
+            'face' : $first?face,
+            'color' : $first?color,
+            'background' : $first?background,
+            'class' : $first?class,
+            'look' : $first?look
+          }"/>
+      </xsl:when>
+      <xsl:otherwise>
+        <xsl:variable name="face" as="xs:string" select="fp:usual-value($cells ! ?face)"/>
+        <xsl:variable name="color" as="xs:string" select="fp:usual-value($cells ! ?color)"/>
+        <xsl:variable name="background" as="xs:string" select="fp:usual-value($cells ! ?background)"/>
+        <xsl:variable name="class" as="xs:string" select="fp:usual-value($cells ! ?class)"/>
+        <xsl:sequence select="map {
+            'face' : $face,
+            'color' : $color,
+            'background' : $background,
+            'class' : $class,
+            'look' : f:look($face, $color, $background, $class)
+          }"/>
+      </xsl:otherwise>
+    </xsl:choose>
   </xsl:function>
 
   <!-- The most frequent of some values (f:mode), '' for none. Values all equal (most lines: no face, colour or class
@@ -296,9 +316,11 @@
     <xsl:param name="context" as="map(*)"/>
     <xsl:param name="rows" as="xs:integer*"/>
     <xsl:variable name="model" as="map(*)" select="$context?model"/>
-    <xsl:variable name="bands" as="map(xs:integer, xs:boolean)" select="fp:bands($model, 0 to $model?cols - 1,
-        function($x) { f:column-ids($model, $x, $rows)[map:contains($context?values, .)] },
-        function($id, $x) { $context?row-usual(f:model-cell($model, $id)?row) }, false())"/>
+    <!-- no cell with text with a background: no band (f:format-analysis) -->
+    <xsl:variable name="bands" as="map(xs:integer, xs:boolean)" select="if (not($context?painted)) then map {}
+        else fp:bands($model, 0 to $model?cols - 1,
+                      function($x) { f:column-ids($model, $x, $rows)[map:contains($context?values, .)] },
+                      function($id, $x) { $context?row-usual(f:model-cell($model, $id)?row) }, false())"/>
     <xsl:variable name="owner" as="array(*)" select="$model?owner"/>
     <xsl:for-each select="0 to $model?cols - 1">
       <xsl:variable name="x" as="xs:integer" select="."/>
