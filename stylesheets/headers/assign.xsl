@@ -88,9 +88,9 @@
     <xsl:variable name="n" as="xs:integer" select="$model?cols"/>
     <!-- rows that a data cell covers -->
     <xsl:variable name="row-has-data" as="xs:boolean*" select="for $y in 0 to $m - 1 return
-        some $id in f:model-row($model, $y)?ids satisfies $roles($id) = ('data', 'empty')"/>
+        some $id in $model?row($y + 1)?ids satisfies $roles($id) = ('data', 'empty')"/>
     <xsl:variable name="headers" as="map(*)*"
-        select="$model?ids[$roles(.) eq 'header'] ! f:model-cell($model, .)"/>
+        select="let $cells := $model?cells return $model?ids[$roles(.) eq 'header'] ! $cells(.)"/>
     <!-- column header / row header, per the WHATWG definitions (scope only with markup), except that a header cell
          in the auto state that is not a column header is a row header whatever the other cells of its columns are:
          WHATWG also asks that no data cell cover its columns, so one td in a column of th (a "Source:" note spanning
@@ -267,33 +267,38 @@
     <xsl:param name="vertical" as="xs:boolean"/>
     <xsl:param name="eligible" as="map(*)"/>
     <xsl:param name="order" as="function(xs:string) as xs:integer*"/>
-    <!-- one block (most lines): its eligible cells with content, no opaque header to compare with -->
-    <xsl:variable name="lists" as="array(*)*">
-      <xsl:sequence select="[()]"/>
-      <xsl:if test="count($blocks) eq 1">
-        <xsl:sequence select="[ fp:sort(distinct-values($blocks?2[$eligible(.)][not(f:model-cell($model, .)?empty)]),
-                                        $order) ]"/>
-      </xsl:if>
-      <xsl:iterate select="$blocks[count($blocks) gt 1]">
-        <xsl:param name="latest" as="map(*)" select="map {}"/>
-        <xsl:variable name="added" as="map(*)">
-          <xsl:map>
-            <xsl:for-each-group select="?2" group-by="let $c := f:model-cell($model, .) return
-                if ($vertical) then $c?col || '+' || $c?colspan else $c?row || '+' || $c?rowspan">
-              <xsl:map-entry key="current-grouping-key()" select="current-group()"/>
-            </xsl:for-each-group>
-          </xsl:map>
+    <xsl:variable name="cells" as="map(*)" select="$model?cells"/>
+    <xsl:choose>
+      <!-- one block (most lines): its eligible cells with content, no opaque header to compare with; the array built
+           at once -->
+      <xsl:when test="count($blocks) eq 1">
+        <xsl:sequence select="[ (), fp:sort(distinct-values($blocks?2[$eligible(.)][not($cells(.)?empty)]), $order) ]"/>
+      </xsl:when>
+      <xsl:otherwise>
+        <xsl:variable name="lists" as="array(*)*">
+          <xsl:sequence select="[()]"/>
+          <xsl:iterate select="$blocks">
+            <xsl:param name="latest" as="map(*)" select="map {}"/>
+            <xsl:variable name="added" as="map(*)">
+              <xsl:map>
+                <xsl:for-each-group select="?2" group-by="let $c := f:model-cell($model, .) return
+                    if ($vertical) then $c?col || '+' || $c?colspan else $c?row || '+' || $c?rowspan">
+                  <xsl:map-entry key="current-grouping-key()" select="current-group()"/>
+                </xsl:for-each-group>
+              </xsl:map>
+            </xsl:variable>
+            <xsl:variable name="now" as="map(*)" select="map:merge(($added, $latest),
+                map { 'duplicates' : 'use-first' })"/>
+            <xsl:sequence select="[ fp:sort(distinct-values(map:for-each($now, function($extent, $ids) { $ids })
+                [$eligible(.)][not(f:model-cell($model, .)?empty)]), $order) ]"/>
+            <xsl:next-iteration>
+              <xsl:with-param name="latest" select="$now"/>
+            </xsl:next-iteration>
+          </xsl:iterate>
         </xsl:variable>
-        <xsl:variable name="now" as="map(*)" select="map:merge(($added, $latest),
-            map { 'duplicates' : 'use-first' })"/>
-        <xsl:sequence select="[ fp:sort(distinct-values(map:for-each($now, function($extent, $ids) { $ids })
-            [$eligible(.)][not(f:model-cell($model, .)?empty)]), $order) ]"/>
-        <xsl:next-iteration>
-          <xsl:with-param name="latest" select="$now"/>
-        </xsl:next-iteration>
-      </xsl:iterate>
-    </xsl:variable>
-    <xsl:sequence select="array:join($lists)"/>
+        <xsl:sequence select="array:join($lists)"/>
+      </xsl:otherwise>
+    </xsl:choose>
   </xsl:function>
 
   <!-- sort($items, (), $key), with none or one item returned as it is: most lines have one header cell, and a sort
