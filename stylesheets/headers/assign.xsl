@@ -88,9 +88,9 @@
     <xsl:variable name="n" as="xs:integer" select="$model?cols"/>
     <!-- rows that a data cell covers -->
     <xsl:variable name="row-has-data" as="xs:boolean*" select="for $y in 0 to $m - 1 return
-        some $id in f:model-row($model, $y)?ids satisfies $roles($id) = ('data', 'empty')"/>
+        some $id in $model?row($y + 1)?ids satisfies $roles($id) = ('data', 'empty')"/>
     <xsl:variable name="headers" as="map(*)*"
-        select="$model?ids[$roles(.) eq 'header'] ! f:model-cell($model, .)"/>
+        select="let $cells := $model?cells return $model?ids[$roles(.) eq 'header'] ! $cells(.)"/>
     <!-- column header / row header, per the WHATWG definitions (scope only with markup), except that a header cell
          in the auto state that is not a column header is a row header whatever the other cells of its columns are:
          WHATWG also asks that no data cell cover its columns, so one td in a column of th (a "Source:" note spanning
@@ -107,28 +107,32 @@
                if ($scope eq 'row') then true()
                else if ($scope = ('col', 'rowgroup', 'colgroup')) then false()
                else not($column-header(?id))) })"/>
-    <!-- the slots of the header cells (those they own, without overlaps), by column and by row; the key of the
-         overlap map is only made when the grid has overlaps -->
+    <!-- the slots of the header cells (those they own, without overlaps), by column and by row, each an array
+         [y, x, id] (a map per slot cost several times as much); the key of the overlap map is only made when the
+         grid has overlaps -->
     <xsl:variable name="skip" as="map(*)" select="$model?skip"/>
-    <xsl:variable name="header-slots" as="map(*)*" select="
+    <xsl:variable name="no-skip" as="xs:boolean" select="map:size($skip) eq 0"/>
+    <xsl:variable name="owner" as="array(*)" select="$model?owner"/>
+    <xsl:variable name="header-slots" as="array(*)*" select="
         for $h in $headers,
+            $id in $h?id,
             $y in $h?row to min(($h?row + $h?rowspan, $m)) - 1,
             $x in $h?col to min(($h?col + $h?colspan, $n)) - 1
-        return if (f:owner($model, $y, $x) eq $h?id
-                   and (map:size($skip) eq 0 or not(map:contains($skip, $y || ':' || $x))))
-               then map { 'y' : $y, 'x' : $x, 'id' : $h?id } else ()"/>
+        return if ($owner($y + 1)($x + 1) eq $id
+                   and ($no-skip or not(map:contains($skip, $y || ':' || $x))))
+               then [ $y, $x, $id ] else ()"/>
     <!-- grouped with for-each-group: map:merge with duplicates 'combine' appends to a key's sequence one item at a
          time, which costs the square of a long column of header cells -->
-    <xsl:variable name="by-column" as="map(xs:integer, map(*)*)">
+    <xsl:variable name="by-column" as="map(xs:integer, array(*)*)">
       <xsl:map>
-        <xsl:for-each-group select="$header-slots" group-by="?x">
+        <xsl:for-each-group select="$header-slots" group-by="?2">
           <xsl:map-entry key="current-grouping-key()" select="current-group()"/>
         </xsl:for-each-group>
       </xsl:map>
     </xsl:variable>
-    <xsl:variable name="by-row" as="map(xs:integer, map(*)*)">
+    <xsl:variable name="by-row" as="map(xs:integer, array(*)*)">
       <xsl:map>
-        <xsl:for-each-group select="$header-slots" group-by="?y">
+        <xsl:for-each-group select="$header-slots" group-by="?1">
           <xsl:map-entry key="current-grouping-key()" select="current-group()"/>
         </xsl:for-each-group>
       </xsl:map>
@@ -137,10 +141,10 @@
          of a table without header columns, which are not looked at) -->
     <xsl:variable name="column-blocks" as="array(*)" select="array:join(for $x in 0 to $n - 1 return
         [ if (map:contains($by-column, $x))
-          then fp:blocks($model, $roles, true(), $x, fp:sort($by-column($x), function($s) { $s?y })) else () ])"/>
+          then fp:blocks($model, $roles, true(), $x, fp:sort($by-column($x), function($s) { $s(1) })) else () ])"/>
     <xsl:variable name="row-blocks" as="array(*)" select="array:join(for $y in 0 to $m - 1 return
         [ if (map:contains($by-row, $y))
-          then fp:blocks($model, $roles, false(), $y, fp:sort($by-row($y), function($s) { $s?x })) else () ])"/>
+          then fp:blocks($model, $roles, false(), $y, fp:sort($by-row($y), function($s) { $s(2) })) else () ])"/>
     <!-- the scans' results, once per line and number of blocks before the principal cell (a slot's column headers
          depend only on its column and on how many of the column's header blocks lie above the cell; row headers
          likewise): array per line of arrays indexed by 1 + that number; a line without blocks finds nothing -->
@@ -169,8 +173,8 @@
                                                          else array:join((1 to $m) ! [()])"/>
     <xsl:sequence select="map {
         'model' : $model, 'roles' : $roles,
-        'column-firsts' : array:join(for $x in 1 to $n return [ $column-blocks($x) ! ?first ]),
-        'row-firsts' : array:join(for $y in 1 to $m return [ $row-blocks($y) ! ?first ]),
+        'column-firsts' : array:join(for $x in 1 to $n return [ $column-blocks($x) ! ?1 ]),
+        'row-firsts' : array:join(for $y in 1 to $m return [ $row-blocks($y) ! ?1 ]),
         'column-lists' : $column-lists, 'row-lists' : $row-lists,
         'sections' : $sections,
         'scans-alone' : empty($rowgroup-headers) and empty($colgroup-headers),
@@ -186,26 +190,26 @@
   <!--
     Header blocks along one line of slots (a column top-down, or a row left to right): maximal runs of header cells
     not interrupted by a data cell (slots without a cell, with overlapping cells, or of a section cell are skipped,
-    as the WHATWG scan skips them). Built from the line's header slots ($positions: maps { 'y', 'x', 'id' } in line
+    as the WHATWG scan skips them). Built from the line's header slots ($positions: arrays [y, x, id] in line
     order), looking at the slots between two of them only to find a data cell that ends the block: a line costs its
-    header slots, not its length. Returns maps { 'first' : position of the block's first slot, 'ids' : its header
-    cells in line order }, in line order.
+    header slots, not its length. Returns arrays [first, ids]: the position of the block's first slot and its header
+    cells in line order, in line order (arrays: a map per block cost several times as much).
   -->
-  <xsl:function name="fp:blocks" as="map(*)*">
+  <xsl:function name="fp:blocks" as="array(*)*">
     <xsl:param name="model" as="map(*)"/>
     <xsl:param name="roles" as="map(*)"/>
     <xsl:param name="vertical" as="xs:boolean"/>
     <xsl:param name="line" as="xs:integer"/>
-    <xsl:param name="positions" as="map(*)*"/>
+    <xsl:param name="positions" as="array(*)*"/>
     <xsl:iterate select="$positions">
       <xsl:param name="ids" as="xs:string*" select="()"/>
       <xsl:param name="first" as="xs:integer" select="-1"/>
       <xsl:param name="last" as="xs:integer" select="-1"/>
       <xsl:on-completion>
-        <xsl:sequence select="if (exists($ids)) then map { 'first' : $first, 'ids' : $ids } else ()"/>
+        <xsl:sequence select="if (exists($ids)) then [ $first, $ids ] else ()"/>
       </xsl:on-completion>
-      <xsl:variable name="at" as="xs:integer" select="if ($vertical) then ?y else ?x"/>
-      <xsl:variable name="id" as="xs:string" select="?id"/>
+      <xsl:variable name="at" as="xs:integer" select="if ($vertical) then ?1 else ?2"/>
+      <xsl:variable name="id" as="xs:string" select="?3"/>
       <xsl:choose>
         <xsl:when test="$id eq $ids[last()]">
           <xsl:next-iteration>
@@ -219,7 +223,7 @@
           </xsl:next-iteration>
         </xsl:when>
         <xsl:otherwise>
-          <xsl:sequence select="if (exists($ids)) then map { 'first' : $first, 'ids' : $ids } else ()"/>
+          <xsl:sequence select="if (exists($ids)) then [ $first, $ids ] else ()"/>
           <xsl:next-iteration>
             <xsl:with-param name="ids" select="$id"/>
             <xsl:with-param name="first" select="$at"/>
@@ -259,37 +263,42 @@
   -->
   <xsl:function name="fp:scan-lists" as="array(*)">
     <xsl:param name="model" as="map(*)"/>
-    <xsl:param name="blocks" as="map(*)*"/>
+    <xsl:param name="blocks" as="array(*)*"/>
     <xsl:param name="vertical" as="xs:boolean"/>
     <xsl:param name="eligible" as="map(*)"/>
     <xsl:param name="order" as="function(xs:string) as xs:integer*"/>
-    <!-- one block (most lines): its eligible cells with content, no opaque header to compare with -->
-    <xsl:variable name="lists" as="array(*)*">
-      <xsl:sequence select="[()]"/>
-      <xsl:if test="count($blocks) eq 1">
-        <xsl:sequence select="[ fp:sort(distinct-values($blocks?ids[$eligible(.)][not(f:model-cell($model, .)?empty)]),
-                                        $order) ]"/>
-      </xsl:if>
-      <xsl:iterate select="$blocks[count($blocks) gt 1]">
-        <xsl:param name="latest" as="map(*)" select="map {}"/>
-        <xsl:variable name="added" as="map(*)">
-          <xsl:map>
-            <xsl:for-each-group select="?ids" group-by="let $c := f:model-cell($model, .) return
-                if ($vertical) then $c?col || '+' || $c?colspan else $c?row || '+' || $c?rowspan">
-              <xsl:map-entry key="current-grouping-key()" select="current-group()"/>
-            </xsl:for-each-group>
-          </xsl:map>
+    <xsl:variable name="cells" as="map(*)" select="$model?cells"/>
+    <xsl:choose>
+      <!-- one block (most lines): its eligible cells with content, no opaque header to compare with; the array built
+           at once -->
+      <xsl:when test="count($blocks) eq 1">
+        <xsl:sequence select="[ (), fp:sort(distinct-values($blocks?2[$eligible(.)][not($cells(.)?empty)]), $order) ]"/>
+      </xsl:when>
+      <xsl:otherwise>
+        <xsl:variable name="lists" as="array(*)*">
+          <xsl:sequence select="[()]"/>
+          <xsl:iterate select="$blocks">
+            <xsl:param name="latest" as="map(*)" select="map {}"/>
+            <xsl:variable name="added" as="map(*)">
+              <xsl:map>
+                <xsl:for-each-group select="?2" group-by="let $c := f:model-cell($model, .) return
+                    if ($vertical) then $c?col || '+' || $c?colspan else $c?row || '+' || $c?rowspan">
+                  <xsl:map-entry key="current-grouping-key()" select="current-group()"/>
+                </xsl:for-each-group>
+              </xsl:map>
+            </xsl:variable>
+            <xsl:variable name="now" as="map(*)" select="map:merge(($added, $latest),
+                map { 'duplicates' : 'use-first' })"/>
+            <xsl:sequence select="[ fp:sort(distinct-values(map:for-each($now, function($extent, $ids) { $ids })
+                [$eligible(.)][not(f:model-cell($model, .)?empty)]), $order) ]"/>
+            <xsl:next-iteration>
+              <xsl:with-param name="latest" select="$now"/>
+            </xsl:next-iteration>
+          </xsl:iterate>
         </xsl:variable>
-        <xsl:variable name="now" as="map(*)" select="map:merge(($added, $latest),
-            map { 'duplicates' : 'use-first' })"/>
-        <xsl:sequence select="[ fp:sort(distinct-values(map:for-each($now, function($extent, $ids) { $ids })
-            [$eligible(.)][not(f:model-cell($model, .)?empty)]), $order) ]"/>
-        <xsl:next-iteration>
-          <xsl:with-param name="latest" select="$now"/>
-        </xsl:next-iteration>
-      </xsl:iterate>
-    </xsl:variable>
-    <xsl:sequence select="array:join($lists)"/>
+        <xsl:sequence select="array:join($lists)"/>
+      </xsl:otherwise>
+    </xsl:choose>
   </xsl:function>
 
   <!-- sort($items, (), $key), with none or one item returned as it is: most lines have one header cell, and a sort

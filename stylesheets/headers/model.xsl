@@ -14,7 +14,6 @@
                  'wide', 'spanning' (see f:is-wide-row), 'row-headed' (the cells anchored in the row are th
                  cells followed by td cells only, empty ones or ones holding a table included: WHATWG reads the th
                  cells as the row's headers, since a td shares their row) },
-      'row-classes' : map { row index : the row's classes (f:style-classes) }
     }
 
   A cell map holds the grid attributes (row, col, rowspan, colspan, tag, scope), the text (with blank, empty), bold,
@@ -45,19 +44,18 @@
 
   <xsl:function name="f:table-model" as="map(*)">
     <xsl:param name="table" as="element(px:table)"/>
-    <xsl:variable name="rows" as="element(px:row)*">
-      <xsl:perform-sort select="$table/px:row">
-        <xsl:sort select="xs:integer(@index)"/>
-      </xsl:perform-sort>
-    </xsl:variable>
+    <!-- the rows by index: as they are when their indexes are 0, 1, 2, ... in tree order (the grid writes them so),
+         without the sort and its integer casts -->
+    <xsl:variable name="table-rows" as="element(px:row)*" select="$table/px:row"/>
+    <xsl:variable name="rows" as="element(px:row)*" select="
+        if (every $i in 1 to count($table-rows) satisfies string($table-rows[$i]/@index) eq string($i - 1))
+        then $table-rows else sort($table-rows, (), function($row) { xs:integer($row/@index) })"/>
     <xsl:variable name="m" as="xs:integer" select="count($rows)"/>
     <xsl:variable name="n" as="xs:integer"
         select="if ($table/@cols castable as xs:integer) then xs:integer($table/@cols)
                 else max((0, $rows ! count(px:slot)))"/>
-    <!-- the classes of each row, computed once for the row-classes map and the row maps -->
+    <!-- the classes of each row, for the row maps -->
     <xsl:variable name="classes" as="xs:string*" select="$rows ! f:style-classes(@class)"/>
-    <xsl:variable name="row-classes" as="map(xs:integer, xs:string)"
-        select="map:merge(for $y in 1 to $m return map { xs:integer($rows[$y]/@index) : $classes[$y] })"/>
     <xsl:variable name="cells" as="map(xs:string, map(*))"
         select="map:merge($table/px:cell ! map { string(@id) : fp:model-cell(.) })"/>
     <xsl:variable name="owner" as="array(*)" select="array:join(
@@ -66,28 +64,18 @@
     <xsl:variable name="skip" as="map(xs:string, xs:boolean)"
         select="if (empty($overlaps)) then map {}
                 else map:merge($overlaps ! map { @row || ':' || @col : true() }, map { 'duplicates' : 'use-first' })"/>
-    <!-- per column: how many of the cells with text anchored in it, in rows that hold a td (not rows of header
-         cells alone), spanning that column only, are th, and bold (fp:model-row). The cell maps are the values
-         of the cells map ($cells?*: each once, in any order, as the marks are counts), not a look-up per id, nor
-         map:for-each (a dynamic function call per cell cost as much as the rest of the model). -->
-    <xsl:variable name="cell-maps" as="map(*)*" select="$cells?*"/>
-    <!-- one map per row with a td, not per td cell -->
-    <xsl:variable name="td-rows" as="map(xs:integer, xs:boolean)" select="map:merge(
-        distinct-values($cell-maps[?tag eq 'td'] ! ?row) ! map { . : true() })"/>
-    <xsl:variable name="column-marks" as="map(xs:integer, map(*))">
-      <xsl:map>
-        <xsl:for-each-group select="$cell-maps[not(?blank) and ?colspan eq 1 and map:contains($td-rows, ?row)]"
-            group-by="?col">
-          <xsl:map-entry key="current-grouping-key()" select="map {
-              'text' : count(current-group()), 'th' : count(current-group()[?tag eq 'th']),
-              'bold' : count(current-group()[?bold]) }"/>
-        </xsl:for-each-group>
-      </xsl:map>
-    </xsl:variable>
-    <xsl:variable name="row-maps" as="array(*)" select="array:join(
+    <!-- the row maps; a row whose one text cell is a lone heading mark (fp:model-row) is wide unless the mark is its
+         column's: the column marks (fp:column-marks, a pass over all cells) are counted only when such a row exists
+         (few tables have one), and its 'wide' decided then -->
+    <xsl:variable name="rows-1" as="map(*)*" select="
         for $y in 1 to $m
-        return [ fp:model-row($rows[$y], $y - 1, $classes[$y], distinct-values($owner($y)?*[. ne '']), $cells, $n,
-                              $column-marks) ])"/>
+        return fp:model-row($rows[$y], $y - 1, $classes[$y], distinct-values($owner($y)?*[. ne '']), $cells, $n)"/>
+    <xsl:variable name="row-maps" as="array(*)" select="
+        if (every $row in $rows-1 satisfies exists($row?wide)) then array { $rows-1 }
+        else let $column-marks := fp:column-marks($cells?*) return array { $rows-1 ! (
+          if (exists(?wide)) then .
+          else let $only := $cells(?texts) return
+               map:put(., 'wide', not(fp:column-mark($column-marks($only?col), $only)))) }"/>
     <xsl:sequence select="map {
         'table' : $table,
         'rows' : $m,
@@ -96,8 +84,7 @@
         'ids' : $table/px:cell/string(@id),
         'owner' : $owner,
         'skip' : $skip,
-        'row' : $row-maps,
-        'row-classes' : $row-classes
+        'row' : $row-maps
       }"/>
   </xsl:function>
 
@@ -245,13 +232,18 @@
     <!-- one entry per cell id (the ids are those of the cells map, each once), not a merge of the changed cells
          with the whole cells map -->
     <xsl:variable name="cells" as="map(*)" select="$model?cells"/>
-    <xsl:variable name="row-classes" as="map(*)" select="$model?row-classes"/>
+    <!-- the classes of each row by row index (the first row of an index), for 'row-class': built here, since only
+         the formatting method reads it -->
+    <xsl:variable name="row-classes" as="map(*)"
+        select="map:merge($model?table/px:row ! map { xs:integer(@index) : f:style-classes(@class) })"/>
     <xsl:sequence select="map:put($model, 'cells', map:merge(
         $model?ids ! (let $cell := $cells(.) return
                       map { . : if ($cell?blank) then $cell
                                 else map:merge(($cell, f:cell-features($cell, $row-classes))) })))"/>
   </xsl:function>
 
+  <!-- The map of row y (f:table-model), but for 'wide' where it depends on the column marks of the row's one text cell
+       (a lone th or bold cell in a table of at least three columns): left empty, for f:table-model to decide. -->
   <xsl:function name="fp:model-row" as="map(*)">
     <xsl:param name="row" as="element(px:row)"/>
     <xsl:param name="y" as="xs:integer"/>
@@ -259,7 +251,6 @@
     <xsl:param name="ids" as="xs:string*"/>
     <xsl:param name="cells" as="map(*)"/>
     <xsl:param name="n" as="xs:integer"/>
-    <xsl:param name="column-marks" as="map(*)"/>
     <!-- the cell maps of the row, looked up once for the lists below -->
     <xsl:variable name="row-cells" as="map(*)*" select="$ids ! $cells(.)"/>
     <xsl:variable name="text-cells" as="map(*)*" select="$row-cells[not(?blank)]"/>
@@ -280,11 +271,30 @@
         'row-headed' : exists($first-td) and $first-td gt 1 and not(subsequence($tags, $first-td) = 'th'),
         'spanning' : exists($only) and $only?row eq $y and $only?rowspan eq 1
                      and $only?colspan ge 2 and $only?colspan * 2 ge $n,
-        'wide' : exists($only) and $only?row eq $y and $only?rowspan eq 1
-                 and (($only?colspan ge 2 and $only?colspan * 2 ge $n)
-                      or ($n ge 3 and ($only?tag eq 'th' or $only?bold) and $only?scope ne 'row'
-                          and not(fp:column-mark($column-marks($only?col), $only))))
+        'wide' : if (not(exists($only) and $only?row eq $y and $only?rowspan eq 1)) then false()
+                 else if ($only?colspan ge 2 and $only?colspan * 2 ge $n) then true()
+                 else if ($n ge 3 and ($only?tag eq 'th' or $only?bold) and $only?scope ne 'row') then ()
+                 else false()
       }"/>
+  </xsl:function>
+
+  <!-- Per column: how many of the cells with text anchored in it, in rows that hold a td (not rows of header cells
+       alone), spanning that column only, are th, and bold: map { column : map { 'text', 'th', 'bold' } }. The cell
+       maps are the values of the cells map (each once, in any order, as the marks are counts), not a look-up per
+       id, nor map:for-each (a dynamic function call per cell cost as much as the rest of the model). -->
+  <xsl:function name="fp:column-marks" as="map(xs:integer, map(*))">
+    <xsl:param name="cell-maps" as="map(*)*"/>
+    <!-- one map per row with a td, not per td cell -->
+    <xsl:variable name="td-rows" as="map(xs:integer, xs:boolean)" select="map:merge(
+        distinct-values($cell-maps[?tag eq 'td'] ! ?row) ! map { . : true() })"/>
+    <xsl:map>
+      <xsl:for-each-group select="$cell-maps[not(?blank) and ?colspan eq 1 and map:contains($td-rows, ?row)]"
+          group-by="?col">
+        <xsl:map-entry key="current-grouping-key()" select="map {
+            'text' : count(current-group()), 'th' : count(current-group()[?tag eq 'th']),
+            'bold' : count(current-group()[?bold]) }"/>
+      </xsl:for-each-group>
+    </xsl:map>
   </xsl:function>
 
   <!-- True if the heading mark of a lone cell (th, or bold for a td) is its column's own: at least half of the other
