@@ -262,3 +262,17 @@ def test_control_count_on_the_utf8_bytes_equals_the_count_on_the_text(data: byte
 
     text = data.decode("utf-8", "replace").replace("\x00", "\ufffd")
     assert _xml_control_count(text, data) == _xml_control_count(text)
+
+
+@pytest.mark.parametrize("encoding, data", [
+    ("utf-16le", "\ufeff<p>\u0101\u011f\u1f00 x</p>".encode("utf-16-le")),  # code units with bytes 0x01 to 0x1f
+    ("utf-16be", "\ufeff<p>\u0101\u011f\u1f00 x</p>".encode("utf-16-be")),
+    ("iso-2022-jp", "<meta charset=iso-2022-jp><p>\u65e5\u672c x</p>".encode("iso-2022-jp")),  # ESC sequences
+])
+def test_control_characters_of_a_page_not_in_utf8_are_counted_on_its_text(encoding: str, data: bytes) -> None:
+    """Only a page decoded as UTF-8 has its C0 controls counted on its bytes: in UTF-16 and ISO-2022-JP, bytes 0x01
+    to 0x1F are parts of other characters, and the text holds no control."""
+    decoded = decode_html(data)
+    assert decoded.encoding == encoding
+    assert decoded.xml_safe
+    assert not any("control character" in warning for warning in decoded.warnings)
