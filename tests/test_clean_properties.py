@@ -254,3 +254,72 @@ def test_elements_without_style_of_their_own_do_not_change_a_cells_features(cont
 
     assert features(_cell_page(content, style_everywhere=False)) == features(_cell_page(content,
                                                                                        style_everywhere=True))
+
+
+# Cells with fonts, colours and backgrounds whose values hold what the serializer escapes (&, <, >, ", tab, line feed,
+# carriage return) and non-ASCII, empty cells (written "<td/>"), SVG elements named td inside cells, nested tables.
+CELL_STYLE = st.sampled_from(["", "font-family:'a&b<c>'", 'font-family:"x\\"y\\9 z\\a\\d"', "color:#abc",
+                              "background-color:red", "font-weight:bold", "font-family:中文", "padding-left:2em",
+                              "text-align:right", "font-style:italic"])
+FEATURE_MARKUP = st.lists(st.one_of(
+    st.builds(lambda tag, style: f"<{tag} style='{style}'>", st.sampled_from(["td", "th", "tr", "table", "span", "b"]),
+              CELL_STYLE),
+    st.sampled_from(["<td>", "<th>", "<td/>", "</td>", "</tr>", "</table>", "<svg><td>s</td><th/></svg>",
+                     "<math><td>m</td></math>", "<thead>", "x", "\u00a0y", " ", "<td colspan=2>",
+                     "<font face='f&quot;g'>", "<td bgcolor='#fff'>"]),
+    st.just("<style>td { color: blue } .k { font-family: 'p<q' }</style>"),
+    markup,
+), max_size=25).map(lambda parts: "<table><tr><td>" + "".join(parts))
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(FEATURE_MARKUP)
+@example("<table><tr><td><svg><td>x</td></svg><td/><th style='font-family:\"a&b\"'>y")
+def test_features_put_into_the_serialization_give_the_bytes_of_the_written_tree(page: str) -> None:
+    """``clean_for_bytes`` keeps the cells' features out of the tree and puts them into the serialization; both
+    serializations must be the bytes of :func:`clean`'s tree, which has them written, without falling back to
+    writing them."""
+    from pyxform.stages.clean import clean_for_bytes
+
+    try:
+        written = clean(page)
+    except PyxformError:
+        return
+    whole, tables = clean_for_bytes(page), clean_for_bytes(page)
+    assert whole.to_bytes() == written.to_bytes()
+    assert tables.tables_to_bytes() == written.tables_to_bytes()
+    assert whole.pending_features is not None and tables.pending_features is not None  # no fallback taken
+    whole.write_pending_features()
+    assert etree.tostring(whole.tree) == etree.tostring(written.tree)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.dictionaries(st.sampled_from(["font-size", "bold", "face", "color", "background", "align"]),
+                       st.text(alphabet=st.sampled_from(list("a1 &<>\"'\t\n\r;#\u00e9\u4e2d\U0001f600")), max_size=8)))
+def test_serialized_features_are_what_lxml_writes(features: dict[str, str]) -> None:
+    """:func:`.features.serialized_features` gives the attributes as lxml writes them at the end of a start tag."""
+    from pyxform.stages.clean.features import serialized_features
+
+    element = etree.Element("td", nsmap={"px": "urn:pyxform"})
+    element.set("class", "c")
+    for name, value in features.items():
+        element.set(f"{{urn:pyxform}}{name}", value)
+    expected = etree.tostring(element, encoding="utf-8")
+    _features, serialized = serialized_features({f"{{urn:pyxform}}{name}".encode(): value
+                                                 for name, value in features.items()})
+    assert expected == b'<td xmlns:px="urn:pyxform" class="c"' + serialized + b"/>"
+
+
+def test_features_are_written_into_the_tree_when_the_start_tags_do_not_line_up(monkeypatch: pytest.MonkeyPatch
+                                                                                ) -> None:
+    """If the cells' start tags could not be matched with the cells (never on a tree of clean's), the features are
+    written into the tree and it is serialized again: the same bytes."""
+    import pyxform.stages.clean as clean_module
+    from pyxform.stages.clean import clean_for_bytes
+
+    page = "<table><tr><td style='color:red'>a<td>b<table><tr><th>c</table></table><table><tr><td>d</table>"
+    monkeypatch.setattr(clean_module, "insert_features", lambda *_arguments: None)
+    fallback = clean_for_bytes(page)
+    assert fallback.tables_to_bytes() == clean(page).tables_to_bytes()
+    assert fallback.pending_features is None
+    assert clean_for_bytes(page).to_bytes() == clean(page).to_bytes()

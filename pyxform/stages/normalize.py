@@ -452,13 +452,13 @@ def grid(page: Source | bytes | str | os.PathLike[str], *, table: int | None = N
     :raises LimitExceeded: the page is over ``limits.max_page_bytes`` (or has too many or too deep tables).
     :raises NoTableError: the page has no ``table`` element, or none with index ``table``.
     """
-    from .clean import clean
+    from .clean import clean_for_bytes
 
     if isinstance(page, os.PathLike):
         page = read_source(page, limits=limits)
     name = source if source is not None else page.uri if isinstance(page, Source) else ""
     normalizer = normalizer or Normalizer(limits=limits)
-    cleaned = clean(page, limits=limits)
+    cleaned = clean_for_bytes(page, limits=limits)  # only serialized (and its tables read): features as bytes
     cleaned.tree.getroot().set("{urn:pyxform}source", name)
     xhtml = cleaned.tables_to_bytes()
     indexes = ([int(element.get(_PX + "index", "-1")) for element in cleaned.tree.getroot().iter(_X + "table")]

@@ -20,11 +20,11 @@ from lxml import etree
 from ...base.limits import DEFAULT_LIMITS, Limits, check_page_bytes, limit_exceeded
 from ...base.source import Source
 from .decode import Decoded, decode_html
-from .features import annotate_tables, collapse
+from .features import annotate_tables, collapse, insert_features
 from .parse import PX_NS, XHTML_NS, parse_html
 from .style import Cascade
 
-__all__ = ["CleanedPage", "PageLinks", "clean", "PX_NS", "locator"]
+__all__ = ["CleanedPage", "PageLinks", "clean", "clean_for_bytes", "PX_NS", "locator"]
 
 _PX: Final = "{" + PX_NS + "}"
 _X: Final = "{" + XHTML_NS + "}"
@@ -133,10 +133,39 @@ class CleanedPage:
     source: str = ""
     warnings: list[str] = field(default_factory=list)
     links: PageLinks = field(default_factory=PageLinks)
+    #: The cells' feature attributes not written into ``tree`` (:func:`clean_for_bytes`), by cell: ``(features,
+    #: serialized)`` (:func:`.features.serialized_features`). Only the serializations (:meth:`to_bytes`,
+    #: :meth:`tables_to_bytes`) hold them.
+    pending_features: dict[etree._Element, tuple[dict[bytes, str], bytes]] | None = field(
+        default=None, repr=False, compare=False)
 
     def to_bytes(self) -> bytes:
         """Serialize as UTF-8 XML (no XML declaration, no DTD)."""
-        return etree.tostring(self.tree, encoding="utf-8")
+        return self._serialized(self.tree)
+
+    def _serialized(self, node: etree._ElementTree | etree._Element) -> bytes:
+        """``etree.tostring`` of ``node`` (the tree, or an element without its tail) with the pending features in
+        its cells' start tags: the bytes it serializes to with them written into the tree (else, never on a tree of
+        clean's, they are written into the tree and ``node`` serialized again)."""
+        tree = isinstance(node, etree._ElementTree)
+        options = {"encoding": "utf-8"} if tree else {"encoding": "utf-8", "with_tail": False}
+        data = etree.tostring(node, **options)
+        pending = self.pending_features
+        if not pending:
+            return data
+        element = node.getroot() if tree else node
+        inserted = insert_features(data, element.iter("{*}td", "{*}th"), pending)
+        if inserted is not None:
+            return inserted
+        self.write_pending_features()
+        return etree.tostring(node, **options)
+
+    def write_pending_features(self) -> None:
+        """Write the pending features into the tree, where :func:`clean` writes them: ``tree`` is then the tree
+        :func:`clean` gives."""
+        pending, self.pending_features = self.pending_features, None
+        for cell, (features, _serialized) in (pending or {}).items():
+            cell.attrib.update(features)
 
     def tables_to_bytes(self) -> bytes:
         """The part of the annotated XHTML that the normalize stage reads, serialized as :meth:`to_bytes` does: the
@@ -148,8 +177,7 @@ class CleanedPage:
         wrapper = etree.tostring(etree.Element(root.tag, attrib=dict(root.attrib), nsmap=root.nsmap),
                                  encoding="utf-8")
         parts = [wrapper[:-2] + b">"]  # "<html .../>" -> "<html ...>"
-        parts += [etree.tostring(table, encoding="utf-8", with_tail=False) for table in root.iter(_X + "table")
-                  if _top_level(table)]
+        parts += [self._serialized(table) for table in root.iter(_X + "table") if _top_level(table)]
         parts.append(b"</" + etree.QName(root).localname.encode() + b">")  # unprefixed: XHTML is the default
         return b"".join(parts)
 
@@ -297,6 +325,20 @@ def clean(source: Source | bytes | str, *, limits: Limits = DEFAULT_LIMITS) -> C
     :raises LimitExceeded: the page is too large, has too many tables, tables nested too deep, or too many slots.
     :raises TypeError: ``source`` is not a Source, bytes or str.
     """
+    return _clean(source, limits, False)
+
+
+def clean_for_bytes(source: Source | bytes | str, *, limits: Limits = DEFAULT_LIMITS) -> CleanedPage:
+    """:func:`clean` for a page that is only serialized (:meth:`CleanedPage.to_bytes`,
+    :meth:`CleanedPage.tables_to_bytes`: the same bytes as :func:`clean`'s page gives): the cells' feature attributes
+    are kept aside (:attr:`CleanedPage.pending_features`) and put into the serialization, not written into the tree
+    one lxml call per attribute (some 1,600 a page, each checking its name: about a sixth of clean's instructions).
+    Its ``tree`` lacks them until :meth:`CleanedPage.write_pending_features`; tables' attributes are in it."""
+    return _clean(source, limits, True)
+
+
+def _clean(source: Source | bytes | str, limits: Limits, defer_features: bool) -> CleanedPage:
+    """:func:`clean`, or :func:`clean_for_bytes` with ``defer_features``."""
     if isinstance(source, str):
         text = source
         check_page_bytes(len(text.encode("utf-8", "surrogatepass")), limits, "<text>")
@@ -338,14 +380,15 @@ def clean(source: Source | bytes | str, *, limits: Limits = DEFAULT_LIMITS) -> C
         elif element.getparent() is not None:
             _remove(element)
     _mark_hidden_tables(kept_hidden)
-    annotate_tables(root, cascade)
+    pending: dict[etree._Element, tuple[dict[bytes, str], bytes]] | None = {} if defer_features else None
+    annotate_tables(root, cascade, pending)
 
     root.set(_PX + "source", uri)
     root.set(_PX + "encoding", decoded.encoding)
     root.set(_PX + "encoding-source", decoded.source)
     root.set(_PX + "title", title)
     return CleanedPage(tree=parsed.tree, encoding=decoded.encoding, encoding_source=decoded.source, source=uri,
-                       warnings=warnings, links=links)
+                       warnings=warnings, links=links, pending_features=pending)
 
 
 def _mark_hidden_tables(kept_hidden: list[etree._Element]) -> None:

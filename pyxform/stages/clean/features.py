@@ -22,7 +22,7 @@ from lxml import etree
 from .parse import XHTML_NS
 from .style import STYLED_TAGS, UA_RULES, Cascade, Style, is_block
 
-__all__ = ["annotate_tables", "collapse", "cell_features"]
+__all__ = ["annotate_tables", "collapse", "cell_features", "insert_features", "serialized_features"]
 
 _X: Final = "{" + XHTML_NS + "}"
 _PX: Final = "{urn:pyxform}"
@@ -244,16 +244,61 @@ def _inherits_only(cell: etree._Element) -> bool:
     return True
 
 
-def annotate_tables(root: etree._Element, cascade: Cascade) -> None:
+# The cells' feature attributes as a serializer writes them (:func:`serialized_features`), by their (name, value)
+# pairs in order, kept across pages (pages repeat a few combinations), at most _CACHE_SIZE, then emptied.
+_SERIALIZED: dict[tuple[tuple[bytes, str], ...], bytes] = {}
+# One attribute value as libxml2 serializes it in UTF-8, by value (the same cache rule).
+_ESCAPED: dict[str, bytes] = {}
+# What etree.tostring writes around the value of the attribute b of an element a.
+_ESCAPE_PREFIX: Final = len(b'<a b="')
+_ESCAPE_SUFFIX: Final = len(b'"/>')
+
+
+def _escaped(value: str) -> bytes:
+    """``value`` as libxml2's serializer writes an attribute value in UTF-8 (``&``, ``<``, ``>``, ``"``, tab, line
+    feed and carriage return as references). Made by that serializer itself, once per value: the same bytes by
+    construction."""
+    escaped = _ESCAPED.get(value)
+    if escaped is None:
+        escaped = etree.tostring(etree.Element("a", b=value), encoding="utf-8")[_ESCAPE_PREFIX:-_ESCAPE_SUFFIX]
+        if len(_ESCAPED) >= _CACHE_SIZE:
+            _ESCAPED.clear()
+        _ESCAPED[value] = escaped
+    return escaped
+
+
+def serialized_features(features: dict[bytes, str]) -> tuple[dict[bytes, str], bytes]:
+    """The feature attributes ``features`` (Clark names, as :func:`_features` gives them) as ``etree.tostring``
+    writes them after a cell's other attributes: `` px:NAME="VALUE"`` each, in order (a new attribute comes last in
+    libxml2's list; the root declares ``px`` for pyxform's namespace, which no page attribute can redeclare: names
+    with a colon are dropped while parsing). Returns ``(features, the bytes)``."""
+    key = tuple(features.items())
+    serialized = _SERIALIZED.get(key)
+    if serialized is None:
+        serialized = b"".join(b" px:" + name[_PX_LENGTH:] + b'="' + _escaped(value) + b'"'
+                              for name, value in key)
+        if len(_SERIALIZED) >= _CACHE_SIZE:
+            _SERIALIZED.clear()
+        _SERIALIZED[key] = serialized
+    return features, serialized
+
+
+def annotate_tables(root: etree._Element, cascade: Cascade,
+                    pending: dict[etree._Element, tuple[dict[bytes, str], bytes]] | None = None) -> None:
     """Write ``px:font-size`` and ``px:heading`` on every table and the feature attributes on every cell.
 
     A cell whose content is one text node (most cells), or whose elements all inherit its style unchanged
     (:func:`_inherits_only`), takes its features from its own style, its background and the non-breaking spaces that
     start its text alone: they are computed once per distinct combination on the page (the same values
-    :func:`cell_features` gives)."""
+    :func:`cell_features` gives).
+
+    :param pending: when given, the cells' features are not written into the tree but put here, serialized
+        (:func:`serialized_features`), for :func:`insert_features` to put into the tree's serialization: a page
+        that is only serialized saves lxml's per-attribute writes (some 1,600 a page, each checking its name)."""
     style = cascade.style
     heading: str | None = None
     text_only: dict[tuple[int, str | None, int | None], dict[bytes, str]] = {}
+    text_only_bytes: dict[tuple[int, str | None, int | None], tuple[dict[bytes, str], bytes]] = {}
     last_row: etree._Element | None = None
     row_style: Style | None = None
     row_background: str | None = None
@@ -282,7 +327,10 @@ def annotate_tables(root: etree._Element, cascade: Cascade) -> None:
         background = own.background if own.background is not None else row_background
         if len(cell):
             if author_rules or not _inherits_only(cell):
-                cell.attrib.update(_features(cell, own, background, cascade))
+                if pending is None:
+                    cell.attrib.update(_features(cell, own, background, cascade))
+                else:
+                    pending[cell] = serialized_features(_features(cell, own, background, cascade))
                 continue
             text = "".join(cell.itertext())  # its elements change no feature: it is as one text
         else:
@@ -293,7 +341,52 @@ def annotate_tables(root: etree._Element, cascade: Cascade) -> None:
             if stripped:
                 nbsp = text[:len(text) - len(stripped)].count(_NBSP)
         key = (id(own), background, nbsp)
+        if pending is not None:
+            serialized = text_only_bytes.get(key)
+            if serialized is None:
+                serialized = text_only_bytes[key] = serialized_features(_text_only_features(own, background, nbsp))
+            pending[cell] = serialized
+            continue
         features = text_only.get(key)
         if features is None:
             features = text_only[key] = _text_only_features(own, background, nbsp)
         cell.attrib.update(features)
+
+
+# The start tag of a td or th element in lxml's serialization: "<" is markup there (text and attribute values write
+# "&lt;"), comments and processing instructions are not in clean's tree, and HTML, SVG and MathML elements are
+# written without a prefix.
+_CELL_START: Final = re.compile(rb"<t[dh][ />]")
+
+
+def insert_features(serialized: bytes, cells: Iterable[etree._Element],
+                    pending: dict[etree._Element, tuple[dict[bytes, str], bytes]]) -> bytes | None:
+    """``serialized`` (``etree.tostring`` of a subtree, UTF-8) with the features of :func:`annotate_tables`'
+    ``pending`` put at the end of their cells' start tags, where writing them into the tree puts them (after the
+    cell's other attributes): the bytes the tree with its features written serializes to.
+
+    :param cells: every element of the subtree named ``td`` or ``th`` in any namespace (``iter("{*}td", "{*}th")``),
+        in document order, the order of their start tags in ``serialized``.
+    :returns: the bytes, or ``None`` if the start tags found are not as many as ``cells`` (never on a tree of clean's:
+        the caller then writes the features into the tree)."""
+    cells = list(cells)
+    starts = [match.end() for match in _CELL_START.finditer(serialized)]
+    if len(starts) != len(cells):
+        return None
+    parts: list[bytes] = []
+    done = 0
+    for cell, start in zip(cells, starts):
+        features = pending.get(cell)
+        if features is None:
+            continue
+        # the end of the start tag: its first ">" ("&gt;" in attribute values), before a "/" of an empty element
+        end = start - 1 if serialized[start - 1] == 0x3E else serialized.index(b">", start)
+        if serialized[end - 1] == 0x2F:
+            end -= 1
+        parts.append(serialized[done:end])
+        parts.append(features[1])
+        done = end
+    if not parts:
+        return serialized
+    parts.append(serialized[done:])
+    return b"".join(parts)
