@@ -7,7 +7,7 @@
     normalize/rows.xsl   the table model: rows and row groups, cell anchors and effective spans (functions)
     normalize/grid.xsl   the dense grid and the table model errors (functions)
     normalize/table.xsl  mode m:normalize-table: one table -> px:table or px:table-failure
-    normalize/cells.xsl  f:cell: one td/th -> px:cell
+    normalize/cells.xsl  fp:cell-content: one td/th -> the content of its px:cell
     normalize/text.xsl   mode m:visible-text: the visible text of a cell or caption
     normalize/functions.xsl the stage's functions (WHATWG microsyntaxes, text normalization, locators)
 -->

@@ -101,7 +101,6 @@
     <xsl:param name="locator" as="xs:string" required="yes"/>
     <xsl:param name="model" as="map(*)" required="yes"/>
     <xsl:param name="table-indexes" as="map(xs:string, xs:integer)" tunnel="yes" required="yes"/>
-    <xsl:variable name="table" as="element(table)" select="."/>
     <xsl:variable name="groups" as="element()*" select="$model?groups"/>
     <xsl:variable name="records" as="map(*)*" select="if (exists($groups)) then () else $model?rows"/>
     <xsl:variable name="row-count" as="xs:integer"
@@ -163,10 +162,12 @@
             <xsl:for-each select="$row?tr/(td | th)">
               <xsl:variable name="i" as="xs:integer" select="position()"/>
               <xsl:variable name="span" as="array(xs:integer)?" select="if ($plain) then () else $spans($i)"/>
-              <xsl:sequence select="f:cell(., $prefix || $first + $i - 1, $y, $xs[$i],
-                                           if (exists($span)) then $span(2) else 1,
-                                           if (exists($span)) then $span(1) else 1, $group, $group-kind, $table,
-                                           $table-indexes)"/>
+              <px:cell id="{$prefix}{$first + $i - 1}" row="{$y}" col="{$xs[$i]}"
+                       rowspan="{if (exists($span)) then $span(2) else 1}"
+                       colspan="{if (exists($span)) then $span(1) else 1}" tag="{local-name()}" group="{$group}"
+                       group-kind="{$group-kind}">
+                <xsl:call-template name="fp:cell-content"/>
+              </px:cell>
             </xsl:for-each>
           </xsl:for-each>
           <xsl:sequence select="$records ! f:grid-row(., $cols, $prefix)"/>
@@ -190,8 +191,6 @@
     <xsl:param name="groups" as="element()+" required="yes"/>
     <xsl:param name="cols" as="xs:integer" required="yes"/>
     <xsl:param name="prefix" as="xs:string" required="yes"/>
-    <xsl:param name="table-indexes" as="map(xs:string, xs:integer)" tunnel="yes" required="yes"/>
-    <xsl:variable name="table" as="element(table)" select="."/>
     <!-- the rows in tree order; each row's number of cells and the number of its first cell (the cells of the rows
          before it), counted once, so that both passes below are for-each loops (an xsl:iterate per row group and
          row costs more); the index of each row group only when there are several (most tables have one) -->
@@ -217,8 +216,10 @@
           select="if (empty($group-index)) then 0 else $group-index(generate-id(..))"/>
       <xsl:variable name="group-kind" as="xs:string" select="local-name(..)"/>
       <xsl:for-each select="td | th">
-        <xsl:sequence select="f:cell(., $prefix || $first + position() - 1, $y, position() - 1, 1, 1, $group,
-                                     $group-kind, $table, $table-indexes)"/>
+        <px:cell id="{$prefix}{$first + position() - 1}" row="{$y}" col="{position() - 1}" rowspan="1" colspan="1"
+                 tag="{local-name()}" group="{$group}" group-kind="{$group-kind}">
+          <xsl:call-template name="fp:cell-content"/>
+        </px:cell>
       </xsl:for-each>
     </xsl:for-each>
     <!-- the grid -->
