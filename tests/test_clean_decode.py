@@ -276,3 +276,16 @@ def test_control_characters_of_a_page_not_in_utf8_are_counted_on_its_text(encodi
     assert decoded.encoding == encoding
     assert decoded.xml_safe
     assert not any("control character" in warning for warning in decoded.warnings)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(alphabet=st.sampled_from(["a", "\x01", "\x08", "\x0b", "\x0c", "\x0e", "\x1f", "\t", "\n", "\r", " ",
+                                         "\x7f", "\u00e9", "\u4e2d", "\ufffe", "\U0001f600"]), max_size=40))
+def test_control_count_equals_the_regular_expressions_count(text: str) -> None:
+    """The count of C0 controls XML cannot hold (found first by a search per byte value, counted only when one is
+    there) is the count of the regular expression over the text."""
+    from pyxform.stages.clean.decode import _XML_CONTROLS, _xml_control_count
+
+    count, others_safe = _xml_control_count(text)
+    assert count == len(_XML_CONTROLS.findall(text))
+    assert others_safe == ("\ufffe" not in text)

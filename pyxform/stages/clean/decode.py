@@ -85,8 +85,13 @@ def _xml_control_count(text: str, utf8: bytes | None = None) -> tuple[int, bool]
             encoded = text.encode("utf-8")
         except UnicodeEncodeError:  # a lone surrogate (text from a caller): the regular expression
             return len(_XML_CONTROLS.findall(text)), False
-    return (len(encoded) - len(encoded.translate(None, _XML_CONTROL_BYTES)),
-            "\ufffe" not in text and "\uffff" not in text)
+    # Most pages hold none: one memchr pass per control byte value (an int needle) finds that in a third of the
+    # instructions of the deleting translate, which then counts only on the pages that hold some.
+    if any(byte in encoded for byte in _XML_CONTROL_BYTES):
+        controls = len(encoded) - len(encoded.translate(None, _XML_CONTROL_BYTES))
+    else:
+        controls = 0
+    return controls, "\ufffe" not in text and "\uffff" not in text
 
 
 def _c1_for_unassigned(error: UnicodeError) -> tuple[str, int]:
