@@ -65,6 +65,9 @@
           <xsl:variable name="cells" as="map(*)" select="$model?cells"/>
           <!-- a headers attribute is looked for only in a table that has one (f:assign's 'headers-attribute') -->
           <xsl:variable name="markup" as="xs:boolean" select="$assignment?headers-attribute"/>
+          <!-- a table without header and section cells (fp:headerless-assignment): every line's one scan list is
+               empty and no cell has a headers attribute to read, so the two texts below are '' and '' -->
+          <xsl:variable name="headerless" as="xs:boolean" select="$assignment?headerless"/>
           <xsl:variable name="row-texts" as="array(*)" select="$assignment?row-texts($row)"/>
           <xsl:variable name="row-firsts" as="xs:integer*" select="$assignment?row-firsts($row)"/>
           <!-- a row without row header blocks (most rows) has one row header text for all its slots -->
@@ -83,6 +86,7 @@
                 <!-- (row headers, column headers) -->
                 <xsl:variable name="headers" as="xs:string*" select="
                     if (empty($cell)) then ()
+                    else if ($headerless) then ('', '')
                     else if ($markup and fp:has-headers($cell))
                     then f:slot-header-texts($assignment, $row - 1, xs:integer($x))
                     else (if (empty($row-firsts)) then $row-text

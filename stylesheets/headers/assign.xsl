@@ -84,6 +84,54 @@
     <xsl:param name="model" as="map(*)"/>
     <xsl:param name="roles" as="map(xs:string, xs:string)"/>
     <xsl:param name="markup" as="xs:boolean"/>
+    <xsl:variable name="headers-attribute" as="xs:boolean" select="$markup and exists($model?table/px:cell/@headers)"/>
+    <xsl:choose>
+      <!-- A table with no header and no section cell (~40% of tables: k = p = 0 and no th in a data row), and no
+           headers attribute to read (which may name any cell): fp:headerless-assignment, the same map that
+           fp:assignment builds for it without its table-wide steps. -->
+      <xsl:when test="not($headers-attribute) and not($roles?* = ('header', 'section'))">
+        <xsl:sequence select="fp:headerless-assignment($model, $roles, $markup)"/>
+      </xsl:when>
+      <xsl:otherwise>
+        <xsl:sequence select="fp:assignment($model, $roles, $markup, $headers-attribute)"/>
+      </xsl:otherwise>
+    </xsl:choose>
+  </xsl:function>
+
+  <!--
+    f:assign for a table whose roles hold no header and no section cell, without a headers attribute to read: what
+    fp:assignment gives then, built at once. No header cell: no header slot, so every line has no header block
+    ('column-firsts', 'row-firsts' empty) and one scan list, empty ([()]), whose text is ''; no row or column group
+    header (they are header cells); no section cell: no section runs (one empty run per row); the map of html ids
+    as fp:assignment has it (read only for a cell with a headers attribute, none of which is read here).
+    tests/test_headers_assign.py compares both maps on generated tables.
+  -->
+  <xsl:function name="fp:headerless-assignment" as="map(*)">
+    <xsl:param name="model" as="map(*)"/>
+    <xsl:param name="roles" as="map(xs:string, xs:string)"/>
+    <xsl:param name="markup" as="xs:boolean"/>
+    <xsl:variable name="m" as="xs:integer" select="$model?rows"/>
+    <xsl:variable name="n" as="xs:integer" select="$model?cols"/>
+    <xsl:sequence select="map {
+        'model' : $model, 'roles' : $roles,
+        'column-firsts' : array:join((1 to $n) ! [()]),
+        'row-firsts' : array:join((1 to $m) ! [()]),
+        'column-lists' : array:join((1 to $n) ! [[()]]), 'row-lists' : array:join((1 to $m) ! [[()]]),
+        'sections' : array:join((1 to $m) ! [()]),
+        'scans-alone' : true(),
+        'column-texts' : array:join((1 to $n) ! [['']]),
+        'row-texts' : array:join((1 to $m) ! [['']]),
+        'rowgroup-headers' : (), 'colgroup-headers' : (),
+        'by-html-id' : fp:by-html-id($model, $markup), 'markup' : $markup,
+        'headers-attribute' : false(), 'headerless' : true() }"/>
+  </xsl:function>
+
+  <!-- f:assign for any table ($headers-attribute: the markup is used and some cell has a headers attribute). -->
+  <xsl:function name="fp:assignment" as="map(*)">
+    <xsl:param name="model" as="map(*)"/>
+    <xsl:param name="roles" as="map(xs:string, xs:string)"/>
+    <xsl:param name="markup" as="xs:boolean"/>
+    <xsl:param name="headers-attribute" as="xs:boolean"/>
     <xsl:variable name="m" as="xs:integer" select="$model?rows"/>
     <xsl:variable name="n" as="xs:integer" select="$model?cols"/>
     <!-- rows that a data cell covers -->
@@ -163,11 +211,7 @@
         select="if ($markup) then $headers[?tag eq 'th' and ?scope eq 'rowgroup'] else ()"/>
     <xsl:variable name="colgroup-headers" as="map(*)*"
         select="if ($markup) then $headers[?tag eq 'th' and ?scope eq 'colgroup'] else ()"/>
-    <xsl:variable name="by-html-id" as="map(xs:string, xs:string)"
-        select="if (not($markup) or empty($model?table/px:cell/@html-id)) then map {} else
-        map:merge($model?ids ! f:model-cell($model, .)[string(?element/@html-id) ne '']
-                    ! map { string(?element/@html-id) : ?id },
-                  map { 'duplicates' : 'use-first' })"/>
+    <xsl:variable name="by-html-id" as="map(xs:string, xs:string)" select="fp:by-html-id($model, $markup)"/>
     <!-- a table without section cells (most) has no runs: one empty run per row, without looking at the rows -->
     <xsl:variable name="sections" as="array(*)" select="if ($roles?* = 'section') then fp:section-runs($model, $roles)
                                                          else array:join((1 to $m) ! [()])"/>
@@ -184,7 +228,17 @@
             for $b in 1 to array:size($row-lists($y)) return string-join(($sections($y), $row-lists($y)($b)), ' ') } ]),
         'rowgroup-headers' : $rowgroup-headers, 'colgroup-headers' : $colgroup-headers,
         'by-html-id' : $by-html-id, 'markup' : $markup,
-        'headers-attribute' : $markup and exists($model?table/px:cell/@headers) }"/>
+        'headers-attribute' : $headers-attribute, 'headerless' : false() }"/>
+  </xsl:function>
+
+  <!-- With markup, the first cell of each html id (for the headers attribute); else, or without html ids, empty. -->
+  <xsl:function name="fp:by-html-id" as="map(xs:string, xs:string)">
+    <xsl:param name="model" as="map(*)"/>
+    <xsl:param name="markup" as="xs:boolean"/>
+    <xsl:sequence select="if (not($markup) or empty($model?table/px:cell/@html-id)) then map {} else
+        map:merge($model?ids ! f:model-cell($model, .)[string(?element/@html-id) ne '']
+                    ! map { string(?element/@html-id) : ?id },
+                  map { 'duplicates' : 'use-first' })"/>
   </xsl:function>
 
   <!--
