@@ -299,6 +299,10 @@ def annotate_tables(root: etree._Element, cascade: Cascade,
     heading: str | None = None
     text_only: dict[tuple[int, str | None, int | None], dict[bytes, str]] = {}
     text_only_bytes: dict[tuple[int, str | None, int | None], tuple[dict[bytes, str], bytes]] = {}
+    # The styles whose id() keys the two caches above, kept alive for the page: a style found in the cross-page memos
+    # of :mod:`.style` may live only there, and when those are emptied (full, or another thread's page) a freed
+    # style's id can be taken by a later cell's new style, which would then get the freed one's features.
+    alive: list[Style] = []
     last_row: etree._Element | None = None
     row_style: Style | None = None
     row_background: str | None = None
@@ -345,11 +349,13 @@ def annotate_tables(root: etree._Element, cascade: Cascade,
             serialized = text_only_bytes.get(key)
             if serialized is None:
                 serialized = text_only_bytes[key] = serialized_features(_text_only_features(own, background, nbsp))
+                alive.append(own)
             pending[cell] = serialized
             continue
         features = text_only.get(key)
         if features is None:
             features = text_only[key] = _text_only_features(own, background, nbsp)
+            alive.append(own)
         cell.attrib.update(features)
 
 
@@ -367,8 +373,13 @@ def insert_features(serialized: bytes, cells: Iterable[etree._Element],
 
     :param cells: every element of the subtree named ``td`` or ``th`` in any namespace (``iter("{*}td", "{*}th")``),
         in document order, the order of their start tags in ``serialized``.
-    :returns: the bytes, or ``None`` if the start tags found are not as many as ``cells`` (never on a tree of clean's:
-        the caller then writes the features into the tree)."""
+    :returns: the bytes, or ``None`` if ``serialized`` holds a comment, CDATA section or processing instruction, or
+        the start tags found are not as many as ``cells`` (never on a tree of clean's: the caller then writes the
+        features into the tree)."""
+    if b"<!" in serialized or b"<?" in serialized:
+        # a comment, CDATA section or processing instruction (put into the tree by a caller, never by clean) may hold
+        # "<td ": without them every match below is a start tag, so as many matches as cells are the cells' own
+        return None
     cells = list(cells)
     starts = [match.end() for match in _CELL_START.finditer(serialized)]
     if len(starts) != len(cells):
