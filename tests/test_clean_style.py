@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+import pyxform
 from pyxform.stages.clean import clean
 from pyxform.stages.clean.parse import XHTML_NS
 from pyxform.stages.clean.values import legacy_color
@@ -191,3 +194,23 @@ def test_a_cell_whose_elements_inherit_its_style_has_the_features_of_its_text(co
     cascade = Cascade(parsed.tree.getroot(), parsed.style_sheets, quirks=parsed.quirks)
     walked = [cell_features(cell, cascade) for cell in parsed.tree.getroot().iter(X + "td", X + "th")]
     assert cells(html) == walked
+
+
+@settings(max_examples=200, deadline=None)
+@given(code_point=st.one_of(st.integers(1, 0x1F), st.integers(0xD800, 0xDFFF), st.sampled_from([0xFFFE, 0xFFFF]),
+                            st.integers(0x20, 0x10FFFF)))
+def test_a_css_escape_to_any_code_point_gives_a_face_xml_can_hold(code_point: int) -> None:
+    """CSS Syntax 3 (4.3.7) lets an escape write control characters and (in tinycss2) surrogates, which XML 1.0 cannot
+    hold in px:face: they become U+FFFD, in an inline style and in an author sheet, for clean() and convert()."""
+    xml_char = (code_point in (0x9, 0xA, 0xD) or 0x20 <= code_point <= 0xD7FF or 0xE000 <= code_point <= 0xFFFD
+                or code_point >= 0x10000)
+    for page in (f"<table><tr><td style='font-family:\"a\\{code_point:X} b\"'>x</table>",
+                 f"<style>td {{ font-family: 'a\\{code_point:X} b' }}</style><table><tr><td>x</table>"):
+        cell = next(clean(page).tree.getroot().iter(f"{{{XHTML_NS}}}td"))
+        face = cell.get("{urn:pyxform}face")
+        assert face is not None and face.startswith("a") and face.endswith("b"), (page, face)
+        assert all(ch in "\t\n\r" or 0x20 <= ord(ch) <= 0xD7FF or 0xE000 <= ord(ch) <= 0xFFFD or ord(ch) >= 0x10000
+                   for ch in face), (page, face)
+        if not xml_char and not any(c in "ABCDEF" for c in f"{code_point:X}"[:1]):
+            assert face == "a\ufffdb", (page, face)  # an escape starting with a digit is decoded on every path
+        assert pyxform.convert(page).xml  # serialized and parsed by Saxon: no error
