@@ -1,17 +1,10 @@
 <?xml version="1.0" encoding="UTF-8"?>
 <!--
-  Cell roles and the header cells of every data slot.
+  The header cells of every data slot, by the cells' roles (headers/roles.xsl).
 
-    f:roles($model, $k, $p, $kinds, $markup) => map { cell id : 'header' | 'data' | 'section' | 'empty' }
     f:assign($model, $roles, $markup) => the assignment: header blocks and scan results per line, sections per row
     f:slot-headers($assignment, $y, $x) => map { 'row' : row header ids, 'col' : column header ids } for a slot
       owned by a data or empty cell (computed when the slot is written: no map of all slots is built).
-
-  Roles (anchor row and column of the cell): the text cell of a section row is a section cell (also a title row
-  that is the first of stacked sub-tables, rows.xsl); a cell anchored in a header row (y < k), in a repeated
-  header row or, outside note rows (a note spanning the table is data even where it starts in a header column),
-  in a header column (x < p) is a header cell; with markup, so is any th of a data row; other cells without
-  content are empty; the rest are data.
 
   Header cells of a slot (x, y) of a data cell anchored at (ax, ay): the WHATWG "algorithm for assigning header
   cells" (HTML 4.9.12.2) run over these roles instead of the th/td tags, per slot: column headers by the internal
@@ -39,42 +32,6 @@
     xmlns:fp="urn:pyxform:function:private"
     exclude-result-prefixes="#all"
     expand-text="yes">
-
-  <!-- =================================================================================================== -->
-  <!-- Roles                                                                                               -->
-  <!-- =================================================================================================== -->
-
-  <xsl:function name="f:roles" as="map(xs:string, xs:string)">
-    <xsl:param name="model" as="map(*)"/>
-    <xsl:param name="k" as="xs:integer"/>
-    <xsl:param name="p" as="xs:integer"/>
-    <xsl:param name="kinds" as="array(xs:string)"/>
-    <xsl:param name="markup" as="xs:boolean"/>
-    <!-- the cell maps as the values of the cells map (each once, in any order: the keys are distinct), not a look-up
-         per id; one xsl:map-entry per cell, not a map:merge of one-entry maps -->
-    <xsl:map>
-      <xsl:for-each select="$model?cells?*">
-        <xsl:map-entry key="?id" select="fp:role(., $k, $p, $kinds, $markup)"/>
-      </xsl:for-each>
-    </xsl:map>
-  </xsl:function>
-
-  <xsl:function name="fp:role" as="xs:string">
-    <xsl:param name="cell" as="map(*)"/>
-    <xsl:param name="k" as="xs:integer"/>
-    <xsl:param name="p" as="xs:integer"/>
-    <xsl:param name="kinds" as="array(*)"/>
-    <xsl:param name="markup" as="xs:boolean"/>
-    <xsl:variable name="kind" as="xs:string" select="$kinds($cell?row + 1)"/>
-    <xsl:sequence select="
-        if ($kind eq 'section') then (if ($cell?blank) then 'empty' else 'section')
-        else if ($cell?row lt $k or $kind = ('head', 'repeat')) then 'header'
-        else if ($kind eq 'note') then (if ($cell?empty) then 'empty' else 'data')
-        else if ($cell?col lt $p) then 'header'
-        else if ($markup and $cell?tag eq 'th' and $kind = ('data')) then 'header'
-        else if ($cell?empty) then 'empty'
-        else 'data'"/>
-  </xsl:function>
 
   <!-- =================================================================================================== -->
   <!-- Header cells of the data slots                                                                      -->
