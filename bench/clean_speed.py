@@ -3,12 +3,12 @@
 Per page, interleaved (so that the load of a shared machine falls on every contender alike), CPU time of:
 
 - ``html5 parse``: the peer: turbohtml's HTML5 tree construction of the decoded text, serialized as XML and parsed
-  into an lxml tree by libxml2 (the route :func:`pyxform.clean.parse.parse_html` takes, without its repairs);
+  into an lxml tree by libxml2 (the route :func:`pyxform.stages.clean.parse.parse_html` takes, without its repairs);
 - ``parse_html``: pyxform's parse step (the peer plus the repairs of what XML cannot hold);
-- ``clean``: :func:`pyxform.clean.clean` from the page's bytes (decode, parse, tables numbered, hidden elements,
+- ``clean``: :func:`pyxform.stages.clean.clean` from the page's bytes (decode, parse, tables numbered, hidden elements,
   the cascade and the cells' formatting features);
-- ``clean + hand-off``: clean as ``convert`` and ``grid`` run it (:func:`pyxform.clean.clean_for_bytes`: the cells'
-  features go into the serialization, not into the tree) and the text handed to Saxon
+- ``clean + hand-off``: clean as ``convert`` and ``grid`` run it (:func:`pyxform.stages.clean.clean_for_bytes`: the
+  cells' features go into the serialization, not into the tree) and the text handed to Saxon
   (``CleanedPage.tables_to_bytes``);
 - ``lxml.html``: libxml2's HTML parser (not an HTML5 tree builder), for scale.
 

@@ -285,7 +285,8 @@ def serialized_features(features: dict[bytes, str]) -> tuple[dict[bytes, str], b
 
 def annotate_tables(root: etree._Element, cascade: Cascade,
                     pending: dict[etree._Element, tuple[dict[bytes, str], bytes]] | None = None) -> None:
-    """Write ``px:font-size`` and ``px:heading`` on every table and the feature attributes on every cell.
+    """Write ``px:font-size`` and ``px:heading`` on every table, and the feature attributes of every cell (into the
+    tree, or into ``pending`` for the serialization).
 
     A cell whose content is one text node (most cells), or whose elements all inherit its style unchanged
     (:func:`_inherits_only`), takes its features from its own style, its background and the non-breaking spaces that
