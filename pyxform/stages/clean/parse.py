@@ -32,7 +32,8 @@ from turbohtml import Html
 
 from ...base.safexml import xml_parser
 
-__all__ = ["XHTML_NS", "SVG_NS", "MATHML_NS", "Parsed", "parse_html", "parse_html_slow", "DROPPED_ELEMENTS"]
+__all__ = ["XHTML_NS", "SVG_NS", "MATHML_NS", "Parsed", "parse_html", "parse_html_slow", "xml_characters",
+           "DROPPED_ELEMENTS"]
 
 XHTML_NS: Final = "http://www.w3.org/1999/xhtml"
 SVG_NS: Final = "http://www.w3.org/2000/svg"
@@ -236,7 +237,7 @@ def parse_html(text: str, *, drop: tuple[str, ...] = DROPPED_ELEMENTS, xml_safe:
     :returns: the tree (its root is always ``{http://www.w3.org/1999/xhtml}html``), the page's ``style`` sheets and
         whether the document is in quirks mode.
     """
-    text = _xml_characters(text, xml_safe)
+    text = xml_characters(text, xml_safe)
     document = turbohtml.parse(text, scripting=False, positions=False)
     sheets, quirks = _style_sheets(document), _quirks(document)
     if drop:
@@ -269,7 +270,7 @@ def _build_repaired(document: turbohtml.Document, repaired: bool) -> etree._Elem
     return _build(document)
 
 
-def _xml_characters(text: str, xml_safe: bool = False) -> str:
+def xml_characters(text: str, xml_safe: bool = False) -> str:
     """``text`` with the characters XML 1.0 cannot hold replaced: form feed (U+000C, white space in HTML, shown as a
     space) by a space, the others (C0 controls but tab, line feed and carriage return; lone surrogates; U+FFFE,
     U+FFFF) by U+FFFD. ``xml_safe``: the text is known to hold none of the others."""
@@ -294,7 +295,7 @@ def _has_non_xml_characters(text: str) -> bool:
 
 def parse_html_slow(text: str, *, drop: tuple[str, ...] = DROPPED_ELEMENTS) -> Parsed:
     """The same tree as :func:`parse_html`, built by walking the turbohtml tree in Python (the fallback route)."""
-    text = _xml_characters(text)
+    text = xml_characters(text)
     document = turbohtml.parse(text, scripting=False, positions=False)
     sheets, quirks = _style_sheets(document), _quirks(document)
     _prepare(document, drop)

@@ -15,6 +15,8 @@ from typing import Final
 import tinycss2
 import tinycss2.color3
 
+from .parse import xml_characters
+
 __all__ = ["VIEWPORT_WIDTH_PX", "DEFAULT_FONT_SIZE_PX", "PROPERTIES", "FONT_SIZE_KEYWORDS", "ABSOLUTE_UNITS",
            "Declarations", "css_tokens", "css_color", "legacy_color", "parse_declarations", "inline_declarations",
            "may_hide", "media_applies", "length_px", "font_size_px", "font_weight", "first_family", "ALIGN_VALUES",
@@ -252,20 +254,15 @@ def font_weight(value: str, parent: int) -> int | None:
     return int(number) if 1 <= number <= 1000 else None
 
 
-# A character XML 1.0 cannot hold (section 2.2, Char): a CSS escape can write one ("\\1 ", "\\D800 "; CSS Syntax 3,
-# section 4.3.7 maps only zero, surrogates and code points past U+10FFFF to U+FFFD, and tinycss2 keeps surrogates).
-_NOT_XML_CHAR: Final = re.compile(r"[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
-
-
 def first_family(value: str) -> str | None:
-    """The first family name of a ``font-family`` value, lower-cased, quotes removed; a character that XML cannot
-    hold (written by a CSS escape) as U+FFFD, since the name becomes an attribute value (``px:face``).
+    """The first family name of a ``font-family`` value, lower-cased, quotes removed; the characters that XML cannot
+    hold, which a CSS escape can write (``\\1``, ``\\D800``: CSS Syntax 3, 4.3.7), replaced as in the page's text
+    (:func:`.parse.xml_characters`), since the name becomes an attribute value (``px:face``).
 
     :returns: the name, or ``None`` for an empty one.
     """
     first = value.split(",")[0].strip().strip("\"'").strip().lower()
-    first = _NOT_XML_CHAR.sub("\ufffd", first)
-    return first or None
+    return xml_characters(first) or None
 
 
 @dataclass
