@@ -254,15 +254,28 @@ def font_weight(value: str, parent: int) -> int | None:
     return int(number) if 1 <= number <= 1000 else None
 
 
+@functools.lru_cache(maxsize=4096)  # pure, and pages repeat their values
 def first_family(value: str) -> str | None:
-    """The first family name of a ``font-family`` value, lower-cased, quotes removed; the characters that XML cannot
-    hold, which a CSS escape can write (``\\1``, ``\\D800``: CSS Syntax 3, 4.3.7), replaced as in the page's text
+    """The first family name of a ``font-family`` value, lower-cased (CSS Fonts 4, 2.1): a string token's value, or a
+    run of identifiers joined by single spaces, with CSS escapes decoded (CSS Syntax 3, 4.3.7). The characters that
+    XML cannot hold, which an escape can write (``\\1``, ``\\D800``), are replaced as in the page's text
     (:func:`.parse.xml_characters`), since the name becomes an attribute value (``px:face``).
 
-    :returns: the name, or ``None`` for an empty one.
+    :returns: the name (``""`` for an empty string, which names no font); ``None`` when the first entry is not a
+        family name (nothing, a number, a function, a string followed by more tokens): a value pyxform cannot read.
     """
-    first = value.split(",")[0].strip().strip("\"'").strip().lower()
-    return xml_characters(first) or None
+    parts: list[str] = []
+    quoted = False
+    for token in tinycss2.parse_component_value_list(value, skip_comments=True):
+        if token.type in ("whitespace", "comment"):
+            continue
+        if token.type == "literal" and token.value == ",":
+            break
+        if quoted or token.type not in ("string", "ident") or (token.type == "string" and parts):
+            return None
+        quoted = token.type == "string"
+        parts.append(token.value)
+    return xml_characters(" ".join(parts).lower()) if parts else None
 
 
 @dataclass
@@ -312,7 +325,9 @@ def apply_property(style: Style, prop: str, raw: str, inherited: Style) -> None:
         if lower in ("italic", "oblique", "normal") or lower.startswith("oblique"):
             style.italic = lower != "normal"
     elif prop == "font-family":
-        style.face = first_family(value)
+        face = first_family(value)
+        if face is not None:
+            style.face = face or None
     elif prop == "color":
         color = css_color(value)
         if color is not None or lower == "transparent":
