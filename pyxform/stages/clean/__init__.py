@@ -56,29 +56,29 @@ class PageLinks:
 _ASCII_SPACE: Final = " \t\n\x0c\r"
 
 
+# The href of every HTML a element, in document order, as plain strings: one query in C (a Python loop over the links
+# of a large page, a proxy object and a tag string each, cost about as much as the rest of _scan).
+_A_HREFS: Final = etree.XPath("descendant::h:a/@href", namespaces={"h": XHTML_NS}, smart_strings=False)
+
+
 def _scan(root: etree._Element, max_tables: int
           ) -> tuple[list[etree._Element], PageLinks, list[etree._Element], list[etree._Element]]:
     """One walk over a parsed page for what clean reads before it changes the tree: its tables in document order (at
     most ``max_tables`` + 1: one more is a page over the limit), its :class:`PageLinks`, its ``noscript`` elements
-    and its ``title`` elements (in document order, for :func:`_page_title`)."""
+    and its ``title`` elements (in document order, for :func:`_page_title`). The links' targets come from
+    :data:`_A_HREFS` when the page has no ``area`` element (most pages), else from a walk over ``a`` and ``area``
+    elements in document order (:func:`_hrefs`)."""
     canonical = base = None
     canonical_found = base_found = False
-    hrefs = []
+    areas = False
     tables: list[etree._Element] = []
     noscripts: list[etree._Element] = []
     titles: list[etree._Element] = []
     link, base_tag, table_tag, noscript, title = _X + "link", _X + "base", _X + "table", _X + "noscript", _X + "title"
-    anchor, area = _X + "a", _X + "area"
-    for element in root.iter(table_tag, link, base_tag, anchor, area, noscript, title):  # in document order
+    area = _X + "area"
+    for element in root.iter(table_tag, link, base_tag, area, noscript, title):  # in document order
         tag = element.tag
-        if tag == anchor or tag == area:  # most of them: tested first
-            href = element.get("href")
-            if href:
-                href = href.strip(_ASCII_SPACE)
-                if href:
-                    hrefs.append(href)
-            continue
-        if tag == table_tag:
+        if tag == table_tag:  # most of them: tested first
             if len(tables) <= max_tables:
                 tables.append(element)
             continue
@@ -88,6 +88,9 @@ def _scan(root: etree._Element, max_tables: int
         if tag == title:
             titles.append(element)
             continue
+        if tag == area:
+            areas = True
+            continue
         href = element.get("href")
         if href is None:
             continue
@@ -96,7 +99,22 @@ def _scan(root: etree._Element, max_tables: int
                 canonical, canonical_found = href.strip(_ASCII_SPACE) or None, True
         elif not base_found:  # a base element
             base, base_found = href.strip(_ASCII_SPACE) or None, True
+    hrefs = _hrefs(root) if areas else [href for href in (value.strip(_ASCII_SPACE) for value in _A_HREFS(root))
+                                         if href]
     return tables, PageLinks(canonical, base, tuple(hrefs)), noscripts, titles
+
+
+def _hrefs(root: etree._Element) -> list[str]:
+    """The ``href`` of every ``a`` and ``area`` element of the page that has a non-empty one, in document order,
+    stripped of ASCII whitespace (empty ones dropped)."""
+    hrefs = []
+    for element in root.iter(_X + "a", _X + "area"):
+        href = element.get("href")
+        if href:
+            href = href.strip(_ASCII_SPACE)
+            if href:
+                hrefs.append(href)
+    return hrefs
 
 
 def _page_title(root: etree._Element, titles: list[etree._Element], noscripts: list[etree._Element]) -> str:

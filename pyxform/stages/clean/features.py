@@ -13,7 +13,7 @@ Per table: ``px:font-size`` (its own computed size) and ``px:heading`` (the near
 from __future__ import annotations
 
 import re
-from collections.abc import Hashable, Iterable
+from collections.abc import Hashable, Iterable, Iterator
 from operator import itemgetter
 from typing import Final, TypeVar
 
@@ -50,6 +50,8 @@ _LEADING_SPACE: Final = "\t\n\x0c\r " + _NBSP  # what comes before a cell's firs
 # and the font features of a cell whose text has one computed style, by the id of that style (kept alive by the entry,
 # so its id is never reused while the entry exists).
 _CACHE_SIZE: Final = 20_000
+# The children of a leaf in the cell walk of _features: an exhausted iterator stays exhausted, so one serves all.
+_NO_CHILDREN: Final[Iterator[etree._Element]] = iter(())
 _NUMBERS: dict[float, str] = {}
 _FONTS: dict[int, tuple[Style, dict[bytes, str]]] = {}
 
@@ -94,23 +96,16 @@ def cell_features(cell: etree._Element, cascade: Cascade) -> dict[str, str]:
     return {name[_PX_LENGTH:].decode(): value for name, value in _features(cell, own, background, cascade).items()}
 
 
-def _features(cell: etree._Element, own: Style, background: str | None, cascade: Cascade) -> dict[bytes, str]:
-    """The feature attributes (Clark names, UTF-8) of ``cell``, whose computed style is ``own`` and background (its own,
-    else its row's or row group's) ``background``.
+def _walk(cell: etree._Element, own: Style, cascade: Cascade) -> tuple[dict[int, list], list[Style] | None, int]:
+    """The walk of :func:`_features` over ``cell``'s content (its computed style ``own``). Returns the visible text per
+    computed style (``{id(style): [style, [text, ...]]}``, in order of first use; texts made only of whitespace left
+    out), the styles from the cell down to the owner of the first visible text (``None`` without visible text) and the
+    number of non-breaking spaces before that text.
 
-    One walk over the cell's content (nested tables skipped: their text belongs to their own cells) computes each
-    element's style from its parent's on the way down (a stack of the open elements' styles), counts the text
-    characters per style and keeps the styles from the cell down to the owner of the first visible text, from which
-    the indentation comes: padding and margin of the cell and of the block boxes on the way, the text-indent of the
-    innermost block, and 0.25 em per leading non-breaking space.
-
-    On a page without author rules, an element that is not one of the :data:`.style.STYLED_TAGS` and has neither a
-    ``style`` nor a ``hidden`` attribute (most are links) is taken as its parent: it is inline and inherits its
-    parent's font, colour and weight unchanged, so its text counts as its parent's (what is counted per style value
-    is the same) and it has no place among the styles that give the indentation (:func:`_inherits_only` says the
-    same of a whole cell). So is an element of :data:`_DISPLAY_ONLY_TAGS` without attributes whose parent's style
-    is the cell's or a block's: a block without padding or margin adds nothing to the indentation, and its
-    text-indent, inherited, is that of the block it would replace as the innermost. Their style is not computed."""
+    Each element comes once, from a stack of the open elements' child iterators (iterwalk's "start" and "end" events
+    cost a tuple and a queue operation each, and every element two loop turns); comments and processing instructions
+    are skipped with their tails, as ``iterwalk(tag="{*}*")`` skips them. ``tests/test_clean_cell_walk.py`` checks it
+    against that iterwalk."""
     compute = cascade.child_style
     plain = not cascade.author_rules
     # the visible text per computed style (cells share Style objects: usually one or two per cell), in order of first
@@ -119,13 +114,13 @@ def _features(cell: etree._Element, own: Style, background: str | None, cascade:
     first: list[Style] | None = None  # the styles from the cell to the owner of the first visible text
     leading_nbsp = 0
     stack: list[Style] = [own]  # the styles of the open elements (but those taken as their parent), the cell's first
-    pushed: list[bool] = []  # per open element in the cell: whether its style is on the stack
+    # per open element in the cell: (its parent's remaining children, the element, whether its style is on the stack)
+    frames: list[tuple[Iterator[etree._Element], etree._Element, bool]] = []
+    children: Iterator[etree._Element] = iter(cell)
     text: str | None = cell.text
     owner = own
-    walker = etree.iterwalk(cell, events=("start", "end"), tag="{*}*")  # elements: comments and PIs are no text
-    next(walker)  # the cell's start
-    for event, element in walker:
-        if text:  # the text before this event, of the element whose style is owner
+    while True:
+        if text:  # the text met last, of the element whose style is owner
             if first is None:
                 stripped = text.lstrip(_LEADING_SPACE)
                 if len(stripped) != len(text):
@@ -139,28 +134,52 @@ def _features(cell: etree._Element, own: Style, background: str | None, cascade:
                 else:
                     entry[1].append(text)
             text = None
-        if event == "start":
-            tag = element.tag
-            if tag == _TABLE:
-                walker.skip_subtree()  # its text belongs to its own cells; its tail comes at its end
-                pushed.append(False)  # no text of the table's is counted here
-                continue
-            if plain and (tag not in STYLED_TAGS and (not element.attrib or (
-                    element.get("style") is None and element.get("hidden") is None))
-                          or tag in _DISPLAY_ONLY_TAGS and not element.attrib and (owner is own or is_block(owner))):
-                pushed.append(False)  # taken as its parent: owner stays
-            else:
-                owner = compute(element, owner)  # owner is the style on top of the stack
-                stack.append(owner)
-                pushed.append(True)
-            text = element.text
-        elif element is cell:
-            break
-        else:
-            if pushed.pop():
+        element = next(children, None)
+        if element is None:  # the end of the open element: its tail comes next, with its parent's style
+            if not frames:
+                break
+            children, element, pushed = frames.pop()
+            if pushed:
                 stack.pop()
                 owner = stack[-1]
             text = element.tail
+            continue
+        tag = element.tag
+        if tag.__class__ is not str:  # a comment or processing instruction: no text, and its tail is not walked
+            continue
+        if tag == _TABLE:  # its text belongs to its own cells; its tail comes now, with the current style
+            text = element.tail
+            continue
+        if plain and (tag not in STYLED_TAGS and element.get("style") is None and element.get("hidden") is None
+                      or tag in _DISPLAY_ONLY_TAGS and not element.attrib and (owner is own or is_block(owner))):
+            frames.append((children, element, False))  # taken as its parent: owner stays
+        else:
+            owner = compute(element, owner)  # owner is the style on top of the stack
+            stack.append(owner)
+            frames.append((children, element, True))
+        children = iter(element) if len(element) else _NO_CHILDREN  # most are leaves: no iterator made
+        text = element.text
+    return weights, first, leading_nbsp
+
+
+def _features(cell: etree._Element, own: Style, background: str | None, cascade: Cascade) -> dict[bytes, str]:
+    """The feature attributes (Clark names, UTF-8) of ``cell``, whose computed style is ``own`` and background (its own,
+    else its row's or row group's) ``background``.
+
+    One walk (:func:`_walk`) over the cell's content (nested tables skipped: their text belongs to their own cells)
+    computes each element's style from its parent's on the way down (a stack of the open elements' styles), counts the
+    text characters per style and keeps the styles from the cell down to the owner of the first visible text, from which
+    the indentation comes: padding and margin of the cell and of the block boxes on the way, the text-indent of the
+    innermost block, and 0.25 em per leading non-breaking space.
+
+    On a page without author rules, an element that is not one of the :data:`.style.STYLED_TAGS` and has neither a
+    ``style`` nor a ``hidden`` attribute (most are links) is taken as its parent: it is inline and inherits its
+    parent's font, colour and weight unchanged, so its text counts as its parent's (what is counted per style value
+    is the same) and it has no place among the styles that give the indentation (:func:`_inherits_only` says the
+    same of a whole cell). So is an element of :data:`_DISPLAY_ONLY_TAGS` without attributes whose parent's style
+    is the cell's or a block's: a block without padding or margin adds nothing to the indentation, and its
+    text-indent, inherited, is that of the block it would replace as the innermost. Their style is not computed."""
+    weights, first, leading_nbsp = _walk(cell, own, cascade)
     if len(weights) == 1:
         (only, _texts), = weights.values()
         font = _FONTS.get(id(only))

@@ -31,7 +31,7 @@ from lxml import etree
 from .parse import XHTML_NS
 from .sheets import compiled_sheet
 from .values import (DEFAULT_FONT_SIZE_PX, Declarations, Style, apply_property, css_color, font_size_px,
-                     inline_declarations, may_hide, media_applies, presentational_hints)
+                     inline_declarations, is_block, may_hide, media_applies, presentational_hints)
 
 __all__ = ["Style", "Cascade", "UA_RULES", "STYLED_TAGS"]
 
@@ -88,9 +88,6 @@ STYLED_TAGS: Final = frozenset(_X + name for name in (*UA_RULES, *_HINTED))
 # In quirks mode, tables do not inherit font properties or alignment (HTML 15.3.7 "Tables", quirks rules).
 _QUIRKS_TABLE: Final = {"font-size": "initial", "font-weight": "initial", "font-style": "initial",
                         "text-align": "initial"}
-
-_BLOCK_DISPLAYS: Final = frozenset({"block", "list-item", "flex", "grid", "table", "table-cell", "flow-root",
-                                    "table-caption"})
 
 # (level, specificity, order): UA 0, presentational hints 1, author rules 2, style attribute 3;
 # !important: UA 6, author 5, style attribute 5 with a higher specificity-free rank (CSS Cascade 4, 6.2).
@@ -163,6 +160,7 @@ class Cascade:
         self.quirks = quirks
         self._index: dict[tuple[str, str], list[_Rule]] = defaultdict(list)
         self._hiding_rules: list[_Rule] = []
+        self._hiding_set: set[_Rule] = set()  # the same, for _matching_rules
         self._computed: dict[etree._Element, Style] = {}
         # Memos: elements with the same name, matched rules and style-bearing attributes have the same specified
         # values, and with the same parent style the same computed style (most cells and their content do).
@@ -186,6 +184,7 @@ class Cascade:
                     self._index[selector.key].append(compiled)
                     if sheet_rule.hides:
                         self._hiding_rules.append(compiled)
+                        self._hiding_set.add(compiled)
             order += rule_count
 
     @property
@@ -195,11 +194,14 @@ class Cascade:
 
     # --- matching ---------------------------------------------------------------------------------------------
 
-    def _matching_rules(self, element: etree._Element) -> list[_Rule]:
+    def _matching_rules(self, element: etree._Element, hiding_only: bool = False) -> list[_Rule]:
         """The author rules that match ``element``, among those indexed under its name, id, classes and ``*``: from
         the rule's matches on the page when its query has run, else from its test of one element when it has one (a
         query over the page costs more than the test of the few elements the cascade asks about), else from its
-        query."""
+        query. With ``hiding_only``, only the rules that declare ``display`` or ``visibility`` (all hidden_elements
+        reads; the others' queries run all the same, before hidden elements go: a ``+`` or ``:first-child`` may match
+        otherwise after. A rule with a test needs no such care: it reads names, ids, classes and ancestors, which
+        stay)."""
         index = self._index
         if not index:
             return []
@@ -219,8 +221,13 @@ class Cascade:
                     groups.append(group)
         matched: list[_Rule] = []
         match_sets, tests = self._match_sets, self._tests
+        hiding = self._hiding_set if hiding_only else None
         for group in groups:
             for rule in group:
+                if hiding is not None and rule not in hiding:
+                    if rule.test is None:
+                        self._matches(rule)
+                    continue
                 found = match_sets.get(rule)
                 if found is not None:
                     hit = element in found
@@ -302,9 +309,12 @@ class Cascade:
         The dict is shared by every element with the same name, matched rules and style-bearing attributes: read it,
         never change it.
         """
+        return self._specified_with(element, self._matching_rules(element))
+
+    def _specified_with(self, element: etree._Element, rules: list[_Rule]) -> dict[str, str]:
+        """The specified values of ``element`` as if ``rules`` were the author rules matching it (memoized by them)."""
         tag = element.tag
         name = tag[_X_LENGTH:] if tag.startswith(_X) else ""
-        rules = self._matching_rules(element)
         get = element.get
         key = (name, tuple(rules), get("style"), get("hidden"),
                (get("size"), get("face"), get("color"), get("text"), get("bgcolor"), get("align"))
@@ -469,7 +479,8 @@ class Cascade:
                 candidates += self._hiding_matches(rule)
         hidden: list[etree._Element] = []
         for element in dict.fromkeys(candidates):
-            values = self.specified(element)
+            # display and visibility: the rules that declare neither change neither, and are not matched
+            values = self._specified_with(element, self._matching_rules(element, hiding_only=True))
             display = values.get("display", "").strip().lower()
             visibility = values.get("visibility", "").strip().lower()
             if display == "none":
@@ -483,12 +494,7 @@ class Cascade:
 
     def _shows_descendant(self, element: etree._Element) -> bool:
         for descendant in element.iterdescendants():
-            if isinstance(descendant.tag, str) and self.specified(descendant).get(
-                    "visibility", "").strip().lower() == "visible":
+            if isinstance(descendant.tag, str) and self._specified_with(descendant, self._matching_rules(
+                    descendant, hiding_only=True)).get("visibility", "").strip().lower() == "visible":
                 return True
         return False
-
-
-def is_block(style: Style) -> bool:
-    """Whether an element's computed ``display`` makes it a block container (for indentation)."""
-    return style.display in _BLOCK_DISPLAYS

@@ -20,7 +20,7 @@ from .parse import xml_characters
 __all__ = ["VIEWPORT_WIDTH_PX", "DEFAULT_FONT_SIZE_PX", "PROPERTIES", "FONT_SIZE_KEYWORDS", "ABSOLUTE_UNITS",
            "Declarations", "css_tokens", "css_color", "legacy_color", "parse_declarations", "inline_declarations",
            "may_hide", "media_applies", "length_px", "font_size_px", "font_weight", "first_family", "ALIGN_VALUES",
-           "Style", "apply_property", "presentational_hints"]
+           "Style", "apply_property", "presentational_hints", "is_block"]
 
 VIEWPORT_WIDTH_PX: Final = 1280.0
 DEFAULT_FONT_SIZE_PX: Final = 16.0
@@ -386,3 +386,12 @@ def presentational_hints(attribute: Callable[[str], str | None], name: str) -> D
         if align in ALIGN_VALUES:
             hints["text-align"] = (ALIGN_VALUES[align], False)
     return hints
+
+
+_BLOCK_DISPLAYS: Final = frozenset({"block", "list-item", "flex", "grid", "table", "table-cell", "flow-root",
+                                    "table-caption"})
+
+
+def is_block(style: Style) -> bool:
+    """Whether an element's computed ``display`` makes it a block container (for indentation)."""
+    return style.display in _BLOCK_DISPLAYS

@@ -1,0 +1,103 @@
+"""The cell walk of the features (:func:`pyxform.stages.clean.features._walk`: a stack of child iterators) gives what
+the walk it replaced gives: ``etree.iterwalk`` with "start" and "end" events over the cell's elements (comments and
+processing instructions skipped with their tails, nested tables' content skipped)."""
+
+from __future__ import annotations
+
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+from lxml import etree
+
+from .test_clean_properties import CELL_CONTENT, _cell_page
+from pyxform.stages.clean.features import _DISPLAY_ONLY_TAGS, _LEADING_SPACE, _NBSP, _TABLE, _walk
+from pyxform.stages.clean.parse import XHTML_NS, parse_html
+from pyxform.stages.clean.style import STYLED_TAGS, Cascade, Style, is_block
+
+
+def _iterwalk_reference(cell: etree._Element, own: Style, cascade: Cascade
+                        ) -> tuple[dict[int, list], list[Style] | None, int]:
+    """The walk as it was (pyxform 8297ef3, inside ``_features``): iterwalk's start and end events."""
+    compute = cascade.child_style
+    plain = not cascade.author_rules
+    weights: dict[int, list] = {}
+    first: list[Style] | None = None
+    leading_nbsp = 0
+    stack: list[Style] = [own]
+    pushed: list[bool] = []
+    text: str | None = cell.text
+    owner = own
+    walker = etree.iterwalk(cell, events=("start", "end"), tag="{*}*")
+    next(walker)
+    for event, element in walker:
+        if text:
+            if first is None:
+                stripped = text.lstrip(_LEADING_SPACE)
+                if len(stripped) != len(text):
+                    leading_nbsp += text[:len(text) - len(stripped)].count(_NBSP)
+                if stripped:
+                    first = stack[:]
+            if not text.isspace():
+                weights.setdefault(id(owner), [owner, []])[1].append(text)
+            text = None
+        if event == "start":
+            tag = element.tag
+            if tag == _TABLE:
+                walker.skip_subtree()
+                pushed.append(False)
+                continue
+            if plain and (tag not in STYLED_TAGS and (not element.attrib or (
+                    element.get("style") is None and element.get("hidden") is None))
+                          or tag in _DISPLAY_ONLY_TAGS and not element.attrib and (owner is own or is_block(owner))):
+                pushed.append(False)
+            else:
+                owner = compute(element, owner)
+                stack.append(owner)
+                pushed.append(True)
+            text = element.text
+        elif element is cell:
+            break
+        else:
+            if pushed.pop():
+                stack.pop()
+                owner = stack[-1]
+            text = element.tail
+    return weights, first, leading_nbsp
+
+
+SHEETS = ["", "<style>span { color: red } li { padding-left: 3px } b { font-size: 30px }</style>"]
+# Where to put a comment or processing instruction (with a tail) into the parsed tree: the parser drops them, a
+# caller's tree may hold them.
+INSERTS = st.lists(st.tuples(st.integers(0, 1000), st.integers(0, 5), st.booleans(),
+                             st.sampled_from([None, "t", " \u00a0u"])), max_size=6)
+
+
+def _with_inserts(root: etree._Element, inserts: list) -> None:
+    elements = list(root.iter(f"{{{XHTML_NS}}}*"))
+    for where, position, comment, tail in inserts:
+        parent = elements[where % len(elements)]
+        node = etree.Comment(" c ") if comment else etree.ProcessingInstruction("p", "q")
+        node.tail = tail
+        parent.insert(min(position, len(parent)), node)
+
+
+@settings(max_examples=300, deadline=None)
+@given(CELL_CONTENT, st.sampled_from(SHEETS), st.booleans(), INSERTS)
+@example([("div", ""), ("a", ""), "x", ("table", ""), "y", "</table>", "z"], "", False, [(3, 0, True, "w")])
+def test_the_cell_walk_gives_what_iterwalk_gives(content: list, sheet: str, style_everywhere: bool,
+                                                  inserts: list) -> None:
+    """For every cell: the same texts per computed style (the same Style objects, in the same order), the same styles
+    down to the first visible text and the same number of leading non-breaking spaces."""
+    parsed = parse_html(sheet + _cell_page(content, style_everywhere=style_everywhere))
+    root = parsed.tree.getroot()
+    _with_inserts(root, inserts)
+    cascade = Cascade(root, parsed.style_sheets, quirks=parsed.quirks)
+    for cell in root.iter(f"{{{XHTML_NS}}}td", f"{{{XHTML_NS}}}th"):
+        own = cascade.style(cell)
+        weights, first, nbsp = _walk(cell, own, cascade)
+        expected_weights, expected_first, expected_nbsp = _iterwalk_reference(cell, own, cascade)
+        assert [(id(style), texts) for style, texts in weights.values()] == [
+            (id(style), texts) for style, texts in expected_weights.values()]
+        assert list(weights) == list(expected_weights)
+        assert (None if first is None else [id(style) for style in first]) == (
+            None if expected_first is None else [id(style) for style in expected_first])
+        assert nbsp == expected_nbsp
