@@ -299,9 +299,7 @@ class Cascade:
 
     def _inline(self, element: etree._Element) -> tuple[Declarations, Declarations]:
         css = element.get("style")
-        if not css:
-            return {}, {}
-        return inline_declarations(css)
+        return inline_declarations(css) if css else ({}, {})
 
     def specified(self, element: etree._Element) -> dict[str, str]:
         """The cascaded (specified) value of each property pyxform reads, for ``element`` alone.
@@ -474,9 +472,10 @@ class Cascade:
         candidates += [e for e in (value.getparent() for value in attributes
                                    if value.attrname == "style" and may_hide(value))
                        if any(p in ("display", "visibility") for d in self._inline(e) for p in d)]
-        for rule in self._hiding_rules:
-            if self._subject_on_page(rule.key):
-                candidates += self._hiding_matches(rule)
+        matched = [e for r in self._hiding_rules if self._subject_on_page(r.key) for e in self._hiding_matches(r)]
+        if matched:  # rule matches are sets: put in document order, so that the warnings come in a stable order
+            at = {e: i for i, e in enumerate(self.root.iter())}  # (a match inside a removed noscript goes first)
+            candidates = sorted({*candidates, *matched}, key=lambda e: at.get(e, -1))
         hidden: list[etree._Element] = []
         for element in dict.fromkeys(candidates):
             # display and visibility: the rules that declare neither change neither, and are not matched
