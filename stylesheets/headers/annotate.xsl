@@ -6,6 +6,8 @@
     px:cell   role (header, data, section, empty);
     px:slot   row-headers and column-headers (space-separated cell ids) on every slot of a data or empty cell.
   Annotations of an earlier run are replaced, so the stage can run twice on the same grid.
+  No template of the mode matches an attribute: attributes are copied with xsl:copy-of (what shallow-copy does with
+  each), without a template call per attribute.
 -->
 <xsl:stylesheet version="3.0"
     xmlns:xsl="http://www.w3.org/1999/XSL/Transform"
@@ -23,7 +25,7 @@
   <xsl:template match="px:table" mode="m:annotate">
     <xsl:param name="result" as="map(*)" tunnel="yes"/>
     <xsl:copy>
-      <xsl:apply-templates select="@* except (@header-rows, @header-cols, @header-method, @kind)" mode="#current"/>
+      <xsl:copy-of select="@* except (@header-rows, @header-cols, @header-method, @kind)"/>
       <xsl:attribute name="header-rows" select="$result?k"/>
       <xsl:attribute name="header-cols" select="$result?p"/>
       <xsl:attribute name="header-method" select="$result?method"/>
@@ -35,12 +37,25 @@
     </xsl:copy>
   </xsl:template>
 
+  <!-- A cell: its attributes and children copied with xsl:copy-of, not one template call per node (a copy of a
+       table's cells through templates cost about as much as the rest of the annotation). The same nodes: no
+       template of this mode matches an attribute (each is shallow-copied, as xsl:copy-of copies it), nor any
+       descendant of a cell of the grid (px:text, px:sort-key, px:link, px:image, px:table-ref), so that
+       shallow-copy copies the subtree as it is; a cell that holds an element a template matches (no grid written
+       by normalize) goes through the templates. tests/test_headers_annotate.py compares both on generated grids. -->
   <xsl:template match="px:cell" mode="m:annotate">
     <xsl:param name="result" as="map(*)" tunnel="yes"/>
     <xsl:copy>
-      <xsl:apply-templates select="@* except @role" mode="#current"/>
+      <xsl:copy-of select="@* except @role"/>
       <xsl:attribute name="role" select="$result?roles(string(@id))"/>
-      <xsl:apply-templates select="node()" mode="#current"/>
+      <xsl:choose>
+        <xsl:when test="empty(descendant::*[self::px:table or self::px:cell or self::px:row or self::px:slot])">
+          <xsl:copy-of select="node()"/>
+        </xsl:when>
+        <xsl:otherwise>
+          <xsl:apply-templates select="node()" mode="#current"/>
+        </xsl:otherwise>
+      </xsl:choose>
     </xsl:copy>
   </xsl:template>
 
@@ -55,7 +70,7 @@
     <xsl:variable name="model" as="map(*)" select="$assignment?model"/>
     <xsl:variable name="y" as="xs:double" select="number(@index)"/>
     <xsl:copy>
-      <xsl:apply-templates select="@*" mode="#current"/>
+      <xsl:copy-of select="@*"/>
       <xsl:choose>
         <xsl:when test="$y eq floor($y) and $y ge 0 and $y lt $model?rows and $assignment?scans-alone">
           <xsl:variable name="row" as="xs:integer" select="xs:integer($y) + 1"/>
@@ -123,7 +138,7 @@
     <xsl:variable name="headers" as="xs:string*" select="if ($y ne floor($y) or $x ne floor($x)) then ()
         else f:slot-header-texts($result?assignment, xs:integer($y), xs:integer($x))"/>
     <xsl:copy>
-      <xsl:apply-templates select="@* except (@row-headers, @column-headers)" mode="#current"/>
+      <xsl:copy-of select="@* except (@row-headers, @column-headers)"/>
       <xsl:if test="exists($headers)">
         <xsl:attribute name="row-headers" select="$headers[1]"/>
         <xsl:attribute name="column-headers" select="$headers[2]"/>
