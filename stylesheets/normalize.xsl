@@ -5,7 +5,7 @@
   Every table element of the page, nested ones included, in document order, becomes a px:table: the WHATWG HTML
   table model ("forming a table", HTML 4.9.12.1) with every slot filled, or a px:table-failure. Modules:
     normalize/rows.xsl   the table model: rows and row groups, cell anchors and effective spans (functions)
-    normalize/grid.xsl   the dense grid and the table model errors (functions)
+    normalize/grid.xsl   the dense grid (named templates) and the table model errors (functions)
     normalize/table.xsl  mode m:normalize-table: one table -> px:table or px:table-failure
     normalize/cells.xsl  fp:cell-content: one td/th -> the content of its px:cell
     normalize/text.xsl   mode m:visible-text: the visible text of a cell or caption

@@ -240,3 +240,20 @@ def test_the_model_and_the_xml_agree(normalizer: Normalizer) -> None:
     assert table.caption == "Population Statistics"
     assert [c.id for c in table.cells] == [f"t0.c{n}" for n in range(12)]
     assert table.grid[1][3] is table.cell("t0.c2") and table.grid[1][3].origin == (0, 3)
+
+
+SORT_KEY_CLASSES = ["sortkey", "a sortkey", "sortkey\tb", "\nsortkey\n", "x  sortkey  y", "xsortkey", "sortkeys",
+                    "Sortkey", "sort key", "", "sortkeysortkey", "a-sortkey", "sortkey-b", "sortkey\u00a0b"]
+
+
+def test_a_sort_key_is_an_element_with_the_class_token_sortkey(normalizer: Normalizer) -> None:
+    """A cell's sort key is the text of an element whose class has the token sortkey (ASCII whitespace between
+    tokens). normalize/cells.xsl tests that the class holds the string sortkey before it tests the token: a longer
+    word, another case, a no-break space or no class give no sort key."""
+    rows = "".join(f'<tr><td><span class="{cls}">key{n}</span>text</td></tr>'
+                   for n, cls in enumerate(SORT_KEY_CLASSES))
+    xml = grid(f"<!DOCTYPE html><html><head><title>k</title></head><body><table>{rows}</table></body></html>",
+               normalizer=normalizer).xml
+    for n, cls in enumerate(SORT_KEY_CLASSES):
+        expected = "sortkey" in cls.replace("\t", " ").replace("\n", " ").split(" ")
+        assert (f"<px:sort-key>key{n}</px:sort-key>" in xml) == expected, (cls, expected)

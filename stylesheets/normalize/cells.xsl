@@ -65,9 +65,13 @@
     <px:text>{if (empty(*)) then normalize-space() else f:visible-text(.)}</px:text>
     <xsl:if test="exists(*)">
       <!-- links, images and tables of this cell: those inside a nested table belong to that table's cells (the
-           cell's table is its nearest table ancestor: a cell is a td or th of a tr of the table or of its row group) -->
+           cell's table is its nearest table ancestor: a cell is a td or th of a tr of the table or of its row group).
+           A class with the token sortkey holds the string sortkey: contains() first, cheaper than contains-token()
+           on each class: the same elements (every 16th corpus page: 3,909 of the 28,337 elements in cells have a
+           class, 18 the token sortkey) -->
       <xsl:variable name="found" as="element()*" select="descendant::*[self::a[@href] or self::img or self::table
-                                                             or contains-token(@class, 'sortkey')]"/>
+                                                             or contains(@class, 'sortkey')
+                                                                and contains-token(@class, 'sortkey')]"/>
       <xsl:variable name="table" as="element(table)" select="ancestor::table[1]"/>
       <xsl:variable name="content" as="element()*"
           select="if (exists($found[self::table])) then $found[ancestor::table[1] is $table] else $found"/>

@@ -21,13 +21,15 @@
     expand-text="yes">
 
   <!--
-    f:grid-row($record, $cols, $prefix): the px:row of one row record of f:place-rows, with $cols px:slot children.
-    $prefix: the cell ids' common part, "t{table index}.c".
+    fp:grid-row: the px:row of one row record of f:place-rows ($record), with $cols px:slot children. $prefix: the
+    cell ids' common part, "t{table index}.c". A named template, called inside the caller's px:table, which it
+    writes into as it goes: a function returning the px:row (f:grid-row, as before) built each row apart and had it
+    copied into the grid (callgrind: RESULT).
   -->
-  <xsl:function name="f:grid-row" as="element(px:row)">
-    <xsl:param name="record" as="map(*)"/>
-    <xsl:param name="cols" as="xs:integer"/>
-    <xsl:param name="prefix" as="xs:string"/>
+  <xsl:template name="fp:grid-row">
+    <xsl:param name="record" as="map(*)" required="yes"/>
+    <xsl:param name="cols" as="xs:integer" required="yes"/>
+    <xsl:param name="prefix" as="xs:string" required="yes"/>
     <xsl:variable name="row" as="map(*)" select="$record?row"/>
     <xsl:variable name="first" as="xs:integer" select="$row?first-cell"/>
     <xsl:variable name="xs" as="xs:integer*" select="$record?xs"/>
@@ -61,13 +63,28 @@
             <xsl:otherwise>
               <xsl:iterate select="1 to count($xs)">
                 <xsl:param name="next" as="xs:integer" select="0"/>
-                <xsl:on-completion select="fp:reaching-slots($next, $cols, $reaching, $prefix)"/>
+                <xsl:on-completion>
+                  <xsl:call-template name="fp:reaching-slots">
+                    <xsl:with-param name="from" select="$next"/>
+                    <xsl:with-param name="to" select="$cols"/>
+                    <xsl:with-param name="reaching" select="$reaching"/>
+                    <xsl:with-param name="prefix" select="$prefix"/>
+                  </xsl:call-template>
+                </xsl:on-completion>
                 <xsl:variable name="i" as="xs:integer" select="."/>
                 <xsl:variable name="x" as="xs:integer" select="$xs[$i]"/>
                 <xsl:variable name="colspan" as="xs:integer"
                     select="if (map:contains($spans, $i)) then $spans($i)(1) else 1"/>
                 <xsl:variable name="id" as="xs:string" select="$prefix || $first + $i - 1"/>
-                <xsl:sequence select="fp:reaching-slots($next, $x, $reaching, $prefix)"/>
+                <!-- columns $next to $x - 1 (none when the cell follows the previous one: no call) -->
+                <xsl:if test="$next lt $x">
+                  <xsl:call-template name="fp:reaching-slots">
+                    <xsl:with-param name="from" select="$next"/>
+                    <xsl:with-param name="to" select="$x"/>
+                    <xsl:with-param name="reaching" select="$reaching"/>
+                    <xsl:with-param name="prefix" select="$prefix"/>
+                  </xsl:call-template>
+                </xsl:if>
                 <xsl:for-each select="$x to $x + $colspan - 1">
                   <px:slot col="{.}" cell="{$id}"/>
                 </xsl:for-each>
@@ -80,15 +97,15 @@
         </xsl:otherwise>
       </xsl:choose>
     </px:row>
-  </xsl:function>
+  </xsl:template>
 
   <!-- The slots of columns $from to $to - 1, which no cell of the row is anchored in: those that cells of earlier rows
-       reach name that cell. -->
-  <xsl:function name="fp:reaching-slots" as="element(px:slot)*">
-    <xsl:param name="from" as="xs:integer"/>
-    <xsl:param name="to" as="xs:integer"/>
-    <xsl:param name="reaching" as="map(xs:integer, xs:integer+)"/>
-    <xsl:param name="prefix" as="xs:string"/>
+       reach name that cell. A named template for the reason given at fp:grid-row. -->
+  <xsl:template name="fp:reaching-slots">
+    <xsl:param name="from" as="xs:integer" required="yes"/>
+    <xsl:param name="to" as="xs:integer" required="yes"/>
+    <xsl:param name="reaching" as="map(xs:integer, xs:integer+)" required="yes"/>
+    <xsl:param name="prefix" as="xs:string" required="yes"/>
     <xsl:for-each select="$from to $to - 1">
       <px:slot col="{.}">
         <xsl:if test="map:contains($reaching, .)">
@@ -96,7 +113,7 @@
         </xsl:if>
       </px:slot>
     </xsl:for-each>
-  </xsl:function>
+  </xsl:template>
 
   <!-- column -> the numbers of the cells of earlier rows that cover that column of the row ($active of its record) -->
   <xsl:function name="fp:reaching" as="map(xs:integer, xs:integer+)">

@@ -170,7 +170,13 @@
               </px:cell>
             </xsl:for-each>
           </xsl:for-each>
-          <xsl:sequence select="$records ! f:grid-row(., $cols, $prefix)"/>
+          <xsl:for-each select="$records">
+            <xsl:call-template name="fp:grid-row">
+              <xsl:with-param name="record" select="."/>
+              <xsl:with-param name="cols" select="$cols"/>
+              <xsl:with-param name="prefix" select="$prefix"/>
+            </xsl:call-template>
+          </xsl:for-each>
           <xsl:sequence select="$tree-order?errors"/>
           <xsl:sequence select="f:overlap-errors($records, $prefix)"/>
           <xsl:sequence select="f:empty-lines($records, $cols)"/>
@@ -183,7 +189,7 @@
     The content of the px:table of a simple table (see fp:table-model): its cells in tree order, one px:row per tr
     (cell i of the row in column i - 1, the columns after its last cell empty), then an empty-row error for each row
     without cells and an empty-column error for each column after the widest row (column groups wider than the
-    rows). The same as f:place-rows, f:grid-row and f:empty-lines give for such a table. $groups: its row groups in
+    rows). The same as f:place-rows, fp:grid-row and f:empty-lines give for such a table. $groups: its row groups in
     tree order (all with rows).
   -->
   <xsl:template name="fp:simple-table">

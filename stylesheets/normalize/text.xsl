@@ -11,10 +11,26 @@
     xmlns:xsl="http://www.w3.org/1999/XSL/Transform"
     xmlns:xs="http://www.w3.org/2001/XMLSchema"
     xmlns:f="urn:pyxform:function"
+    xmlns:fp="urn:pyxform:function:private"
     xmlns:m="urn:pyxform:mode"
     xpath-default-namespace="http://www.w3.org/1999/xhtml"
     exclude-result-prefixes="#all"
     expand-text="yes">
+
+  <!--
+    The test (an XPath expression, with an element as context item) that the element holds only text and elements
+    that the general way (mode m:visible-text) goes through for their text: inline phrasing elements and images
+    without content. No line break and no hidden text is inside such an element, so its pieces, joined, are its
+    string value with each whitespace character as a space (comments and processing instructions add nothing to
+    either). f:visible-text takes a container of that kind by its string value, and the general way an element of
+    that kind inside a container (rules below: about a tenth of f:visible-text's instructions on real pages, one
+    template call per node less). A static variable, so that the three tests are one list. The common names first:
+    a test stops at the first that fits.
+  -->
+  <xsl:variable name="fp:inline-only" static="yes" as="xs:string"
+      select="'empty(descendant::*[not(self::a or self::span or self::i or self::b or self::sup or self::small
+               or self::strong or self::abbr or self::sub or self::u or self::s or self::font or self::em or self::code
+               or self::tt or self::big or self::img[empty(node())])])'"/>
 
   <xsl:mode name="m:visible-text" on-no-match="fail" on-multiple-match="fail"/>
 
@@ -25,13 +41,9 @@
   <xsl:function name="f:visible-text" as="xs:string">
     <xsl:param name="container" as="element()"/>
     <xsl:choose>
-      <!-- only text, or only elements that the general way goes through for their text (inline phrasing elements,
-           images without content; most cells, links and captions): no line break, no hidden text, so the text is the
-           string value with its whitespace collapsed and trimmed, as the general way gives. The common names first:
-           a test stops at the first that fits. -->
-      <xsl:when test="empty($container/descendant::*[not(self::a or self::span or self::i or self::b or self::sup
-                          or self::small or self::strong or self::abbr or self::sub or self::u or self::s or self::font
-                          or self::em or self::code or self::tt or self::big or self::img[empty(node())])])">
+      <!-- only text and inline elements ($fp:inline-only; most cells, links and captions): the string value with its
+           whitespace collapsed and trimmed, as the general way gives -->
+      <xsl:when _test="$container/{$fp:inline-only}">
         <xsl:sequence select="normalize-space($container)"/>
       </xsl:when>
       <xsl:otherwise>
@@ -57,7 +69,16 @@
                        | hr | figure | figcaption | section | article | header | footer | nav | aside | main | form
                        | fieldset | center" mode="m:visible-text" as="xs:string*">
     <xsl:sequence select="'&#10;'"/>
-    <xsl:apply-templates mode="m:visible-text"/>
+    <xsl:choose>
+      <!-- a block of only text and inline elements (an li of a link, most blocks): its string value, as the
+           rules give it piece by piece ($fp:inline-only) -->
+      <xsl:when _test="{$fp:inline-only}">
+        <xsl:sequence select="translate(., '&#9;&#10;&#13;', '   ')"/>
+      </xsl:when>
+      <xsl:otherwise>
+        <xsl:apply-templates mode="m:visible-text"/>
+      </xsl:otherwise>
+    </xsl:choose>
     <xsl:sequence select="'&#10;'"/>
   </xsl:template>
 
@@ -66,6 +87,12 @@
   </xsl:template>
 
   <xsl:template match="img | script | style | template | noscript | iframe | noembed | noframes | rp" mode="m:visible-text" as="empty-sequence()"/>
+
+  <!-- an element of only text and inline elements (that is not one of the above): its string value, as the rule
+       below gives it piece by piece ($fp:inline-only) -->
+  <xsl:template _match="*[{$fp:inline-only}]" mode="m:visible-text" as="xs:string" priority="-0.25">
+    <xsl:sequence select="translate(., '&#9;&#10;&#13;', '   ')"/>
+  </xsl:template>
 
   <xsl:template match="*" mode="m:visible-text" as="xs:string*">
     <xsl:apply-templates mode="m:visible-text"/>
