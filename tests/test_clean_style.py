@@ -204,6 +204,8 @@ def test_a_cell_whose_elements_inherit_its_style_has_the_features_of_its_text(co
     ('"a\\\\b"', "a\\b"),  # an escaped backslash is one backslash
     ("/* c */ Verdana", "verdana"),
     ('""', ""),  # an empty string names no font
+    ("'Georgia", "georgia"), ('"a b\\', "a b"),  # a string the value's end closes (CSS Syntax 3, 4.3.5)
+    ('"a\nb", serif', None),  # a line feed in a string makes a bad string
     ("12px, serif", None), ("f(x)", None), ('"a" b', None), ('a "b"', None), ("", None), (", serif", None),
 ])
 def test_first_family_follows_the_family_name_grammar(value: str, face: str | None) -> None:

@@ -267,8 +267,8 @@ def first_family(value: str) -> str | None:
     parts: list[str] = []
     quoted = False
     for token in tinycss2.parse_component_value_list(value, skip_comments=True):
-        if token.type in ("whitespace", "comment"):
-            continue
+        if token.type in ("whitespace", "comment") or (token.type == "error" and token.kind == "eof-in-string"):
+            continue  # a string the value's end closes is a string (CSS Syntax 3, 4.3.5: a parse error, not invalid)
         if token.type == "literal" and token.value == ",":
             break
         if quoted or token.type not in ("string", "ident") or (token.type == "string" and parts):
