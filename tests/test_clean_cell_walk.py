@@ -11,7 +11,8 @@ from lxml import etree
 from .test_clean_properties import CELL_CONTENT, _cell_page
 from pyxform.stages.clean.features import _DISPLAY_ONLY_TAGS, _LEADING_SPACE, _NBSP, _TABLE, _walk
 from pyxform.stages.clean.parse import XHTML_NS, parse_html
-from pyxform.stages.clean.style import STYLED_TAGS, Cascade, Style, is_block
+from pyxform.stages.clean.style import STYLED_TAGS, Cascade, Style
+from pyxform.stages.clean.values import is_block
 
 
 def _iterwalk_reference(cell: etree._Element, own: Style, cascade: Cascade

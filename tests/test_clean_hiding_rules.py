@@ -62,3 +62,14 @@ def test_hidden_skeleton_warnings_come_in_document_order(sheet: str) -> None:
     expected = [f"<{name}> is hidden by the page's style: kept" for name in names]
     for _ in range(20):  # set order follows memory addresses, which change from parse to parse
         assert [w for w in clean(page).warnings if "is hidden" in w] == expected
+
+
+@pytest.mark.parametrize(("page", "names"), [
+    ("<html><head style='display:none'></head><body hidden><table><tr><td>x</table></body></html>", ["head", "body"]),
+    ("<html><head><style>html{display:none}</style></head><body hidden><table><tr><td>x</table></body></html>",
+     ["html", "body"]),
+])
+def test_hidden_skeleton_warnings_follow_the_document_with_or_without_rules(page: str, names: list[str]) -> None:
+    """Elements hidden by an attribute (hidden, style) and by a rule come in one document order (review13)."""
+    assert [w for w in clean(page).warnings if "is hidden" in w] == [
+        f"<{name}> is hidden by the page's style: kept" for name in names]

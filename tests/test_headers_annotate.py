@@ -104,3 +104,16 @@ def test_a_cell_holding_an_element_of_the_mode_goes_through_the_templates(matche
     # the element inside the cell ("Value") was annotated, so that a plain copy would differ
     inside = stage.split("<px:text>Value</px:text>")[1].split("</px:cell>")[0]
     assert "row-headers=" in inside or "header-method=" in inside
+
+
+@pytest.mark.parametrize("matched", [
+    '<px:slot col="0" row-headers="stale"/>',
+    '<px:cell id="t9.c0" row="0" col="0"><px:text>y</px:text></px:cell>',
+    '<px:table index="9" rows="0" cols="0"/>',
+])
+def test_each_element_of_the_guard_is_needed(matched: str) -> None:
+    """One sample for each name of the guard alone (px:slot, px:cell, px:table): leaving the name out copies it as it
+    is, which differs from what the templates write (review13)."""
+    xml = _with_children(grids_xml([[["th:Name", "th:Value"], ["td:a", "td:1"]]]), ["", matched], [False])
+    stage, general = _outputs(xml)
+    assert stage == general

@@ -31,7 +31,7 @@ from lxml import etree
 from .parse import XHTML_NS
 from .sheets import compiled_sheet
 from .values import (DEFAULT_FONT_SIZE_PX, Declarations, Style, apply_property, css_color, font_size_px,
-                     inline_declarations, is_block, may_hide, media_applies, presentational_hints)
+                     inline_declarations, may_hide, media_applies, presentational_hints)
 
 __all__ = ["Style", "Cascade", "UA_RULES", "STYLED_TAGS"]
 
@@ -467,15 +467,16 @@ class Cascade:
         An element made hidden by ``visibility`` is kept when one of its descendants sets ``visibility: visible``
         (CSS lets such a descendant show).
         """
-        attributes = _HIDDEN_OR_STYLE(self.root)
-        candidates: list[etree._Element] = [value.getparent() for value in attributes if value.attrname == "hidden"]
-        candidates += [e for e in (value.getparent() for value in attributes
-                                   if value.attrname == "style" and may_hide(value))
-                       if any(p in ("display", "visibility") for d in self._inline(e) for p in d)]
+        candidates: list[etree._Element] = []
+        for value in _HIDDEN_OR_STYLE(self.root):  # in document order: the warnings about kept html/head/body too
+            element = value.getparent()
+            if value.attrname == "hidden" or (may_hide(value) and any(
+                    p in ("display", "visibility") for d in self._inline(element) for p in d)):
+                candidates.append(element)
         matched = [e for r in self._hiding_rules if self._subject_on_page(r.key) for e in self._hiding_matches(r)]
-        if matched:  # rule matches are sets: put in document order, so that the warnings come in a stable order
-            at = {e: i for i, e in enumerate(self.root.iter())}  # (a match inside a removed noscript goes first)
-            candidates = sorted({*candidates, *matched}, key=lambda e: at.get(e, -1))
+        if matched:  # rule matches are sets
+            at = {e: i for i, e in enumerate(self.root.iter())}
+            candidates = sorted({*candidates, *matched}, key=at.__getitem__)
         hidden: list[etree._Element] = []
         for element in dict.fromkeys(candidates):
             # display and visibility: the rules that declare neither change neither, and are not matched
