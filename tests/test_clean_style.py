@@ -237,3 +237,23 @@ def test_a_css_escape_to_any_code_point_gives_a_face_xml_can_hold(code_point: in
         expected = " " if code_point == 0xC else chr(code_point).lower() if xml_char else "\ufffd"
         assert face == f"a{expected}b", (page, face)  # decoded, whether the escape starts with a digit or a letter
         assert pyxform.convert(page).xml  # serialized and parsed by Saxon: no error
+
+
+@pytest.mark.parametrize(("page", "color"), [
+    # the b is not its cell's first child in the page (a browser keeps the hidden span and the noscript in the DOM)
+    ("<style>.h {display:none} td > b:first-child {color:red}</style><table><tr><td><span class=h>h</span><b>b</b>"
+     "</table>", None),
+    ("<style>td > b:first-child {color:red}</style><table><tr><td><noscript>n</noscript><b>b</b></table>", None),
+    ("<style>td > b:first-child {color:red}</style><table><tr><td><span hidden>h</span><b>b</b></table>", None),
+    ("<style>b + i {color:red}</style><table><tr><td><b>x</b><span hidden>h</span><i>a longer text</i></table>", None),
+    ("<style>td > b:last-child {color:red}</style><table><tr><td><b>b</b><span hidden>h</span></table>", None),
+    # and where it is, the rule applies
+    ("<style>.h {display:none} td > b:first-child {color:red}</style><table><tr><td><b>b</b><span class=h>h</span>"
+     "</table>", "#ff0000"),
+    ("<style>b + i {color:red}</style><table><tr><td><b>x</b><i>a longer text</i><span hidden>h</span></table>",
+     "#ff0000"),
+])
+def test_structural_selectors_match_the_page_before_elements_are_removed(page: str, color: str | None) -> None:
+    """Sibling combinators and child-indexed pseudo-classes (Selectors 4, 14 and 15.2) match the whole page, as in a
+    browser, not the page after clean removed noscript and hidden elements (review13)."""
+    assert one(page).get("color") == color

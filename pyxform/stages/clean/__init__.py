@@ -383,6 +383,7 @@ def _clean(source: Source | bytes | str, limits: Limits, defer_features: bool) -
 
     title = _page_title(root, titles, noscripts)
     cascade = Cascade(root, parsed.style_sheets, quirks=parsed.quirks)
+    cascade.match_before_removal()
     for element in noscripts:
         _remove(element)
     kept_hidden: list[etree._Element] = []

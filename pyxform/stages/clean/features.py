@@ -20,8 +20,8 @@ from typing import Final, TypeVar
 from lxml import etree
 
 from .parse import XHTML_NS
-from .style import STYLED_TAGS, UA_RULES, Cascade, Style
-from .values import is_block
+from .style import STYLED_TAGS, Cascade, Style
+from .values import UA_RULES, is_block
 
 __all__ = ["annotate_tables", "collapse", "cell_features", "insert_features", "serialized_features"]
 

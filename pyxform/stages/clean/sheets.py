@@ -38,6 +38,10 @@ class _Translator(cssselect.HTMLTranslator):
 _TRANSLATOR: Final = _Translator()
 _NAMESPACES: Final = {"h": XHTML_NS}
 _STATEFUL_PSEUDO: Final = re.compile(r":(hover|focus|active|visited|focus-within|focus-visible|target)\b", re.I)
+# A selector whose match depends on an element's siblings or children (Selectors 4, 14 and 15.2: sibling combinators,
+# child-indexed pseudo-classes, :empty): removing elements (noscript, hidden ones) can change it. Wider than needed
+# ("~=" in an attribute selector), which only costs a query run early.
+_STRUCTURAL: Final = re.compile(r"[+~]|:(?:first-|last-|only-|nth-|empty)", re.I)
 _X: Final = "{" + XHTML_NS + "}"
 # What cssselect's translation needs of a name and a class name to use them as they are (cssselect.xpath's
 # is_safe_name and is_non_whitespace), and the white space of XPath's normalize-space, which splits @class there.
@@ -157,6 +161,7 @@ class CompiledSelector:
     specificity: tuple[int, int, int]
     key: tuple[str, str]  # see _subject_key
     test: Callable[[etree._Element], bool] | None = None  # see _element_test
+    structural: bool = False  # see _STRUCTURAL
 
 
 @dataclass(frozen=True, eq=False)
@@ -231,5 +236,6 @@ def _compile_rule(rule: object, position: int) -> SheetRule | None:
         except Exception:  # an unsupported pseudo-class (cssselect.ExpressionError) or an XPath it cannot build
             continue
         compiled.append(CompiledSelector(xpath, selector.specificity(), _subject_key(selector.parsed_tree),
-                                         _element_test(selector.parsed_tree)))
+                                         _element_test(selector.parsed_tree),
+                                         bool(_STRUCTURAL.search(selector.canonical()))))
     return SheetRule(position, normal, important, hides, tuple(compiled))

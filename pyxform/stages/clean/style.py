@@ -30,7 +30,7 @@ from lxml import etree
 
 from .parse import XHTML_NS
 from .sheets import compiled_sheet
-from .values import (DEFAULT_FONT_SIZE_PX, Declarations, Style, apply_property, css_color, font_size_px,
+from .values import (DEFAULT_FONT_SIZE_PX, UA_RULES, Declarations, Style, apply_property, css_color, font_size_px,
                      inline_declarations, may_hide, media_applies, presentational_hints)
 
 __all__ = ["Style", "Cascade", "UA_RULES", "STYLED_TAGS"]
@@ -50,37 +50,6 @@ _HINTED: Final = frozenset({"font", "body", "td", "th", "tr", "thead", "tbody", 
 _HINTED_TAGS: Final = frozenset(_X + name for name in _HINTED)  # the same, as lxml (Clark) names
 _NO_HINTS: Final = (None,) * 6  # the presentational attributes of a hinted element without attributes
 
-#: User-agent style sheet (HTML Living Standard, 15 "Rendering"), only the properties pyxform reads.
-UA_RULES: Final[dict[str, dict[str, str]]] = {
-    "b": {"font-weight": "bolder"}, "strong": {"font-weight": "bolder"},
-    "i": {"font-style": "italic"}, "em": {"font-style": "italic"}, "cite": {"font-style": "italic"},
-    "var": {"font-style": "italic"}, "dfn": {"font-style": "italic"}, "address": {"font-style": "italic",
-                                                                                  "display": "block"},
-    "big": {"font-size": "larger"}, "small": {"font-size": "smaller"},
-    "sub": {"font-size": "smaller"}, "sup": {"font-size": "smaller"},
-    "h1": {"font-size": "2em", "font-weight": "bold", "display": "block"},
-    "h2": {"font-size": "1.5em", "font-weight": "bold", "display": "block"},
-    "h3": {"font-size": "1.17em", "font-weight": "bold", "display": "block"},
-    "h4": {"font-size": "1em", "font-weight": "bold", "display": "block"},
-    "h5": {"font-size": "0.83em", "font-weight": "bold", "display": "block"},
-    "h6": {"font-size": "0.67em", "font-weight": "bold", "display": "block"},
-    "th": {"font-weight": "bold", "display": "table-cell"}, "td": {"display": "table-cell"},
-    "caption": {"text-align": "center", "display": "table-caption"},
-    "center": {"text-align": "center", "display": "block"},
-    "blockquote": {"margin-left": "40px", "display": "block"}, "dd": {"margin-left": "40px", "display": "block"},
-    "ul": {"padding-left": "40px", "display": "block"}, "ol": {"padding-left": "40px", "display": "block"},
-    "menu": {"padding-left": "40px", "display": "block"}, "dir": {"padding-left": "40px", "display": "block"},
-    "li": {"display": "list-item"},
-    "pre": {"font-family": "monospace", "display": "block"}, "code": {"font-family": "monospace"},
-    "kbd": {"font-family": "monospace"}, "samp": {"font-family": "monospace"}, "tt": {"font-family": "monospace"},
-    "listing": {"font-family": "monospace", "display": "block"},
-    "xmp": {"font-family": "monospace", "display": "block"},
-    "plaintext": {"font-family": "monospace", "display": "block"},
-    **{name: {"display": "block"} for name in (
-        "p", "div", "dl", "dt", "figure", "figcaption", "footer", "header", "hgroup", "main", "nav", "section",
-        "article", "aside", "form", "fieldset", "legend", "hr", "details", "summary", "dialog", "search", "body",
-        "html")},
-}
 #: The XHTML elements (Clark names) that the user-agent rules or presentational hints give declarations. Without author
 #: rules, any other element with neither a ``style`` nor a ``hidden`` attribute has no specified value: it inherits
 #: its parent's font, colour and text properties and is displayed inline.
@@ -161,6 +130,7 @@ class Cascade:
         self._index: dict[tuple[str, str], list[_Rule]] = defaultdict(list)
         self._hiding_rules: list[_Rule] = []
         self._hiding_set: set[_Rule] = set()  # the same, for _matching_rules
+        self._structural_rules: list[_Rule] = []
         self._computed: dict[etree._Element, Style] = {}
         # Memos: elements with the same name, matched rules and style-bearing attributes have the same specified
         # values, and with the same parent style the same computed style (most cells and their content do).
@@ -185,6 +155,8 @@ class Cascade:
                     if sheet_rule.hides:
                         self._hiding_rules.append(compiled)
                         self._hiding_set.add(compiled)
+                    elif selector.structural:  # matched before elements go (match_before_removal)
+                        self._structural_rules.append(compiled)
             order += rule_count
 
     @property
@@ -250,6 +222,13 @@ class Cascade:
                 found = set()
             self._match_sets[rule] = found
         return found
+
+    def match_before_removal(self) -> None:
+        """Run the queries of the rules whose match can change when elements are removed (sheets._STRUCTURAL), while
+        the page is whole: their matches are kept for the page, as a browser matches the whole DOM."""
+        for rule in self._structural_rules:
+            if self._subject_on_page(rule.key):
+                self._matches(rule)
 
     def _subject_on_page(self, key: tuple[str, str]) -> bool:
         """False when no element of the page can be the subject of a selector with index key ``key``: no element

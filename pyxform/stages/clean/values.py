@@ -20,7 +20,7 @@ from .parse import xml_characters
 __all__ = ["VIEWPORT_WIDTH_PX", "DEFAULT_FONT_SIZE_PX", "PROPERTIES", "FONT_SIZE_KEYWORDS", "ABSOLUTE_UNITS",
            "Declarations", "css_tokens", "css_color", "legacy_color", "parse_declarations", "inline_declarations",
            "may_hide", "media_applies", "length_px", "font_size_px", "font_weight", "first_family", "ALIGN_VALUES",
-           "Style", "apply_property", "presentational_hints", "is_block"]
+           "UA_RULES", "Style", "apply_property", "presentational_hints", "is_block"]
 
 VIEWPORT_WIDTH_PX: Final = 1280.0
 DEFAULT_FONT_SIZE_PX: Final = 16.0
@@ -301,6 +301,37 @@ class Style:
     specified: dict[str, str] = field(default_factory=dict)
 
 
+#: User-agent style sheet (HTML Living Standard, 15 "Rendering"), only the properties pyxform reads.
+UA_RULES: Final[dict[str, dict[str, str]]] = {
+    "b": {"font-weight": "bolder"}, "strong": {"font-weight": "bolder"},
+    "i": {"font-style": "italic"}, "em": {"font-style": "italic"}, "cite": {"font-style": "italic"},
+    "var": {"font-style": "italic"}, "dfn": {"font-style": "italic"}, "address": {"font-style": "italic",
+                                                                                  "display": "block"},
+    "big": {"font-size": "larger"}, "small": {"font-size": "smaller"},
+    "sub": {"font-size": "smaller"}, "sup": {"font-size": "smaller"},
+    "h1": {"font-size": "2em", "font-weight": "bold", "display": "block"},
+    "h2": {"font-size": "1.5em", "font-weight": "bold", "display": "block"},
+    "h3": {"font-size": "1.17em", "font-weight": "bold", "display": "block"},
+    "h4": {"font-size": "1em", "font-weight": "bold", "display": "block"},
+    "h5": {"font-size": "0.83em", "font-weight": "bold", "display": "block"},
+    "h6": {"font-size": "0.67em", "font-weight": "bold", "display": "block"},
+    "th": {"font-weight": "bold", "display": "table-cell"}, "td": {"display": "table-cell"},
+    "caption": {"text-align": "center", "display": "table-caption"},
+    "center": {"text-align": "center", "display": "block"},
+    "blockquote": {"margin-left": "40px", "display": "block"}, "dd": {"margin-left": "40px", "display": "block"},
+    "ul": {"padding-left": "40px", "display": "block"}, "ol": {"padding-left": "40px", "display": "block"},
+    "menu": {"padding-left": "40px", "display": "block"}, "dir": {"padding-left": "40px", "display": "block"},
+    "li": {"display": "list-item"},
+    "pre": {"font-family": "monospace", "display": "block"}, "code": {"font-family": "monospace"},
+    "kbd": {"font-family": "monospace"}, "samp": {"font-family": "monospace"}, "tt": {"font-family": "monospace"},
+    "listing": {"font-family": "monospace", "display": "block"},
+    "xmp": {"font-family": "monospace", "display": "block"},
+    "plaintext": {"font-family": "monospace", "display": "block"},
+    **{name: {"display": "block"} for name in (
+        "p", "div", "dl", "dt", "figure", "figcaption", "footer", "header", "hgroup", "main", "nav", "section",
+        "article", "aside", "form", "fieldset", "legend", "hr", "details", "summary", "dialog", "search", "body",
+        "html")},
+}
 # text-align and the align attribute's values -> CSS text-align.
 ALIGN_VALUES: Final = {"left": "left", "right": "right", "center": "center", "middle": "center",
                         "justify": "justify", "start": "left", "end": "right", "-webkit-center": "center",
