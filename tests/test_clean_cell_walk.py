@@ -1,6 +1,7 @@
-"""The cell walk of the features (:func:`pyxform.stages.clean.features._walk`: a stack of child iterators) gives what
-the walk it replaced gives: ``etree.iterwalk`` with "start" and "end" events over the cell's elements (comments and
-processing instructions skipped with their tails, nested tables' content skipped)."""
+"""The cell walk of the features (:func:`pyxform.stages.clean.features._walk`: first child and next sibling, a leaf
+taken as its parent in one turn) gives what the walk it replaced gives: ``etree.iterwalk`` with "start" and "end"
+events over the cell's elements (comments and processing instructions skipped with their tails, nested tables' content
+skipped)."""
 
 from __future__ import annotations
 
@@ -84,9 +85,12 @@ def _with_inserts(root: etree._Element, inserts: list) -> None:
 @settings(max_examples=300, deadline=None)
 @given(CELL_CONTENT, st.sampled_from(SHEETS), st.booleans(), INSERTS)
 @example([("div", ""), ("a", ""), "x", ("table", ""), "y", "</table>", "z"], "", False, [(3, 0, True, "w")])
+@example([("a", ""), "x", "</a>", "yy zz", ("b", ""), "x"], "", False, [])  # a leaf link with text and tail
+@example([("a", ""), " ", "</a>", "\u00a0\u00a0w", ("span", ""), "\n", "</span>", "x"], "", False, [])
 def test_the_cell_walk_gives_what_iterwalk_gives(content: list, sheet: str, style_everywhere: bool,
                                                   inserts: list) -> None:
-    """For every cell: the same texts per computed style (the same Style objects, in the same order), the same styles
+    """For every cell: the same characters per computed style (the same Style objects, in the same order; a leaf's
+    text and tail may come as one text: what the features read is the characters but whitespace), the same styles
     down to the first visible text and the same number of leading non-breaking spaces."""
     parsed = parse_html(sheet + _cell_page(content, style_everywhere=style_everywhere))
     root = parsed.tree.getroot()
@@ -96,9 +100,38 @@ def test_the_cell_walk_gives_what_iterwalk_gives(content: list, sheet: str, styl
         own = cascade.style(cell)
         weights, first, nbsp = _walk(cell, own, cascade)
         expected_weights, expected_first, expected_nbsp = _iterwalk_reference(cell, own, cascade)
-        assert [(id(style), texts) for style, texts in weights.values()] == [
-            (id(style), texts) for style, texts in expected_weights.values()]
+        assert [(id(style), "".join("".join(texts).split())) for style, texts in weights.values()] == [
+            (id(style), "".join("".join(texts).split())) for style, texts in expected_weights.values()]
+        assert all(texts and not any(text.isspace() for text in texts) for _style, texts in weights.values())
         assert list(weights) == list(expected_weights)
         assert (None if first is None else [id(style) for style in first]) == (
             None if expected_first is None else [id(style) for style in expected_first])
         assert nbsp == expected_nbsp
+
+
+# Attributes of the elements below: those the specified values read (a style, hidden, and the presentational hints of
+# font, td, div ...) and others that read nothing (class, colspan, href, title).
+ATTRIBUTES = st.dictionaries(
+    st.sampled_from(["style", "hidden", "size", "face", "color", "text", "bgcolor", "align", "class", "colspan",
+                     "href", "title"]),
+    st.sampled_from(["", "3", "red", "right", "font-size:20px", "display:none", "Arial"]), max_size=3)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["td", "th", "font", "div", "span", "body", "b", "p", "table"]), ATTRIBUTES),
+                min_size=1, max_size=12), st.booleans())
+@example([("td", {}), ("td", {"align": "right"}), ("td", {"class": "x", "bgcolor": "red"}), ("font", {"size": "3"}),
+          ("td", {"style": "font-size:20px"}), ("td", {"hidden": ""}), ("font", {"face": "Arial"}),
+          ("font", {"color": "red"}), ("body", {"text": "red"})], False)
+def test_the_computed_style_memo_tells_apart_what_the_attributes_change(elements: list, quirks: bool) -> None:
+    """On a page without author rules :meth:`Cascade.child_style` finds a computed style in a memo keyed by the
+    element's name and the attributes its specified values read (looked up only when the element has one of them):
+    each element gets the style computed from its specified values without the memo."""
+    root = etree.Element(f"{{{XHTML_NS}}}html")
+    cascade = Cascade(root, quirks=quirks)
+    parent = cascade.style(root)
+    for name, attributes in elements:
+        element = etree.SubElement(root, f"{{{XHTML_NS}}}{name}", attributes)
+        style = cascade.child_style(element, parent)
+        expected = cascade._compute_new(cascade.specified(element), name == "th", parent)
+        assert style == expected

@@ -13,7 +13,7 @@ Per table: ``px:font-size`` (its own computed size) and ``px:heading`` (the near
 from __future__ import annotations
 
 import re
-from collections.abc import Hashable, Iterable, Iterator
+from collections.abc import Hashable, Iterable
 from operator import itemgetter
 from typing import Final, TypeVar
 
@@ -51,8 +51,6 @@ _LEADING_SPACE: Final = "\t\n\x0c\r " + _NBSP  # what comes before a cell's firs
 # and the font features of a cell whose text has one computed style, by the id of that style (kept alive by the entry,
 # so its id is never reused while the entry exists).
 _CACHE_SIZE: Final = 20_000
-# The children of a leaf in the cell walk of _features: an exhausted iterator stays exhausted, so one serves all.
-_NO_CHILDREN: Final[Iterator[etree._Element]] = iter(())
 _NUMBERS: dict[float, str] = {}
 _FONTS: dict[int, tuple[Style, dict[bytes, str]]] = {}
 
@@ -100,24 +98,26 @@ def cell_features(cell: etree._Element, cascade: Cascade) -> dict[str, str]:
 def _walk(cell: etree._Element, own: Style, cascade: Cascade) -> tuple[dict[int, list], list[Style] | None, int]:
     """The walk of :func:`_features` over ``cell``'s content (its computed style ``own``). Returns the visible text per
     computed style (``{id(style): [style, [text, ...]]}``, in order of first use; texts made only of whitespace left
-    out), the styles from the cell down to the owner of the first visible text (``None`` without visible text) and the
-    number of non-breaking spaces before that text.
+    out; a leaf taken as its parent gives its text and tail as one text), the styles from the cell down to the owner
+    of the first visible text (``None`` without visible text) and the number of non-breaking spaces before that text.
 
-    Each element comes once, from a stack of the open elements' child iterators (iterwalk's "start" and "end" events
-    cost a tuple and a queue operation each, and every element two loop turns); comments and processing instructions
-    are skipped with their tails, as ``iterwalk(tag="{*}*")`` skips them. ``tests/test_clean_cell_walk.py`` checks it
-    against that iterwalk."""
+    Each element comes once, by first child and next sibling (``element[0]``, ``getnext()``: no child iterator is
+    made, and each costs about as much as the element's own test); comments and processing instructions are skipped
+    with their tails, as ``iterwalk(tag="{*}*")`` skips them. An element with a ``style`` or ``hidden`` attribute is
+    told by :meth:`.style.Cascade.own_style_elements`, not by two attribute look-ups. ``tests/test_clean_cell_walk.py``
+    checks it against that iterwalk."""
     compute = cascade.child_style
     plain = not cascade.author_rules
+    own_style = cascade.own_style_elements() if plain else None
     # the visible text per computed style (cells share Style objects: usually one or two per cell), in order of first
     # use; its characters (whitespace not counted) are counted only when there are two styles or more
     weights: dict[int, list] = {}
     first: list[Style] | None = None  # the styles from the cell to the owner of the first visible text
     leading_nbsp = 0
     stack: list[Style] = [own]  # the styles of the open elements (but those taken as their parent), the cell's first
-    # per open element in the cell: (its parent's remaining children, the element, whether its style is on the stack)
-    frames: list[tuple[Iterator[etree._Element], etree._Element, bool]] = []
-    children: Iterator[etree._Element] = iter(cell)
+    # per open element in the cell: (the element, whether its style is on the stack)
+    frames: list[tuple[etree._Element, bool]] = []
+    element: etree._Element | None = cell[0] if len(cell) else None  # the next element to take
     text: str | None = cell.text
     owner = own
     while True:
@@ -135,31 +135,40 @@ def _walk(cell: etree._Element, own: Style, cascade: Cascade) -> tuple[dict[int,
                 else:
                     entry[1].append(text)
             text = None
-        element = next(children, None)
         if element is None:  # the end of the open element: its tail comes next, with its parent's style
             if not frames:
                 break
-            children, element, pushed = frames.pop()
+            element, pushed = frames.pop()
             if pushed:
                 stack.pop()
                 owner = stack[-1]
             text = element.tail
+            element = element.getnext()
             continue
         tag = element.tag
         if tag.__class__ is not str:  # a comment or processing instruction: no text, and its tail is not walked
+            element = element.getnext()
             continue
         if tag == _TABLE:  # its text belongs to its own cells; its tail comes now, with the current style
             text = element.tail
+            element = element.getnext()
             continue
-        if plain and (tag not in STYLED_TAGS and element.get("style") is None and element.get("hidden") is None
+        if plain and (tag not in STYLED_TAGS and element not in own_style
                       or tag in _DISPLAY_ONLY_TAGS and not element.attrib and (owner is own or is_block(owner))):
-            frames.append((children, element, False))  # taken as its parent: owner stays
+            if not len(element):  # a leaf taken as its parent (most links): its text and tail, with owner's style
+                text = element.text
+                tail = element.tail
+                if tail:
+                    text = text + tail if text else tail
+                element = element.getnext()
+                continue
+            frames.append((element, False))  # taken as its parent: owner stays
         else:
             owner = compute(element, owner)  # owner is the style on top of the stack
             stack.append(owner)
-            frames.append((children, element, True))
-        children = iter(element) if len(element) else _NO_CHILDREN  # most are leaves: no iterator made
+            frames.append((element, True))
         text = element.text
+        element = element[0] if len(element) else None
     return weights, first, leading_nbsp
 
 
@@ -250,16 +259,16 @@ def _text_only_features(own: Style, background: str | None, nbsp: int | None) ->
     return features
 
 
-def _inherits_only(cell: etree._Element) -> bool:
+def _inherits_only(cell: etree._Element, own_style: set[etree._Element]) -> bool:
     """Whether every element in ``cell`` (on a page without author rules) has no style of its own: not one of the
-    :data:`.style.STYLED_TAGS` (nor a table), with neither a ``style`` nor a ``hidden`` attribute. Its text then has
+    :data:`.style.STYLED_TAGS` (nor a table), with neither a ``style`` nor a ``hidden`` attribute (not in
+    ``own_style``, :meth:`.style.Cascade.own_style_elements`). Its text then has
     the cell's font, colour and weight, and no block box lies between the cell and its text, so :func:`_features`
     gives what the cell's text alone gives (the indentation counts the non-breaking spaces before the first visible
     character, at the cell's font size)."""
     for element in cell.iterdescendants():
         tag = element.tag
-        if tag in STYLED_TAGS or tag.__class__ is not str or element.attrib and (
-                element.get("style") is not None or element.get("hidden") is not None):
+        if tag in STYLED_TAGS or tag.__class__ is not str or element in own_style:
             return False
     return True
 
@@ -328,6 +337,7 @@ def annotate_tables(root: etree._Element, cascade: Cascade,
     row_style: Style | None = None
     row_background: str | None = None
     author_rules = cascade.author_rules
+    own_style = cascade.own_style_elements() if not author_rules else set()
     for cell in root.iter(*_CELLS, _TABLE, *_HEADINGS):  # one walk: a table comes before its cells
         tag = cell.tag
         if tag == _TABLE:  # not a cell: a table
@@ -351,7 +361,7 @@ def annotate_tables(root: etree._Element, cascade: Cascade,
         own = cascade.child_style(cell, row_style)
         background = own.background if own.background is not None else row_background
         if len(cell):
-            if author_rules or not _inherits_only(cell):
+            if author_rules or not _inherits_only(cell, own_style):
                 if pending is None:
                     cell.attrib.update(_features(cell, own, background, cascade))
                 else:

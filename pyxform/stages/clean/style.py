@@ -49,6 +49,8 @@ _HINTED: Final = frozenset({"font", "body", "td", "th", "tr", "thead", "tbody", 
                             "p", *_HEADINGS})
 _HINTED_TAGS: Final = frozenset(_X + name for name in _HINTED)  # the same, as lxml (Clark) names
 _NO_HINTS: Final = (None,) * 6  # the presentational attributes of a hinted element without attributes
+# The attributes the specified values of an element read on a page without author rules (see Cascade.child_style).
+_STYLE_ATTRIBUTES: Final = frozenset({"style", "hidden", "size", "face", "color", "text", "bgcolor", "align"})
 
 #: The XHTML elements (Clark names) that the user-agent rules or presentational hints give declarations. Without author
 #: rules, any other element with neither a ``style`` nor a ``hidden`` attribute has no specified value: it inherits
@@ -141,6 +143,7 @@ class Cascade:
         self._tests: dict[_Rule, int] = {}  # elements tested with a rule's test (see _matching_rules)
         self._ids: set[str] | None = None
         self._classes: dict[str, list[etree._Element]] | None = None  # class name -> the elements with it
+        self._own_style: set[etree._Element] | None = None  # see own_style_elements
         self.warnings: list[str] = []
         order = 0
         for css, media in style_sheets:
@@ -370,7 +373,9 @@ class Cascade:
             return self._compute_specified(element, tag, parent)
         # No author rule on the page (most pages): the specified values depend on the name and the style-bearing
         # attributes alone, so the computed style is found without matching.
-        if not element.attrib:  # most elements (a cell's row, a cell, its inline markup): no attribute to read
+        if _STYLE_ATTRIBUTES.isdisjoint(element.keys()):
+            # most elements (a cell's row, a cell, its inline markup): no attribute to read (one call for the names,
+            # against eight look-ups of a value: cells often have a class or colspan, and none of these)
             fast_key = (id(parent), tag, None, None, _NO_HINTS if tag in _HINTED_TAGS else None)
         else:
             get = element.get
@@ -437,6 +442,14 @@ class Cascade:
                      "display": "display", "visibility": "visibility"}[prop]
         setattr(style, attribute, getattr(defaults, attribute))
 
+    def own_style_elements(self) -> set[etree._Element]:
+        """The elements below the root with a ``style`` or ``hidden`` attribute, found by one query over the page
+        (:meth:`hidden_elements` keeps the result of its own). The set holds their proxies, so the walks over cells
+        meet the same objects: ``element in`` it costs a hash, against two attribute look-ups in lxml."""
+        if self._own_style is None:
+            self._own_style = {value.getparent() for value in _HIDDEN_OR_STYLE(self.root)}
+        return self._own_style
+
     # --- hidden elements --------------------------------------------------------------------------------------
 
     def hidden_elements(self, *, outermost: bool = True) -> list[etree._Element]:
@@ -447,11 +460,14 @@ class Cascade:
         (CSS lets such a descendant show).
         """
         candidates: list[etree._Element] = []
+        own_style: set[etree._Element] = set()
         for value in _HIDDEN_OR_STYLE(self.root):  # in document order: the warnings about kept html/head/body too
             element = value.getparent()
+            own_style.add(element)
             if value.attrname == "hidden" or (may_hide(value) and any(
                     p in ("display", "visibility") for d in self._inline(element) for p in d)):
                 candidates.append(element)
+        self._own_style = own_style
         matched = [e for r in self._hiding_rules if self._subject_on_page(r.key) for e in self._hiding_matches(r)]
         if matched:  # rule matches are sets
             at = {e: i for i, e in enumerate(self.root.iter())}
