@@ -97,8 +97,11 @@
                 <xsl:variable name="id" as="xs:string" select="
                     if ($x ne floor($x) or $x lt 0 or $x ge $n) then '' else $owners(xs:integer($x) + 1)"/>
                 <xsl:variable name="cell" as="map(*)?" select="
-                    if ($id ne '' and $roles($id) = ('data', 'empty')) then $cells($id) else ()"/>
-                <!-- (row headers, column headers) -->
+                    if ($id eq '') then ()
+                    else let $role := $roles($id) return
+                         if ($role eq 'data' or $role eq 'empty') then $cells($id) else ()"/>
+                <!-- (row headers, column headers); a column with one header block (or none) answers without
+                     fp:count-less: its text is the first or the second by the block's start alone -->
                 <xsl:variable name="headers" as="xs:string*" select="
                     if (empty($cell)) then ()
                     else if ($headerless) then ('', '')
@@ -106,8 +109,12 @@
                     then f:slot-header-texts($assignment, $row - 1, xs:integer($x))
                     else (if (empty($row-firsts)) then $row-text
                           else $row-texts(1 + fp:count-less($row-firsts, $cell?col)),
-                          $column-texts(xs:integer($x) + 1)(1 + fp:count-less($column-firsts(xs:integer($x) + 1),
-                                                                              $cell?row)))"/>
+                          let $column := xs:integer($x) + 1,
+                              $firsts := $column-firsts($column)
+                          return $column-texts($column)(
+                              if (empty($firsts)) then 1
+                              else if (empty(tail($firsts))) then (if ($firsts lt $cell?row) then 2 else 1)
+                              else 1 + fp:count-less($firsts, $cell?row)))"/>
                 <xsl:copy>
                   <xsl:copy-of select="@* except (@row-headers, @column-headers)"/>
                   <xsl:if test="exists($headers)">

@@ -58,8 +58,10 @@
     <xsl:variable name="classes" as="xs:string*" select="$rows ! f:style-classes(@class)"/>
     <xsl:variable name="cells" as="map(xs:string, map(*))"
         select="map:merge($table/px:cell ! map { string(@id) : fp:model-cell(.) })"/>
+    <!-- the column indexes as the grid writes them, for the test of the usual row in fp:row-owners -->
+    <xsl:variable name="col-names" as="xs:string*" select="(0 to $n - 1) ! string(.)"/>
     <xsl:variable name="owner" as="array(*)" select="array:join(
-        for $row in $rows return [ array { fp:row-owners($row, $n, $cells) } ])"/>
+        for $row in $rows return [ array { fp:row-owners($row, $n, $cells, $col-names) } ])"/>
     <xsl:variable name="overlaps" as="element(px:error)*" select="$table/px:error[@code eq 'overlap']"/>
     <xsl:variable name="skip" as="map(xs:string, xs:boolean)"
         select="if (empty($overlaps)) then map {}
@@ -89,18 +91,21 @@
   </xsl:function>
 
   <!-- The owner id of each of the n slots of a row, in column order ('' where no cell covers the slot). A slot that
-       names no cell of the table is a broken grid: reported (px:unknown-cell) and read as a slot without a cell. -->
+       names no cell of the table is a broken grid: reported (px:unknown-cell) and read as a slot without a cell.
+       $col-names: the strings "0" .. "n - 1". -->
   <xsl:function name="fp:row-owners" as="xs:string*">
     <xsl:param name="row" as="element(px:row)"/>
     <xsl:param name="n" as="xs:integer"/>
     <xsl:param name="cells" as="map(*)"/>
+    <xsl:param name="col-names" as="xs:string*"/>
     <xsl:variable name="slots" as="element(px:slot)*" select="$row/px:slot"/>
     <!-- each slot's cell attribute read once, for the test and the result -->
     <xsl:variable name="owners" as="xs:string*" select="$slots ! string(@cell)"/>
     <xsl:choose>
-      <!-- the usual row (the grid writes n slots in column order): its slots' cells as they are -->
+      <!-- the usual row (the grid writes n slots in column order): its slots' cells as they are; the columns
+           compared with the table's strings of 0 .. n - 1 ($col-names), not an integer made a string per slot -->
       <xsl:when test="count($slots) eq $n
-                      and (every $i in 1 to $n satisfies string($slots[$i]/@col) eq string($i - 1))
+                      and (every $i in 1 to $n satisfies string($slots[$i]/@col) eq $col-names[$i])
                       and (every $id in $owners satisfies ($id eq '' or map:contains($cells, $id)))">
         <xsl:sequence select="$owners"/>
       </xsl:when>
@@ -144,12 +149,13 @@
       <xsl:map-entry key="'col'" select="xs:integer($cell/@col)"/>
       <xsl:map-entry key="'rowspan'" select="fp:span($cell/@rowspan)"/>
       <xsl:map-entry key="'colspan'" select="fp:span($cell/@colspan)"/>
-      <xsl:map-entry key="'tag'" select="lower-case(string($cell/@tag))"/>
+      <xsl:map-entry key="'tag'" select="let $tag := string($cell/@tag) return
+                                         if ($tag eq 'td' or $tag eq 'th') then $tag else lower-case($tag)"/>
       <xsl:map-entry key="'scope'" select="if (exists($cell/@scope)) then lower-case(normalize-space($cell/@scope)) else ''"/>
       <xsl:map-entry key="'text'" select="$text"/>
       <xsl:map-entry key="'blank'" select="$blank"/>
       <xsl:map-entry key="'empty'" select="$blank and empty($cell/(px:image | px:table-ref | px:link))"/>
-      <xsl:map-entry key="'bold'" select="$cell/@bold = ('true', '1')"/>
+      <xsl:map-entry key="'bold'" select="let $bold := string($cell/@bold) return $bold eq 'true' or $bold eq '1'"/>
       <xsl:map-entry key="'element'" select="$cell"/>
     </xsl:map>
   </xsl:function>
