@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from lxml import etree
@@ -14,6 +15,7 @@ PX = "{" + PX_NS + "}"
 
 __all__ = [
     "PX",
+    "stage_and_variant",
     "cell_roles",
     "col_scores",
     "detect",
@@ -24,6 +26,22 @@ __all__ = [
     "row_scores",
     "slot_headers",
 ]
+
+
+@lru_cache(maxsize=None)
+def stage_and_variant(variant: str) -> tuple[Any, Any, Any]:
+    """(processor, the headers stage, ``variant``) compiled once per variant: ``variant`` is a stylesheet text that
+    imports the stage from the placeholder ``HEADERS`` and puts back an older or more general path, for tests that
+    compare the stage's output with that path's."""
+    from saxonche import PySaxonProcessor
+
+    from pyxform.runtime.saxon import builtin_stylesheet
+
+    processor = PySaxonProcessor(license=False)
+    headers = builtin_stylesheet("headers.xsl")
+    compiler = processor.new_xslt30_processor()
+    return (processor, compiler.compile_stylesheet(stylesheet_file=str(headers)),
+            compiler.compile_stylesheet(stylesheet_text=variant.replace("HEADERS", headers.resolve().as_uri())))
 
 
 def detect(rows: list[Any], method: str = "auto", **table_options: Any) -> HeadersResult:

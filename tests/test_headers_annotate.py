@@ -18,9 +18,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pyxform.runtime.saxon import builtin_stylesheet
 
 from .grid_builder import grids_xml
+from .headers_helpers import stage_and_variant
 
 # headers.xsl with the px:cell template of the general path: every attribute and child through the mode's templates.
 _GENERAL = """<xsl:stylesheet version="3.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform"
@@ -36,20 +36,9 @@ _GENERAL = """<xsl:stylesheet version="3.0" xmlns:xsl="http://www.w3.org/1999/XS
   </xsl:template>
 </xsl:stylesheet>"""
 
-_compiled: list[Any] = []
-
-
 def _outputs(xml: str) -> tuple[str, str]:
     """The headers stage's output on a grid document, and the general path's."""
-    from saxonche import PySaxonProcessor
-
-    if not _compiled:
-        processor = PySaxonProcessor(license=False)
-        headers = builtin_stylesheet("headers.xsl").resolve().as_uri()
-        compiler = processor.new_xslt30_processor()
-        _compiled.extend((processor, compiler.compile_stylesheet(stylesheet_file=str(builtin_stylesheet("headers.xsl"))),
-                          compiler.compile_stylesheet(stylesheet_text=_GENERAL.replace("HEADERS", headers))))
-    processor, stage, general = _compiled
+    processor, stage, general = stage_and_variant(_GENERAL)
     node = processor.parse_xml(xml_text=xml)
     return stage.transform_to_string(xdm_node=node), general.transform_to_string(xdm_node=node)
 

@@ -18,9 +18,9 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pyxform.runtime.saxon import builtin_stylesheet
 
 from .grid_builder import grids_xml
+from .headers_helpers import stage_and_variant
 
 _OLD = """<xsl:stylesheet version="3.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform"
     xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:map="http://www.w3.org/2005/xpath-functions/map"
@@ -126,20 +126,9 @@ _OLD = """<xsl:stylesheet version="3.0" xmlns:xsl="http://www.w3.org/1999/XSL/Tr
   </xsl:template>
 </xsl:stylesheet>"""
 
-_compiled: list[Any] = []
-
-
 def _outputs(xml: str, method: str) -> tuple[str, str]:
     """The headers stage's output on a grid document, and the replaced paths' output."""
-    from saxonche import PySaxonProcessor
-
-    if not _compiled:
-        processor = PySaxonProcessor(license=False)
-        headers = builtin_stylesheet("headers.xsl").resolve().as_uri()
-        compiler = processor.new_xslt30_processor()
-        _compiled.extend((processor, compiler.compile_stylesheet(stylesheet_file=str(builtin_stylesheet("headers.xsl"))),
-                          compiler.compile_stylesheet(stylesheet_text=_OLD.replace("HEADERS", headers))))
-    processor, stage, old = _compiled
+    processor, stage, old = stage_and_variant(_OLD)
     node = processor.parse_xml(xml_text=xml)
     results = []
     for executable in (stage, old):
