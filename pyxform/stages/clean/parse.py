@@ -197,9 +197,14 @@ def _repair_names(document: turbohtml.Document, attribute_names: set[str] | None
         (:func:`_bad_attribute_names`): only the elements with one of them are looked at (found by CSS selectors, in
         microseconds, where the XPath query over every attribute takes milliseconds). The elements left alone then
         only hold such names that the serializer leaves out, so the serialization is that of the full repair.
-        ``None``: every element (the XPath query), as the route that builds the tree without serializing needs.
+        ``None``: every element (the XPath query), as the route that builds the tree without serializing needs, and
+        as a page with an element to rename needs (the serialization leaves such an element out with its subtree, so
+        their attribute names are not in ``attribute_names``: ``<a<b xlink:href=...>``).
     """
     elements: list = []
+    renamed = document.xpath(_PROBLEM_ELEMENTS)
+    if renamed:  # the serialization leaves out an element XML cannot name, with its subtree: its attributes are unseen
+        attribute_names = None
     if attribute_names is not None:
         try:
             for name in attribute_names:
@@ -217,7 +222,7 @@ def _repair_names(document: turbohtml.Document, attribute_names: set[str] | None
         for name in list(attributes):
             if _attribute_name(name, foreign) is None:
                 del attributes[name]
-    for element in document.xpath(_PROBLEM_ELEMENTS):
+    for element in renamed:
         element.tag = _NOT_NAME_CHARACTER.sub("_", element.tag)
 
 
