@@ -78,12 +78,14 @@
     <xsl:param name="index" as="xs:integer"/>
     <xsl:variable name="checked" as="element(table)" select="fp:checked-depth($table)"/>
     <xsl:variable name="groups" as="element()*" select="$checked/(thead | tbody | tfoot)[tr]"/>
+    <!-- the cells with a span attribute (one pass over the cells) -->
+    <xsl:variable name="spanned" as="element()*" select="$groups/tr/(td | th)[exists(@colspan) or exists(@rowspan)]"/>
     <xsl:variable name="simple" as="xs:boolean"
         select="exists($groups) and empty($checked/tr) and empty($groups[position() lt last()][self::tfoot])
-                and empty($groups/tr/(td | th)[exists(@rowspan)])"/>
+                and empty($spanned[exists(@rowspan)])"/>
     <!-- the effective colspans and the anchor columns, when a cell has a colspan attribute (fp:anchors) -->
     <xsl:variable name="colspans" as="xs:integer*"
-        select="if ($simple and exists($groups/tr/(td | th)[exists(@colspan)]))
+        select="if ($simple and exists($spanned))
                 then $groups/tr/(td | th) ! (if (exists(@colspan)) then fp:span(@colspan) else 1) else ()"/>
     <xsl:variable name="xs" as="xs:integer*" select="if (exists($colspans)) then fp:anchors($groups/tr, $colspans) else ()"/>
     <xsl:variable name="rows" as="xs:integer" select="if ($simple) then count($groups/tr) else 0"/>
