@@ -6,7 +6,8 @@ outside groups), empty rows and groups, th and td, and span attributes valid, in
 - every row has the same number of slots, and every slot's origin cell covers it;
 - the grid does not depend on whether the optional end tags are written;
 - the grid XML is valid against schemas/grid.xsd;
-- a table without span attributes gives the same grid by the direct path and by the general steps.
+- a table without span attributes, and one with colspan attributes only, gives the same grid by the direct path and
+  by the general steps.
 """
 
 from __future__ import annotations
@@ -209,18 +210,52 @@ CONTENTS = ["x", "", " 1,234 ", '<a href="/p">link</a> tail', "<b>bold</b>", '<i
 def test_a_table_without_spans_is_the_same_grid_by_either_path(table, columns: str, row_class: str,
                                                                normalizer: Normalizer) -> None:
     """A table without span attributes is written from its row groups directly (normalize/table.xsl,
-    fp:simple-table); colspan="1" on every cell, which changes nothing in WHATWG's algorithm, sends it through the
+    fp:simple-table); rowspan="1" on every cell, which changes nothing in WHATWG's algorithm, sends it through the
     general steps. Both give the same grid document (cells, content, links, errors; the width and empty columns
     that column groups give; the rows' class)."""
 
     def page(spans: bool) -> str:
-        span = ' colspan="1"' if spans else ""
+        span = ' rowspan="1"' if spans else ""
         out = ["<!DOCTYPE html><html><head><title>g</title></head><body><table><caption>c</caption>", columns]
         for group in merged_groups(table):
             out.append(f"<{group.kind}>" if group.kind != "loose" else "")
             for row in group.rows:
                 out.append(f"<tr{row_class}>" + "".join(f"<{tag}{span}>{content}</{tag}>"
                                             for tag, content in row) + "</tr>")
+            out.append(f"</{group.kind}>" if group.kind != "loose" else "")
+        return "".join(out) + "</table></body></html>"
+
+    assert grid(page(False), normalizer=normalizer).xml == grid(page(True), normalizer=normalizer).xml
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(table=st.lists(st.builds(GenGroup, kind=st.sampled_from(["thead", "tbody", "tfoot", "loose"]),
+                                rows=st.lists(st.lists(st.tuples(st.sampled_from(["td", "th"]),
+                                                                 st.sampled_from(CONTENTS),
+                                                                 span(True)), max_size=5),
+                                              max_size=4).map(tuple)),
+                      min_size=1, max_size=4).map(tuple),
+       columns=st.sampled_from(["", "<colgroup span=3></colgroup>", "<col span=9>",
+                                "<colgroup><col span=2><col></colgroup>"]))
+@example(table=(GenGroup("tbody", ((("td", "x", "2"), ("td", "x", None)), (("td", "x", None),),
+                                   (("th", "x", "1001"), ("td", "x", "0"), ("td", "x", "3")))),),
+         columns="<col span=9>")
+def test_a_table_with_colspans_only_is_the_same_grid_by_either_path(table, columns: str,
+                                                                    normalizer: Normalizer) -> None:
+    """A table with colspan attributes and no rowspan attribute is written from its row groups directly, each row's
+    cells one after the other (normalize/table.xsl, fp:colspan-table); rowspan="1" on every cell sends it through the
+    general steps. Both give the same grid document: anchors and effective colspans (invalid, zero and huge values),
+    the slots, colspan-clamped errors, the width, and the empty rows and columns (columns that only a colspan or
+    the column groups cover)."""
+
+    def page(general: bool) -> str:
+        out = ["<!DOCTYPE html><html><head><title>g</title></head><body><table>", columns]
+        for group in merged_groups(table):
+            out.append(f"<{group.kind}>" if group.kind != "loose" else "")
+            for row in group.rows:
+                out.append("<tr>" + "".join(
+                    f"<{tag}{'' if colspan is None else f' colspan={colspan!r}'}"
+                    f"{' rowspan=1' if general else ''}>{content}</{tag}>" for tag, content, colspan in row) + "</tr>")
             out.append(f"</{group.kind}>" if group.kind != "loose" else "")
         return "".join(out) + "</table></body></html>"
 

@@ -25,10 +25,27 @@
     2.3.4.1's "rules for parsing integers"): skip leading ASCII whitespace, an optional "+" or "-", then the leading
     run of ASCII digits; anything after the digits is ignored ("2;" gives 2). Returns the empty sequence where the
     rules return an error (no digits, or a negative value; "-0" is 0). A value of more than 18 significant digits is
-    returned as 10^18, so no caller ever converts or allocates in proportion to a huge attribute value.
+    returned as 10^18, so no caller ever converts or allocates in proportion to a huge attribute value. A short value
+    that is an xs:integer (optional whitespace and sign around ASCII digits: most span values) is cast, without
+    the regular expressions: the same number.
   -->
   <xsl:function name="f:parse-non-negative-integer" as="xs:integer?">
     <xsl:param name="value" as="xs:string?"/>
+    <xsl:choose>
+      <xsl:when test="string-length($value) le 12 and $value castable as xs:integer">
+        <xsl:sequence select="xs:integer($value)[. ge 0]"/>
+      </xsl:when>
+      <xsl:otherwise>
+        <xsl:call-template name="fp:parse-non-negative-integer">
+          <xsl:with-param name="value" select="$value"/>
+        </xsl:call-template>
+      </xsl:otherwise>
+    </xsl:choose>
+  </xsl:function>
+
+  <!-- The general steps of f:parse-non-negative-integer, by regular expressions (any value). -->
+  <xsl:template name="fp:parse-non-negative-integer" as="xs:integer?">
+    <xsl:param name="value" as="xs:string?" required="yes"/>
     <xsl:variable name="match" as="xs:string?"
         select="if (matches(($value, '')[1], '^[ &#9;&#10;&#13;]*[+\-]?[0-9]'))
                 then replace($value, '^[ &#9;&#10;&#13;]*([+\-]?)([0-9]+).*$', '$1 $2', 's') else ()"/>
@@ -40,7 +57,7 @@
                   else xs:integer($digits)"/>
       <xsl:sequence select="if ($sign eq '-' and $magnitude ne 0) then () else $magnitude"/>
     </xsl:if>
-  </xsl:function>
+  </xsl:template>
 
   <!--
     f:normalize-visible-text($raw): the last step of pyxform's visible-text rule (docs/formats.md section 2). $raw

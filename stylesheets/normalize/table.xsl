@@ -59,15 +59,17 @@
 
   <!--
     fp:table-model($table, $index): map { 'rows': the row records of f:place-rows in table order, 'cols': the width };
-    or, for a simple table, map { 'groups': its row groups, 'row-count': its number of rows, 'cols': the width }.
-    Raises px:limit for a table nested deeper than $max-depth, wider than $max-slots allows, or whose cells' areas
-    add up to more than $max-slots.
+    or, for a simple table, map { 'groups': its row groups, 'row-count': its number of rows, 'cols': the width,
+    'colspans': the effective colspan of each cell in tree order, 'xs': the anchor column of each cell in tree order
+    (both empty when no cell has a colspan attribute) }. Raises px:limit for a table nested deeper than $max-depth,
+    wider than $max-slots allows, or whose cells' areas add up to more than $max-slots.
 
     A simple table (most tables) has its rows in thead, tbody and tfoot elements (no tr child: the HTML parser puts
     such rows in a tbody), no tfoot with rows before another row group with rows (so table order is tree order and
-    the row groups with rows are the groups, in order), and no cell with a colspan or rowspan attribute: cell i of
-    row y is anchored in slot (y, i - 1) and spans one slot, the width is the widest row (or the column groups'
-    width), and there are no span or overlap errors. Its grid is written from its row groups directly
+    the row groups with rows are the groups, in order), and no cell with a rowspan attribute: no cell covers a slot
+    of a later row, so a row's cells are anchored one after the other from column 0, each spanning its effective
+    colspan (1 without the attribute: cell i of row y in slot (y, i - 1)); the width is the widest row (or the
+    column groups' width), and there are no overlap errors. Its grid is written from its row groups directly
     (fp:simple-table), the same as from the records, without a map per row. A simple table of more than $max-slots
     slots takes the general steps, which raise the error.
   -->
@@ -76,15 +78,25 @@
     <xsl:param name="index" as="xs:integer"/>
     <xsl:variable name="checked" as="element(table)" select="fp:checked-depth($table)"/>
     <xsl:variable name="groups" as="element()*" select="$checked/(thead | tbody | tfoot)[tr]"/>
+    <!-- the cells with a span attribute (one pass over the cells) -->
+    <xsl:variable name="spanned" as="element()*" select="$groups/tr/(td | th)[exists(@colspan) or exists(@rowspan)]"/>
     <xsl:variable name="simple" as="xs:boolean"
         select="exists($groups) and empty($checked/tr) and empty($groups[position() lt last()][self::tfoot])
-                and empty($groups/tr/(td | th)[exists(@colspan) or exists(@rowspan)])"/>
+                and empty($spanned[exists(@rowspan)])"/>
+    <!-- the effective colspans and the anchor columns, when a cell has a colspan attribute (fp:anchors) -->
+    <xsl:variable name="colspans" as="xs:integer*"
+        select="if ($simple and exists($spanned))
+                then $groups/tr/(td | th) ! (if (exists(@colspan)) then fp:span(@colspan) else 1) else ()"/>
+    <xsl:variable name="xs" as="xs:integer*" select="if (exists($colspans)) then fp:anchors($groups/tr, $colspans) else ()"/>
     <xsl:variable name="rows" as="xs:integer" select="if ($simple) then count($groups/tr) else 0"/>
     <xsl:variable name="width" as="xs:integer"
-        select="if ($simple) then max((f:column-group-width($checked), $groups/tr ! count(td | th))) else 0"/>
+        select="if (not($simple)) then 0
+                else if (empty($colspans)) then max((f:column-group-width($checked), $groups/tr ! count(td | th)))
+                else max((f:column-group-width($checked), for $n in 1 to count($xs) return $xs[$n] + $colspans[$n]))"/>
     <xsl:choose>
       <xsl:when test="$simple and $rows * $width le $max-slots">
-        <xsl:sequence select="map { 'groups': $groups, 'row-count': $rows, 'cols': $width }"/>
+        <xsl:sequence select="map { 'groups': $groups, 'row-count': $rows, 'cols': $width, 'colspans': $colspans,
+                                    'xs': $xs }"/>
       </xsl:when>
       <xsl:otherwise>
         <xsl:variable name="placed" as="map(*)+"
@@ -93,6 +105,27 @@
         <xsl:sequence select="map { 'rows': fp:checked-area($records, $max-slots), 'cols': $placed[last()]?cols }"/>
       </xsl:otherwise>
     </xsl:choose>
+  </xsl:function>
+
+  <!-- The anchor column of each cell of the rows $trs (tree order), whose effective colspans are $colspans, when no
+       cell covers a slot of a later row: a row's cells one after the other from column 0. -->
+  <xsl:function name="fp:anchors" as="xs:integer*">
+    <xsl:param name="trs" as="element(tr)+"/>
+    <xsl:param name="colspans" as="xs:integer+"/>
+    <xsl:iterate select="$trs">
+      <xsl:param name="before" as="xs:integer" select="0"/>
+      <xsl:variable name="count" as="xs:integer" select="count(td | th)"/>
+      <xsl:iterate select="subsequence($colspans, $before + 1, $count)">
+        <xsl:param name="x" as="xs:integer" select="0"/>
+        <xsl:sequence select="$x"/>
+        <xsl:next-iteration>
+          <xsl:with-param name="x" select="$x + ."/>
+        </xsl:next-iteration>
+      </xsl:iterate>
+      <xsl:next-iteration>
+        <xsl:with-param name="before" select="$before + $count"/>
+      </xsl:next-iteration>
+    </xsl:iterate>
   </xsl:function>
 
   <xsl:template name="fp:table" as="element(px:table)">
@@ -142,11 +175,20 @@
         <px:summary>{.}</px:summary>
       </xsl:for-each>
       <xsl:choose>
-        <xsl:when test="exists($groups)">
+        <xsl:when test="exists($groups) and empty($model?colspans)">
           <xsl:call-template name="fp:simple-table">
             <xsl:with-param name="groups" select="$groups"/>
             <xsl:with-param name="cols" select="$cols"/>
             <xsl:with-param name="prefix" select="$prefix"/>
+          </xsl:call-template>
+        </xsl:when>
+        <xsl:when test="exists($groups)">
+          <xsl:call-template name="fp:colspan-table">
+            <xsl:with-param name="groups" select="$groups"/>
+            <xsl:with-param name="cols" select="$cols"/>
+            <xsl:with-param name="prefix" select="$prefix"/>
+            <xsl:with-param name="colspans" select="$model?colspans"/>
+            <xsl:with-param name="xs" select="$model?xs"/>
           </xsl:call-template>
         </xsl:when>
         <xsl:otherwise>
@@ -251,6 +293,91 @@
       </xsl:if>
     </xsl:for-each>
     <xsl:for-each select="max((0, $trs ! count(td | th))) to $cols - 1">
+      <px:error code="empty-column" col="{.}"/>
+    </xsl:for-each>
+  </xsl:template>
+
+  <!--
+    The content of the px:table of a simple table with colspan attributes (see fp:table-model): its cells in tree
+    order, one px:row per tr (each cell in the columns from its anchor, as many as its effective colspan; the columns
+    after the row's last cell empty), then a colspan-clamped error for each cell whose colspan is above 1000 (in tree
+    order), an empty-row error for each row without cells and an empty-column error for each column in which no cell
+    is anchored. The same as f:place-rows, fp:grid-row, the span errors and f:empty-lines give for such a table.
+    $colspans and $xs: the effective colspan and the anchor column of each cell in tree order.
+  -->
+  <xsl:template name="fp:colspan-table">
+    <xsl:context-item as="element(table)" use="required"/>
+    <xsl:param name="groups" as="element()+" required="yes"/>
+    <xsl:param name="cols" as="xs:integer" required="yes"/>
+    <xsl:param name="prefix" as="xs:string" required="yes"/>
+    <xsl:param name="colspans" as="xs:integer+" required="yes"/>
+    <xsl:param name="xs" as="xs:integer+" required="yes"/>
+    <xsl:variable name="trs" as="element(tr)+" select="$groups/tr"/>
+    <xsl:variable name="counts" as="xs:integer+" select="$trs ! count(td | th)"/>
+    <xsl:variable name="firsts" as="xs:integer+">
+      <xsl:iterate select="$counts">
+        <xsl:param name="before" as="xs:integer" select="0"/>
+        <xsl:sequence select="$before"/>
+        <xsl:next-iteration>
+          <xsl:with-param name="before" select="$before + ."/>
+        </xsl:next-iteration>
+      </xsl:iterate>
+    </xsl:variable>
+    <xsl:variable name="group-index" as="map(xs:string, xs:integer)?"
+        select="if (count($groups) eq 1) then ()
+                else map:merge(for $g in 1 to count($groups) return map { generate-id($groups[$g]): $g - 1 })"/>
+    <!-- the cells ($n: the cell's position in tree order, 1-based) -->
+    <xsl:for-each select="$trs">
+      <xsl:variable name="y" as="xs:integer" select="position() - 1"/>
+      <xsl:variable name="first" as="xs:integer" select="$firsts[$y + 1]"/>
+      <xsl:variable name="group" as="xs:integer"
+          select="if (empty($group-index)) then 0 else $group-index(generate-id(..))"/>
+      <xsl:variable name="group-kind" as="xs:string" select="local-name(..)"/>
+      <xsl:for-each select="td | th">
+        <xsl:variable name="n" as="xs:integer" select="$first + position()"/>
+        <px:cell id="{$prefix}{$n - 1}" row="{$y}" col="{$xs[$n]}" rowspan="1" colspan="{$colspans[$n]}"
+                 tag="{local-name()}" group="{$group}" group-kind="{$group-kind}">
+          <xsl:call-template name="fp:cell-content"/>
+        </px:cell>
+      </xsl:for-each>
+    </xsl:for-each>
+    <!-- the grid -->
+    <xsl:for-each select="$trs">
+      <xsl:variable name="y" as="xs:integer" select="position() - 1"/>
+      <xsl:variable name="first" as="xs:integer" select="$firsts[$y + 1]"/>
+      <xsl:variable name="count" as="xs:integer" select="$counts[$y + 1]"/>
+      <px:row index="{$y}" group="{if (empty($group-index)) then 0 else $group-index(generate-id(..))}"
+              group-kind="{local-name(..)}">
+        <xsl:copy-of select="@class"/>
+        <xsl:for-each select="$first + 1 to $first + $count">
+          <xsl:variable name="id" as="xs:string" select="$prefix || . - 1"/>
+          <xsl:for-each select="$xs[current()] to $xs[current()] + $colspans[current()] - 1">
+            <px:slot col="{.}" cell="{$id}"/>
+          </xsl:for-each>
+        </xsl:for-each>
+        <xsl:for-each select="(if ($count eq 0) then 0 else $xs[$first + $count] + $colspans[$first + $count])
+                              to $cols - 1">
+          <px:slot col="{.}"/>
+        </xsl:for-each>
+      </px:row>
+    </xsl:for-each>
+    <!-- the errors: colspans above 1000 (an effective colspan of 1000), rows without cells, columns without an
+         anchored cell -->
+    <xsl:for-each select="for $n in 1 to count($colspans) return $n[$colspans[$n] eq $f:max-colspan]">
+      <xsl:variable name="declared" as="xs:integer"
+          select="f:parse-non-negative-integer(($trs/(td | th))[current()]/@colspan)"/>
+      <xsl:if test="$declared gt $f:max-colspan">
+        <xsl:sequence select="fp:span-error('colspan-clamped', $prefix || . - 1, $declared, $f:max-colspan)"/>
+      </xsl:if>
+    </xsl:for-each>
+    <xsl:for-each select="1 to count($trs)">
+      <xsl:if test="$counts[current()] eq 0">
+        <px:error code="empty-row" row="{. - 1}"/>
+      </xsl:if>
+    </xsl:for-each>
+    <xsl:variable name="anchors" as="map(xs:integer, xs:boolean)"
+        select="map:merge(distinct-values($xs) ! map { .: true() })"/>
+    <xsl:for-each select="(0 to $cols - 1)[not(map:contains($anchors, .))]">
       <px:error code="empty-column" col="{.}"/>
     </xsl:for-each>
   </xsl:template>
