@@ -341,8 +341,9 @@ def annotate_tables(root: etree._Element, cascade: Cascade,
     own_style = cascade.own_style_elements() if not author_rules else set()
     # On a page without author rules, a cell with none of the attributes its specified values read has the style
     # its name and its row's style give (what Cascade.child_style finds in its memo): by the id of the row's style
-    # (kept alive in ``alive``), then the cell's name.
+    # (kept alive in ``alive``), then the cell's name. So has such a row, by the id of its parent's style.
     cell_styles: dict[int, dict[str, Style]] = {}
+    row_styles: dict[int, Style] = {}
     row_cells: dict[str, Style] = {}
     for cell in root.iter(*_CELLS, _TABLE, *_HEADINGS):  # one walk: a table comes before its cells
         tag = cell.tag
@@ -358,9 +359,17 @@ def annotate_tables(root: etree._Element, cascade: Cascade,
         if row is not last_row:  # a row's cells come one after another: its style and background once
             if row is None or row.tag != _TR:
                 continue
-            last_row, row_style = row, style(row)
-            row_background = row_style.background
+            last_row = row
             group = row.getparent()
+            if author_rules or group is None or not STYLE_ATTRIBUTES.isdisjoint(row.keys()):
+                row_style = style(row)
+            else:  # as a cell's below: by its group's (or table's) style
+                group_style = style(group)
+                row_style = row_styles.get(id(group_style))
+                if row_style is None:
+                    row_style = row_styles[id(group_style)] = cascade.child_style(row, group_style)
+                    alive.append(group_style)
+            row_background = row_style.background
             if row_background is None and group is not None and group.tag in _ROW_GROUPS:
                 row_background = style(group).background
             if not author_rules:
