@@ -356,7 +356,7 @@ def annotate_tables(root: etree._Element, cascade: Cascade,
             heading = collapse("".join(cell.itertext())) or heading
             continue
         row = cell.getparent()
-        if row is not last_row:  # a row's cells come one after another: its style and background once
+        if row is not last_row or row is None:  # a row's cells come one after another: its style and background once
             if row is None or row.tag != _TR:
                 continue
             last_row = row
