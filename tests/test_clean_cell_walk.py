@@ -135,3 +135,50 @@ def test_the_computed_style_memo_tells_apart_what_the_attributes_change(elements
         style = cascade.child_style(element, parent)
         expected = cascade._compute_new(cascade.specified(element), name == "th", parent)
         assert style == expected
+
+
+# Rows of cells with attributes: the cell's name, those its specified values read (style, hidden, bgcolor, align) and
+# others (class, colspan); rows with or without a style of their own, in row groups with or without one (else in the
+# parser's tbody), on pages with and without author rules.
+CELL_ATTRIBUTES = st.dictionaries(st.sampled_from(["style", "hidden", "bgcolor", "align", "class", "colspan"]),
+                                  st.sampled_from(["", "2", "red", "right", "font-weight:bold", "color:blue"]),
+                                  max_size=2)
+ROWS = st.lists(st.tuples(st.sampled_from(["", " style='font-style:italic'", " align=center", " bgcolor=#eee",
+                                           " class=k"]),
+                          st.sampled_from(["", "<tbody bgcolor=#abc>", "<tbody align=right>",
+                                           "<thead style='font-weight:bold'>"]),
+                          st.lists(st.tuples(st.sampled_from(["td", "th"]), CELL_ATTRIBUTES,
+                                             st.sampled_from(["x", "", "\u00a0y", "<b>z</b>"])),
+                                   min_size=1, max_size=4)),
+                min_size=1, max_size=5)
+
+
+@settings(max_examples=300, deadline=None)
+@given(ROWS, st.sampled_from(["", "<style>.k { font-size: 20px }</style>"]), st.booleans())
+@example([("", "", [("td", {}, "x"), ("th", {}, "x"), ("td", {"align": "right"}, "x"), ("td", {"class": "k"}, "")]),
+          (" style='font-style:italic'", "", [("td", {}, "x"), ("th", {"colspan": "2"}, "x")]),
+          ("", "<tbody align=right>", [("td", {}, "x")])], "", False)
+def test_the_cells_styles_by_row_give_the_cascades_features(rows: list, sheet: str, quirks: bool) -> None:
+    """:func:`annotate_tables` finds the style of a cell with none of the attributes its specified values read (on a
+    page without author rules) by its row's style and its name, and that of such a row by its parent's style: each
+    cell gets the features :func:`cell_features` gives from the cascade's computed styles (:meth:`Cascade.style`)."""
+    from html import escape
+
+    from pyxform.stages.clean.features import annotate_tables, cell_features
+
+    markup = []
+    for row_attributes, group, cells in rows:
+        cells_markup = "".join(f"<{name}" + "".join(f' {key}="{escape(value)}"' for key, value in attributes.items())
+                               + f">{content}</{name}>" for name, attributes, content in cells)
+        row = f"<tr{row_attributes}>{cells_markup}</tr>"
+        markup.append(f"{group}{row}</{group[1:6]}>" if group else row)
+    page = ("" if quirks else "<!DOCTYPE html>") + sheet + "<table>" + "".join(markup) + "</table>"
+    parsed = parse_html(page)
+    assert parsed.quirks == quirks
+    root = parsed.tree.getroot()
+    annotate_tables(root, Cascade(root, parsed.style_sheets, quirks=parsed.quirks))
+    general = Cascade(root, parsed.style_sheets, quirks=parsed.quirks)
+    for cell in root.iter(f"{{{XHTML_NS}}}td", f"{{{XHTML_NS}}}th"):
+        written = {etree.QName(name).localname: value for name, value in cell.attrib.items()
+                   if name.startswith("{urn:pyxform}")}
+        assert written == cell_features(cell, general)

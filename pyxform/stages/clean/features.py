@@ -20,7 +20,7 @@ from typing import Final, TypeVar
 from lxml import etree
 
 from .parse import XHTML_NS
-from .style import STYLED_TAGS, Cascade, Style
+from .style import STYLE_ATTRIBUTES, STYLED_TAGS, Cascade, Style
 from .values import UA_RULES, is_block
 
 __all__ = ["annotate_tables", "collapse", "cell_features", "insert_features", "serialized_features"]
@@ -329,15 +329,22 @@ def annotate_tables(root: etree._Element, cascade: Cascade,
     heading: str | None = None
     text_only: dict[tuple[int, str | None, int | None], dict[bytes, str]] = {}
     text_only_bytes: dict[tuple[int, str | None, int | None], tuple[dict[bytes, str], bytes]] = {}
-    # The styles whose id() keys the two caches above, kept alive for the page: a style found in the cross-page memos
-    # of :mod:`.style` may live only there, and when those are emptied (full, or another thread's page) a freed
-    # style's id can be taken by a later cell's new style, which would then get the freed one's features.
+    # The styles whose id() keys the two caches above (and cell_styles below), kept alive for the page: a style found
+    # in the cross-page memos of :mod:`.style` may live only there, and when those are emptied (full, or another
+    # thread's page) a freed style's id can be taken by a later cell's new style, which would then get the freed
+    # one's features.
     alive: list[Style] = []
     last_row: etree._Element | None = None
     row_style: Style | None = None
     row_background: str | None = None
     author_rules = cascade.author_rules
     own_style = cascade.own_style_elements() if not author_rules else set()
+    # On a page without author rules, a cell with none of the attributes its specified values read has the style
+    # its name and its row's style give (what Cascade.child_style finds in its memo): by the id of the row's style
+    # (kept alive in ``alive``), then the cell's name. So has such a row, by the id of its parent's style.
+    cell_styles: dict[int, dict[str, Style]] = {}
+    row_styles: dict[int, Style] = {}
+    row_cells: dict[str, Style] = {}
     for cell in root.iter(*_CELLS, _TABLE, *_HEADINGS):  # one walk: a table comes before its cells
         tag = cell.tag
         if tag == _TABLE:  # not a cell: a table
@@ -349,16 +356,34 @@ def annotate_tables(root: etree._Element, cascade: Cascade,
             heading = collapse("".join(cell.itertext())) or heading
             continue
         row = cell.getparent()
-        if row is None or row.tag != _TR:
-            continue
-        if row is not last_row:  # a row's cells come one after another: its style and background once
-            last_row, row_style = row, style(row)
-            row_background = row_style.background
+        if row is not last_row or row is None:  # a row's cells come one after another: its style and background once
+            if row is None or row.tag != _TR:
+                continue
+            last_row = row
             group = row.getparent()
+            if author_rules or group is None or not STYLE_ATTRIBUTES.isdisjoint(row.keys()):
+                row_style = style(row)
+            else:  # as a cell's below: by its group's (or table's) style
+                group_style = style(group)
+                row_style = row_styles.get(id(group_style))
+                if row_style is None:
+                    row_style = row_styles[id(group_style)] = cascade.child_style(row, group_style)
+                    alive.append(group_style)
+            row_background = row_style.background
             if row_background is None and group is not None and group.tag in _ROW_GROUPS:
                 row_background = style(group).background
+            if not author_rules:
+                row_cells = cell_styles.get(id(row_style))  # type: ignore[assignment]
+                if row_cells is None:
+                    row_cells = cell_styles[id(row_style)] = {}
+                    alive.append(row_style)  # type: ignore[arg-type]
         # the cell's style is needed here only (and its content's in _features), so it is not kept in the cascade
-        own = cascade.child_style(cell, row_style)
+        if author_rules or not STYLE_ATTRIBUTES.isdisjoint(cell.keys()):
+            own = cascade.child_style(cell, row_style)
+        else:
+            own = row_cells.get(tag)  # type: ignore[assignment]
+            if own is None:
+                own = row_cells[tag] = cascade.child_style(cell, row_style)
         background = own.background if own.background is not None else row_background
         if len(cell):
             if author_rules or not _inherits_only(cell, own_style):
@@ -392,8 +417,9 @@ def annotate_tables(root: etree._Element, cascade: Cascade,
 
 # The start tag of a td or th element in lxml's serialization: "<" is markup there (text and attribute values write
 # "&lt;"), comments and processing instructions are not in clean's tree, and HTML, SVG and MathML elements are
-# written without a prefix.
-_CELL_START: Final = re.compile(rb"<t[dh][ />]")
+# written without a prefix. It ends at its first ">" (attribute values write "&gt;"): its features go before it, or
+# before the "/" that comes before it in an empty element's tag.
+_CELL_START: Final = re.compile(rb"<t[dh](?=[ />])[^>]*>")
 
 
 def insert_features(serialized: bytes, cells: Iterable[etree._Element],
@@ -412,22 +438,21 @@ def insert_features(serialized: bytes, cells: Iterable[etree._Element],
         # "<td ": without them every match below is a start tag, so as many matches as cells are the cells' own
         return None
     cells = list(cells)
-    starts = [match.end() for match in _CELL_START.finditer(serialized)]
-    if len(starts) != len(cells):
+    ends = [match.end() - 1 for match in _CELL_START.finditer(serialized)]  # the ">" of each start tag
+    if len(ends) != len(cells):
         return None
     parts: list[bytes] = []
+    append = parts.append
+    get = pending.get
     done = 0
-    for cell, start in zip(cells, starts):
-        features = pending.get(cell)
-        if features is None:
-            continue
-        # the end of the start tag: its first ">" ("&gt;" in attribute values), before a "/" of an empty element
-        end = start - 1 if serialized[start - 1] == 0x3E else serialized.index(b">", start)
-        if serialized[end - 1] == 0x2F:
-            end -= 1
-        parts.append(serialized[done:end])
-        parts.append(features[1])
-        done = end
+    for cell, end in zip(cells, ends):
+        features = get(cell)
+        if features is not None:
+            if serialized[end - 1] == 0x2F:  # "/>"
+                end -= 1
+            append(serialized[done:end])
+            append(features[1])
+            done = end
     if not parts:
         return serialized
     parts.append(serialized[done:])

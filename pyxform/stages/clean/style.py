@@ -33,7 +33,7 @@ from .sheets import compiled_sheet
 from .values import (DEFAULT_FONT_SIZE_PX, UA_RULES, Declarations, Style, apply_property, css_color, font_size_px,
                      inline_declarations, may_hide, media_applies, presentational_hints)
 
-__all__ = ["Style", "Cascade", "UA_RULES", "STYLED_TAGS"]
+__all__ = ["Style", "Cascade", "UA_RULES", "STYLED_TAGS", "STYLE_ATTRIBUTES"]
 
 _X: Final = "{" + XHTML_NS + "}"
 
@@ -49,8 +49,8 @@ _HINTED: Final = frozenset({"font", "body", "td", "th", "tr", "thead", "tbody", 
                             "p", *_HEADINGS})
 _HINTED_TAGS: Final = frozenset(_X + name for name in _HINTED)  # the same, as lxml (Clark) names
 _NO_HINTS: Final = (None,) * 6  # the presentational attributes of a hinted element without attributes
-# The attributes the specified values of an element read on a page without author rules (see Cascade.child_style).
-_STYLE_ATTRIBUTES: Final = frozenset({"style", "hidden", "size", "face", "color", "text", "bgcolor", "align"})
+#: The attributes the specified values of an element read on a page without author rules (see Cascade.child_style).
+STYLE_ATTRIBUTES: Final = frozenset({"style", "hidden", "size", "face", "color", "text", "bgcolor", "align"})
 
 #: The XHTML elements (Clark names) that the user-agent rules or presentational hints give declarations. Without author
 #: rules, any other element with neither a ``style`` nor a ``hidden`` attribute has no specified value: it inherits
@@ -373,7 +373,7 @@ class Cascade:
             return self._compute_specified(element, tag, parent)
         # No author rule on the page (most pages): the specified values depend on the name and the style-bearing
         # attributes alone, so the computed style is found without matching.
-        if _STYLE_ATTRIBUTES.isdisjoint(element.keys()):
+        if STYLE_ATTRIBUTES.isdisjoint(element.keys()):
             # most elements (a cell's row, a cell, its inline markup): no attribute to read (one call for the names,
             # against eight look-ups of a value: cells often have a class or colspan, and none of these)
             fast_key = (id(parent), tag, None, None, _NO_HINTS if tag in _HINTED_TAGS else None)
