@@ -35,31 +35,47 @@
        f:format-analysis gathers them once for this and the columns' usual values). -->
   <xsl:function name="f:content-profile" as="map(xs:integer, map(*))">
     <xsl:param name="columns" as="array(*)"/>
-    <xsl:sequence select="map:merge(for $x in 0 to array:size($columns) - 1 return
-        map { $x : fp:column-profile($columns($x + 1)[?type = ('numeric', 'text')]) })"/>
+    <xsl:map>
+      <xsl:for-each select="0 to array:size($columns) - 1">
+        <xsl:map-entry key="." select="fp:column-profile($columns(. + 1)[?type = ('numeric', 'text')])"/>
+      </xsl:for-each>
+    </xsl:map>
   </xsl:function>
 
+  <!-- A column's profile: 'members' (map { id : true() } of its reference cells, distinct as $columns has them),
+       'count', 'numeric', 'text'; and the counts that only the shape tests read, 'cjk', 'latin', 'scripted',
+       'upper', 'lower', 'lengths' (sorted) and 'first-index' (of each length in 'lengths'), only where a text cell
+       of the column, one of its reference cells or another, has the shape decide its score (fp:rule-score 2: a
+       column of numbers, most data columns, has no shape test). -->
   <xsl:function name="fp:column-profile" as="map(*)">
     <xsl:param name="cells" as="map(*)*"/>
     <xsl:variable name="texts" as="map(*)*" select="$cells[?type eq 'text']"/>
-    <xsl:variable name="lengths" as="xs:integer*" select="sort($texts ! ?length)"/>
-    <!-- bound to a variable, so that it is built once (an expression in a map constructor may be evaluated again
-         at each look-up) -->
-    <xsl:variable name="first-index" as="map(xs:integer, xs:integer)" select="map:merge(
-        for $i in 1 to count($lengths) return map { $lengths[$i] : $i }, map { 'duplicates' : 'use-first' })"/>
-    <xsl:sequence select="map {
-        'members' : map:merge($cells ! map { ?id : true() }),
-        'count' : count($cells),
-        'numeric' : count($cells[?type eq 'numeric']),
-        'text' : count($texts),
-        'cjk' : count($texts[?script eq 'cjk']),
-        'latin' : count($texts[?script eq 'latin']),
-        'scripted' : count($texts[?script = ('cjk', 'latin', 'other')]),
-        'upper' : count($texts[?case eq 'upper']),
-        'lower' : count($texts[?case eq 'lower']),
-        'lengths' : array { $lengths },
-        'first-index' : $first-index
-      }"/>
+    <xsl:variable name="count" as="xs:integer" select="count($cells)"/>
+    <xsl:variable name="numeric" as="xs:integer" select="count($cells[?type eq 'numeric'])"/>
+    <xsl:variable name="text" as="xs:integer" select="count($texts)"/>
+    <xsl:map>
+      <xsl:map-entry key="'members'">
+        <xsl:map>
+          <xsl:for-each select="$cells">
+            <xsl:map-entry key="?id" select="true()"/>
+          </xsl:for-each>
+        </xsl:map>
+      </xsl:map-entry>
+      <xsl:map-entry key="'count'" select="$count"/>
+      <xsl:map-entry key="'numeric'" select="$numeric"/>
+      <xsl:map-entry key="'text'" select="$text"/>
+      <xsl:if test="fp:rule-score($count - 1, $numeric, $text - 1) eq 2 or fp:rule-score($count, $numeric, $text) eq 2">
+        <xsl:variable name="lengths" as="xs:integer*" select="sort($texts ! ?length)"/>
+        <xsl:map-entry key="'cjk'" select="count($texts[?script eq 'cjk'])"/>
+        <xsl:map-entry key="'latin'" select="count($texts[?script eq 'latin'])"/>
+        <xsl:map-entry key="'scripted'" select="count($texts[?script = ('cjk', 'latin', 'other')])"/>
+        <xsl:map-entry key="'upper'" select="count($texts[?case eq 'upper'])"/>
+        <xsl:map-entry key="'lower'" select="count($texts[?case eq 'lower'])"/>
+        <xsl:map-entry key="'lengths'" select="array { $lengths }"/>
+        <xsl:map-entry key="'first-index'" select="map:merge(
+            for $i in 1 to count($lengths) return map { $lengths[$i] : $i }, map { 'duplicates' : 'use-first' })"/>
+      </xsl:if>
+    </xsl:map>
   </xsl:function>
 
   <!-- True if at least $typed-share of the reference cells of column x (at least two) are numeric. -->
@@ -97,8 +113,9 @@
     or neither test passes), 1 (type contrast: $weight-content-type) or 2 (the shape decides); and the shape tests that depend on
     the cell only through its script or case, 'cjk-*', 'latin-*' (its script differs from the others'), 'upper-*'
     (an initial capital differs from the others' initial case), and 'median-other' (the others' median length for a
-    cell that is not a reference cell; for a reference cell it is fp:median-without its own length). The same
-    counts, comparisons and order as f:content-score and fp:shape-differs, so the same values.
+    cell that is not a reference cell; for a reference cell it is fp:median-without its own length), the shape tests
+    of 'self' only if 'score-self' is 2, those of 'other' only if 'score-other' is 2 (only then are they read). The
+    same counts, comparisons and order as f:content-score and fp:shape-differs, so the same values.
   -->
   <xsl:function name="f:content-rule" as="map(*)">
     <xsl:param name="profile" as="map(*)"/>
@@ -107,22 +124,33 @@
     <xsl:variable name="count" as="xs:integer" select="$column?count"/>
     <xsl:variable name="numeric" as="xs:integer" select="$column?numeric"/>
     <xsl:variable name="text" as="xs:integer" select="$column?text"/>
-    <xsl:variable name="scripted" as="xs:integer" select="$column?scripted"/>
-    <xsl:variable name="cased" as="xs:integer" select="$column?upper + $column?lower"/>
-    <xsl:variable name="lower" as="xs:integer" select="$column?lower"/>
-    <xsl:sequence select="map {
-        'column' : $column,
-        'members' : $column?members,
-        'score-self' : fp:rule-score($count - 1, $numeric, $text - 1),
-        'score-other' : fp:rule-score($count, $numeric, $text),
-        'cjk-self' : fp:script-differs($scripted - 1, $column?cjk - 1),
-        'cjk-other' : fp:script-differs($scripted, $column?cjk),
-        'latin-self' : fp:script-differs($scripted - 1, $column?latin - 1),
-        'latin-other' : fp:script-differs($scripted, $column?latin),
-        'upper-self' : $cased - 1 ge 1 and $lower ge $typed-share * ($cased - 1),
-        'upper-other' : $cased ge 1 and $lower ge $typed-share * $cased,
-        'median-other' : fp:median-without($column, ())
-      }"/>
+    <xsl:variable name="score-self" as="xs:integer" select="fp:rule-score($count - 1, $numeric, $text - 1)"/>
+    <xsl:variable name="score-other" as="xs:integer" select="fp:rule-score($count, $numeric, $text)"/>
+    <!-- the shape tests of a kind of cell ('self' or 'other') only where its score is 2 (they are read then alone):
+         a column of numbers, or of one cell, has none of them -->
+    <xsl:map>
+      <xsl:map-entry key="'column'" select="$column"/>
+      <xsl:map-entry key="'members'" select="$column?members"/>
+      <xsl:map-entry key="'score-self'" select="$score-self"/>
+      <xsl:map-entry key="'score-other'" select="$score-other"/>
+      <!-- the column's shape counts are in its profile then (fp:column-profile) -->
+      <xsl:if test="$score-self eq 2 or $score-other eq 2">
+        <xsl:variable name="scripted" as="xs:integer" select="$column?scripted"/>
+        <xsl:variable name="cased" as="xs:integer" select="$column?upper + $column?lower"/>
+        <xsl:variable name="lower" as="xs:integer" select="$column?lower"/>
+        <xsl:if test="$score-self eq 2">
+          <xsl:map-entry key="'cjk-self'" select="fp:script-differs($scripted - 1, $column?cjk - 1)"/>
+          <xsl:map-entry key="'latin-self'" select="fp:script-differs($scripted - 1, $column?latin - 1)"/>
+          <xsl:map-entry key="'upper-self'" select="$cased - 1 ge 1 and $lower ge $typed-share * ($cased - 1)"/>
+        </xsl:if>
+        <xsl:if test="$score-other eq 2">
+          <xsl:map-entry key="'cjk-other'" select="fp:script-differs($scripted, $column?cjk)"/>
+          <xsl:map-entry key="'latin-other'" select="fp:script-differs($scripted, $column?latin)"/>
+          <xsl:map-entry key="'upper-other'" select="$cased ge 1 and $lower ge $typed-share * $cased"/>
+          <xsl:map-entry key="'median-other'" select="fp:median-without($column, ())"/>
+        </xsl:if>
+      </xsl:if>
+    </xsl:map>
   </xsl:function>
 
   <!-- f:content-score's answer from the counts over the others: 0 (score 0), 1 (type contrast) or 2 (the shape
