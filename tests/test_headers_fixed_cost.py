@@ -2,13 +2,17 @@
 stage's output, header evidence included, must be the same.
 
 Put back by a small stylesheet importing ``headers.xsl`` (import precedence): the column profile with its shape
-counts for every column and the content rule with every shape test (now built only where a score of 2 reads them:
-headers/content.xsl), the markup's header rows with the body's wide rows looked for in every table (now only under
-a run of wide header rows: headers/markup.xsl), the body row kinds with the repeated-header test run without header
-texts (headers/rows.xsl), the assignment with fp:blocks and its sort for every line with header slots (now a line
-of one header slot has its one block built at once: headers/assign.xsl), and the evidence element built by
-f:evidence and copied (now written in place by fp:evidence). Both run on generated grids of short texts in several scripts and cases, numbers, colons, th and td,
-bold cells and spans, with each method."""
+counts for every column and the content rule with every shape test, of reference cells and others, read by the old
+f:rule-content-score (now built only where a score of 2 reads them, a text cell outside the reference cells tested by
+fp:shape-differs: headers/content.xsl), the markup's header rows with the body's wide rows looked for in every table
+(now only under a run of wide header rows: headers/markup.xsl), the body row kinds with the repeated-header test run
+without header texts (headers/rows.xsl), the assignment with fp:blocks and its sort for every line with header slots
+(now a line of one header slot has its one block built at once: headers/assign.xsl), and the evidence element built
+by f:evidence and copied (now written in place by fp:evidence); and the formatting method's values without a size
+term for cells of the usual size, without the class tests for cells without classes, and with the distinct score 0
+for cells that look as their line's usual values (headers/format.xsl); the entity test with the keys before the rows'
+counts of cells (headers/kind.xsl). Both run on generated grids of short texts in several scripts and cases, numbers,
+colons, th and td, bold cells, sizes, faces, colours and classes, and spans, with each method."""
 
 from __future__ import annotations
 
@@ -210,6 +214,181 @@ _OLD = """<xsl:stylesheet version="3.0" xmlns:xsl="http://www.w3.org/1999/XSL/Tr
           'by-html-id' : $by-html-id, 'markup' : $markup,
           'headers-attribute' : $headers-attribute, 'headerless' : false() }"/>
     </xsl:function>
+  <xsl:function name="f:rule-content-score" as="xs:double">
+      <xsl:param name="rule" as="map(*)"/>
+      <xsl:param name="cell" as="map(*)"/>
+      <xsl:choose>
+        <xsl:when test="$cell?type ne 'text'">
+          <xsl:sequence select="0"/>
+        </xsl:when>
+        <xsl:otherwise>
+          <xsl:variable name="self" as="xs:boolean" select="map:contains($rule?members, $cell?id)"/>
+          <xsl:variable name="score" as="xs:integer" select="if ($self) then $rule?score-self else $rule?score-other"/>
+          <xsl:sequence select="if ($score eq 0) then 0
+                                else if ($score eq 1) then $weight-content-type
+                                else if (fp:rule-shape-differs($rule, $cell, $self)) then $weight-content-shape
+                                else 0"/>
+        </xsl:otherwise>
+      </xsl:choose>
+    </xsl:function>
+    <xsl:function name="fp:rule-shape-differs" as="xs:boolean">
+      <xsl:param name="rule" as="map(*)"/>
+      <xsl:param name="cell" as="map(*)"/>
+      <xsl:param name="self" as="xs:boolean"/>
+      <xsl:variable name="script" as="xs:string" select="$cell?script"/>
+      <xsl:variable name="length" as="xs:integer" select="$cell?length"/>
+      <xsl:variable name="median" as="xs:double?"
+          select="if ($self) then fp:median-without($rule?column, $length) else $rule?median-other"/>
+      <xsl:sequence select="
+          (if ($script eq 'cjk') then (if ($self) then $rule?cjk-self else $rule?cjk-other)
+           else if ($script eq 'latin') then (if ($self) then $rule?latin-self else $rule?latin-other)
+           else false())
+          or ($cell?case eq 'upper' and (if ($self) then $rule?upper-self else $rule?upper-other))
+          or (exists($median) and $length * $length-ratio le $median)"/>
+    </xsl:function>
+  <xsl:function name="f:format-analysis" as="map(*)">
+      <xsl:param name="table-model" as="map(*)"/>
+      <xsl:variable name="model" as="map(*)" select="f:with-features($table-model)"/>
+      <xsl:variable name="n" as="xs:integer" select="$model?cols"/>
+      <xsl:variable name="scored" as="map(*)*" select="$model?ids ! f:model-cell($model, .)[not(?blank)]"/>
+      <xsl:variable name="base" as="map(*)" select="fp:base($model, $scored)"/>
+      <xsl:variable name="marks" as="map(xs:string, xs:double)"
+          select="map:merge($scored ! map { ?id : fp:marks-score(., $base) })"/>
+      <xsl:variable name="base-level" as="xs:double" select="f:font-size-level($base?font-size)"/>
+      <xsl:variable name="values" as="map(xs:string, xs:double)"
+          select="map:merge($scored ! map { ?id : $marks(?id) + fp:size-score(?font-size, $base-level) })"/>
+      <xsl:variable name="narrow-rows" as="xs:integer*"
+          select="(0 to $model?rows - 1)[not(f:is-wide-row($model, .))]"/>
+      <xsl:variable name="column-cells" as="array(*)" select="array:join(for $x in 0 to $n - 1 return
+          [ f:column-ids($model, $x, $narrow-rows) ! f:model-cell($model, .)[not(?blank)] ])"/>
+      <xsl:variable name="profile" as="map(xs:integer, map(*))" select="f:content-profile($column-cells)"/>
+      <xsl:variable name="column-usual" as="map(xs:integer, map(*))" select="map:merge(for $x in 0 to $n - 1 return
+          map { $x : fp:usual($column-cells($x + 1)) })"/>
+      <xsl:variable name="row-usual" as="map(xs:integer, map(*))" select="map:merge(for $y in 0 to $model?rows - 1
+          return map { $y : fp:usual(f:model-row($model, $y)?texts ! f:model-cell($model, .)) })"/>
+      <xsl:variable name="painted" as="xs:boolean" select="some $cell in $scored satisfies $cell?background ne ''"/>
+      <xsl:variable name="row-bands" as="map(xs:integer, xs:boolean)" select="if (not($painted)) then map {}
+          else fp:bands($model, $narrow-rows, function($y) { f:model-row($model, $y)?texts },
+                        function($id, $x) { $column-usual($x) }, true())"/>
+      <xsl:variable name="context" as="map(*)" select="map { 'model' : $model, 'values' : $values, 'marks' : $marks,
+          'profile' : $profile, 'column-usual' : $column-usual, 'row-usual' : $row-usual, 'row-bands' : $row-bands,
+          'painted' : $painted }"/>
+      <xsl:variable name="row-slots" as="map(*)*" select="fp:row-slots($context)"/>
+      <xsl:variable name="rows-1" as="map(*)*" select="fp:row-scores($context, $row-slots, 0)"/>
+      <xsl:variable name="row-boundary-1" as="map(*)" select="fp:boundary($rows-1, true(), $max-header-rows, ())"/>
+      <xsl:variable name="kinds-1" as="array(xs:string)" select="f:row-kinds($model, $row-boundary-1?k, false())"/>
+      <xsl:variable name="data-rows" as="xs:integer*" select="f:rows-of-kind($kinds-1, 'data')"/>
+      <xsl:variable name="is-data-row" as="map(*)" select="map:merge($data-rows ! map { . : true() })"/>
+      <xsl:variable name="data-format" as="xs:double*"
+          select="$rows-1[map:contains($is-data-row, ?index)] ! ?format"/>
+      <xsl:variable name="usual" as="xs:double" select="(f:mean($data-format), 0)[1]"/>
+      <xsl:variable name="column-rows" as="xs:integer*"
+          select="$rows-1[map:contains($is-data-row, ?index)][not(?format ge $usual + $threshold)] ! ?index"/>
+      <xsl:variable name="cols" as="map(*)*" select="fp:column-scores($context, $column-rows)"/>
+      <xsl:variable name="col-boundary" as="map(*)" select="fp:boundary($cols, false(), $max-header-cols,
+          fp:labels-rows($model, $column-rows))"/>
+      <xsl:variable name="p" as="xs:integer" select="$col-boundary?k"/>
+      <xsl:variable name="rows-2" as="map(*)*"
+          select="if ($p gt 0) then fp:row-scores($context, $row-slots, $p) else $rows-1"/>
+      <xsl:variable name="row-boundary" as="map(*)"
+          select="if ($p gt 0) then fp:boundary($rows-2, true(), $max-header-rows, ()) else $row-boundary-1"/>
+      <xsl:variable name="k" as="xs:integer" select="$row-boundary?k"/>
+      <xsl:sequence select="map {
+          'k' : $k,
+          'p' : $p,
+          'kinds' : if ($k eq $row-boundary-1?k) then $kinds-1 else f:row-kinds($model, $k, false()),
+          'base' : $base,
+          'row-scores' : $rows-2,
+          'col-scores' : $cols,
+          'row-boundary' : $row-boundary,
+          'col-boundary' : $col-boundary,
+          'model' : $model
+        }"/>
+    </xsl:function>
+    <xsl:function name="fp:marks-score" as="xs:double">
+      <xsl:param name="cell" as="map(*)"/>
+      <xsl:param name="base" as="map(*)"/>
+      <xsl:sequence select="sum((
+          if ($cell?bold) then $weight-bold else 0,
+          if ($cell?italic) then $weight-italic else 0,
+          if ($cell?colon) then $weight-colon else 0,
+          if ($cell?indent lt $base?indent) then $weight-indent else 0,
+          if ($base?row-classes-style and $cell?row-class ne $base?row-class) then $weight-class else 0,
+          if (f:is-header-class($cell?class) or f:is-header-class($cell?row-class)) then $weight-header-class else 0))"/>
+    </xsl:function>
+    <xsl:function name="fp:row-slots" as="map(*)*">
+      <xsl:param name="context" as="map(*)"/>
+      <xsl:variable name="model" as="map(*)" select="$context?model"/>
+      <xsl:variable name="n" as="xs:integer" select="$model?cols"/>
+      <xsl:variable name="cells" as="map(*)" select="$model?cells"/>
+      <xsl:variable name="values" as="map(*)" select="$context?values"/>
+      <xsl:variable name="marks-of" as="map(*)" select="$context?marks"/>
+      <xsl:variable name="profile" as="map(*)" select="$context?profile"/>
+      <xsl:variable name="column-usual" as="map(*)*" select="for $x in 0 to $n - 1 return $context?column-usual($x)"/>
+      <xsl:variable name="numeric" as="xs:boolean*"
+          select="for $x in 0 to $n - 1 return f:is-numeric-column($profile, $x)"/>
+      <xsl:variable name="rules" as="map(*)*" select="for $x in 0 to $n - 1 return f:content-rule($profile, $x)"/>
+      <xsl:for-each select="0 to $model?rows - 1">
+        <xsl:variable name="y" as="xs:integer" select="."/>
+        <xsl:variable name="row" as="map(*)" select="f:model-row($model, $y)"/>
+        <xsl:variable name="owners" as="xs:string*" select="$model?owner($y + 1)?*"/>
+        <xsl:variable name="xs" as="xs:integer*"
+            select="for $x in 0 to $n - 1 return $x[map:contains($values, $owners[$x + 1])]"/>
+        <xsl:variable name="slot-values" as="xs:double*" select="for $x in $xs return
+            let $id := $owners[$x + 1], $cell := $cells($id), $type := $cell?type,
+                $distinct := f:distinct-score($cell, $column-usual[$x + 1])
+            return ($values($id) + $distinct, $marks-of($id) + $distinct,
+                    if ($type eq 'text') then f:rule-content-score($rules[$x + 1], $cell) else 0,
+                    if (not($numeric[$x + 1])) then 0 else if ($type eq 'numeric') then 2 else 1)"/>
+        <xsl:variable name="slots" as="xs:integer*" select="0 to count($xs) - 1"/>
+        <xsl:sequence select="map {
+            'index' : $y, 'wide' : $row?wide,
+            'text' : exists($row?texts),
+            'spanned-from' : distinct-values($row?texts ! $cells(.)[?row lt $y] ! ?row),
+            'x' : $xs,
+            'format' : for $i in $slots return $slot-values[4 * $i + 1],
+            'marks' : for $i in $slots return $slot-values[4 * $i + 2],
+            'content' : for $i in $slots return $slot-values[4 * $i + 3],
+            'format-content' : for $i in $slots return $slot-values[4 * $i + 1] + $slot-values[4 * $i + 3],
+            'marks-content' : for $i in $slots return $slot-values[4 * $i + 2] + $slot-values[4 * $i + 3],
+            'typed' : for $i in $slots return $slot-values[4 * $i + 4]
+          }"/>
+      </xsl:for-each>
+    </xsl:function>
+    <xsl:function name="fp:column-scores" as="map(*)*">
+      <xsl:param name="context" as="map(*)"/>
+      <xsl:param name="rows" as="xs:integer*"/>
+      <xsl:variable name="model" as="map(*)" select="$context?model"/>
+      <xsl:variable name="bands" as="map(xs:integer, xs:boolean)" select="if (not($context?painted)) then map {}
+          else fp:bands($model, 0 to $model?cols - 1,
+                        function($x) { f:column-ids($model, $x, $rows)[map:contains($context?values, .)] },
+                        function($id, $x) { $context?row-usual(f:model-cell($model, $id)?row) }, false())"/>
+      <xsl:variable name="owner" as="array(*)" select="$model?owner"/>
+      <xsl:for-each select="0 to $model?cols - 1">
+        <xsl:variable name="x" as="xs:integer" select="."/>
+        <xsl:variable name="slots" as="xs:double*" select="for $y in $rows return
+            $owner($y + 1)($x + 1)[map:contains($context?values, .)] ! f:model-cell($model, .)
+            ! (max(($context?values(?id), $context?marks(?id))) + f:distinct-score(., $context?row-usual($y)))"/>
+        <xsl:variable name="band" as="xs:double" select="if (map:contains($bands, $x)) then $weight-band else 0"/>
+        <xsl:sequence select="
+            if (exists($slots)) then map { 'index' : $x, 'wide' : false(), 'text' : true(),
+                                           'score' : f:mean($slots) + $band, 'format' : f:mean($slots) + $band }
+            else map { 'index' : $x, 'wide' : false(), 'text' : false() }"/>
+      </xsl:for-each>
+    </xsl:function>
+  <xsl:function name="fp:is-entity" as="xs:boolean">
+      <xsl:param name="model" as="map(*)"/>
+      <xsl:param name="k" as="xs:integer"/>
+      <xsl:param name="least" as="xs:integer"/>
+      <xsl:variable name="breaks" as="xs:integer*"
+          select="($k to $model?rows - 1)[f:is-wide-row($model, .) or f:is-blank-row($model, .)]"/>
+      <xsl:variable name="rows" as="xs:integer*" select="($k to $model?rows - 1)[not(. = $breaks)]"/>
+      <xsl:variable name="keys" as="xs:string*" select="
+          for $y in $rows return fp:key-value($model, $y) ! (count($breaks[. lt $y]) || ' ' || normalize-space(?text))"/>
+      <xsl:sequence select="count($keys) ge $least and count($keys) * 2 ge count($rows)
+          and (every $y in $rows satisfies count(f:model-row($model, $y)?contents) le 2)
+          and count(distinct-values($keys)) eq count($keys)"/>
+    </xsl:function>
   <xsl:template match="px:table" mode="m:annotate">
     <xsl:param name="result" as="map(*)" tunnel="yes"/>
     <xsl:copy>
@@ -241,7 +420,9 @@ _TEXT = st.sampled_from(["", "Name", "name", "alpha", "Beta", "12", "3.5", "2001
                          "東京", "Ωmega", "é", "-"])
 _CELL = st.fixed_dictionaries(
     {"tag": st.sampled_from(["td", "td", "td", "th"]), "text": _TEXT, "bold": st.booleans()},
-    optional={"colspan": st.integers(1, 3), "rowspan": st.integers(1, 2)})
+    optional={"colspan": st.integers(1, 3), "rowspan": st.integers(1, 2), "font_size": st.sampled_from([12, 16, 20]),
+              "face": st.sampled_from(["serif", "monospace"]), "color": st.sampled_from(["red", "#00f"]),
+              "class_": st.sampled_from(["head", "x", "table-title"])})
 _TABLES = st.lists(st.lists(st.lists(_CELL, min_size=1, max_size=4), min_size=1, max_size=7), min_size=1, max_size=3)
 
 

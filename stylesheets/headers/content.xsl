@@ -110,12 +110,12 @@
     f:content-score's column terms, once per column (f:content-rule($profile, $x)), for the slots of the formatting
     method's rows (f:rule-content-score): what the column's counts answer for a text cell that is one of the
     reference cells ('self') and for one that is not ('other'): 'score-self' / 'score-other' 0 (score 0: no others,
-    or neither test passes), 1 (type contrast: $weight-content-type) or 2 (the shape decides); and the shape tests that depend on
-    the cell only through its script or case, 'cjk-*', 'latin-*' (its script differs from the others'), 'upper-*'
-    (an initial capital differs from the others' initial case), and 'median-other' (the others' median length for a
-    cell that is not a reference cell; for a reference cell it is fp:median-without its own length), the shape tests
-    of 'self' only if 'score-self' is 2, those of 'other' only if 'score-other' is 2 (only then are they read). The
-    same counts, comparisons and order as f:content-score and fp:shape-differs, so the same values.
+    or neither test passes), 1 (type contrast: $weight-content-type) or 2 (the shape decides); and, where
+    'score-self' is 2, the shape tests that depend on a reference cell only through its script or case, 'cjk-self',
+    'latin-self' (its script differs from the others'), 'upper-self' (an initial capital differs from the others'
+    initial case). The same counts, comparisons and order as f:content-score and fp:shape-differs, so the same
+    values. A text cell that is not a reference cell (in a wide row: rare) has its shape tested by fp:shape-differs
+    itself, on demand.
   -->
   <xsl:function name="f:content-rule" as="map(*)">
     <xsl:param name="profile" as="map(*)"/>
@@ -126,29 +126,20 @@
     <xsl:variable name="text" as="xs:integer" select="$column?text"/>
     <xsl:variable name="score-self" as="xs:integer" select="fp:rule-score($count - 1, $numeric, $text - 1)"/>
     <xsl:variable name="score-other" as="xs:integer" select="fp:rule-score($count, $numeric, $text)"/>
-    <!-- the shape tests of a kind of cell ('self' or 'other') only where its score is 2 (they are read then alone):
-         a column of numbers, or of one cell, has none of them -->
+    <!-- the shape tests of the reference cells only where their score is 2 (they are read then alone): a column of
+         numbers, or of one cell, has none of them -->
     <xsl:map>
       <xsl:map-entry key="'column'" select="$column"/>
       <xsl:map-entry key="'members'" select="$column?members"/>
       <xsl:map-entry key="'score-self'" select="$score-self"/>
       <xsl:map-entry key="'score-other'" select="$score-other"/>
       <!-- the column's shape counts are in its profile then (fp:column-profile) -->
-      <xsl:if test="$score-self eq 2 or $score-other eq 2">
+      <xsl:if test="$score-self eq 2">
         <xsl:variable name="scripted" as="xs:integer" select="$column?scripted"/>
         <xsl:variable name="cased" as="xs:integer" select="$column?upper + $column?lower"/>
-        <xsl:variable name="lower" as="xs:integer" select="$column?lower"/>
-        <xsl:if test="$score-self eq 2">
-          <xsl:map-entry key="'cjk-self'" select="fp:script-differs($scripted - 1, $column?cjk - 1)"/>
-          <xsl:map-entry key="'latin-self'" select="fp:script-differs($scripted - 1, $column?latin - 1)"/>
-          <xsl:map-entry key="'upper-self'" select="$cased - 1 ge 1 and $lower ge $typed-share * ($cased - 1)"/>
-        </xsl:if>
-        <xsl:if test="$score-other eq 2">
-          <xsl:map-entry key="'cjk-other'" select="fp:script-differs($scripted, $column?cjk)"/>
-          <xsl:map-entry key="'latin-other'" select="fp:script-differs($scripted, $column?latin)"/>
-          <xsl:map-entry key="'upper-other'" select="$cased ge 1 and $lower ge $typed-share * $cased"/>
-          <xsl:map-entry key="'median-other'" select="fp:median-without($column, ())"/>
-        </xsl:if>
+        <xsl:map-entry key="'cjk-self'" select="fp:script-differs($scripted - 1, $column?cjk - 1)"/>
+        <xsl:map-entry key="'latin-self'" select="fp:script-differs($scripted - 1, $column?latin - 1)"/>
+        <xsl:map-entry key="'upper-self'" select="$cased - 1 ge 1 and $column?lower ge $typed-share * ($cased - 1)"/>
       </xsl:if>
     </xsl:map>
   </xsl:function>
@@ -185,26 +176,24 @@
         <xsl:variable name="score" as="xs:integer" select="if ($self) then $rule?score-self else $rule?score-other"/>
         <xsl:sequence select="if ($score eq 0) then 0
                               else if ($score eq 1) then $weight-content-type
-                              else if (fp:rule-shape-differs($rule, $cell, $self)) then $weight-content-shape
+                              else if (if ($self) then fp:rule-shape-differs($rule, $cell)
+                                       else fp:shape-differs($rule?column, $cell, false()))
+                              then $weight-content-shape
                               else 0"/>
       </xsl:otherwise>
     </xsl:choose>
   </xsl:function>
 
-  <!-- fp:shape-differs from a column's f:content-rule. -->
+  <!-- fp:shape-differs of a reference cell of the column (self) from the column's f:content-rule. -->
   <xsl:function name="fp:rule-shape-differs" as="xs:boolean">
     <xsl:param name="rule" as="map(*)"/>
     <xsl:param name="cell" as="map(*)"/>
-    <xsl:param name="self" as="xs:boolean"/>
     <xsl:variable name="script" as="xs:string" select="$cell?script"/>
     <xsl:variable name="length" as="xs:integer" select="$cell?length"/>
-    <xsl:variable name="median" as="xs:double?"
-        select="if ($self) then fp:median-without($rule?column, $length) else $rule?median-other"/>
+    <xsl:variable name="median" as="xs:double?" select="fp:median-without($rule?column, $length)"/>
     <xsl:sequence select="
-        (if ($script eq 'cjk') then (if ($self) then $rule?cjk-self else $rule?cjk-other)
-         else if ($script eq 'latin') then (if ($self) then $rule?latin-self else $rule?latin-other)
-         else false())
-        or ($cell?case eq 'upper' and (if ($self) then $rule?upper-self else $rule?upper-other))
+        (if ($script eq 'cjk') then $rule?cjk-self else if ($script eq 'latin') then $rule?latin-self else false())
+        or ($cell?case eq 'upper' and $rule?upper-self)
         or (exists($median) and $length * $length-ratio le $median)"/>
   </xsl:function>
 

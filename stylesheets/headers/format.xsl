@@ -49,9 +49,11 @@
          cell's marks computed once, the usual size's level once per table -->
     <xsl:variable name="marks" as="map(xs:string, xs:double)"
         select="map:merge($scored ! map { ?id : fp:marks-score(., $base) })"/>
-    <xsl:variable name="base-level" as="xs:double" select="f:font-size-level($base?font-size)"/>
-    <xsl:variable name="values" as="map(xs:string, xs:double)"
-        select="map:merge($scored ! map { ?id : $marks(?id) + fp:size-score(?font-size, $base-level) })"/>
+    <xsl:variable name="base-size" as="xs:double" select="$base?font-size"/>
+    <xsl:variable name="base-level" as="xs:double" select="f:font-size-level($base-size)"/>
+    <!-- a cell of the usual size (most cells) has a size term of 0 (its level less the same level): not computed -->
+    <xsl:variable name="values" as="map(xs:string, xs:double)" select="map:merge($scored ! map {
+        ?id : $marks(?id) + (if (?font-size eq $base-size) then 0 else fp:size-score(?font-size, $base-level)) })"/>
     <!-- the cells with text of each column over the rows that are not wide, once for the content profile and the
          usual values -->
     <xsl:variable name="narrow-rows" as="xs:integer*"
@@ -219,7 +221,8 @@
         if ($cell?colon) then $weight-colon else 0,
         if ($cell?indent lt $base?indent) then $weight-indent else 0,
         if ($base?row-classes-style and $cell?row-class ne $base?row-class) then $weight-class else 0,
-        if (f:is-header-class($cell?class) or f:is-header-class($cell?row-class)) then $weight-header-class else 0))"/>
+        if (($cell?class ne '' and f:is-header-class($cell?class))
+            or ($cell?row-class ne '' and f:is-header-class($cell?row-class))) then $weight-header-class else 0))"/>
   </xsl:function>
 
   <!-- The size term: the paper's signed (n - k0), or its absolute value with $size-difference = 'absolute'. -->
@@ -259,7 +262,8 @@
            the content score and the typed code, read back by position below -->
       <xsl:variable name="slot-values" as="xs:double*" select="for $x in $xs return
           let $id := $owners[$x + 1], $cell := $cells($id), $type := $cell?type,
-              $distinct := f:distinct-score($cell, $column-usual[$x + 1])
+              $usual := $column-usual[$x + 1],
+              $distinct := if ($cell?look eq $usual?look) then 0 else f:distinct-score($cell, $usual)
           return ($values($id) + $distinct, $marks-of($id) + $distinct,
                   if ($type eq 'text') then f:rule-content-score($rules[$x + 1], $cell) else 0,
                   if (not($numeric[$x + 1])) then 0 else if ($type eq 'numeric') then 2 else 1)"/>
@@ -328,7 +332,9 @@
            its rows as one in the usual size does -->
       <xsl:variable name="slots" as="xs:double*" select="for $y in $rows return
           $owner($y + 1)($x + 1)[map:contains($context?values, .)] ! f:model-cell($model, .)
-          ! (max(($context?values(?id), $context?marks(?id))) + f:distinct-score(., $context?row-usual($y)))"/>
+          ! (max(($context?values(?id), $context?marks(?id)))
+             + (let $usual := $context?row-usual($y) return
+                if (?look eq $usual?look) then 0 else f:distinct-score(., $usual)))"/>
       <xsl:variable name="band" as="xs:double" select="if (map:contains($bands, $x)) then $weight-band else 0"/>
       <xsl:sequence select="
           if (exists($slots)) then map { 'index' : $x, 'wide' : false(), 'text' : true(),
