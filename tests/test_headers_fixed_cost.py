@@ -10,9 +10,10 @@ without header texts (headers/rows.xsl), the assignment with fp:blocks and its s
 (now a line of one header slot has its one block built at once: headers/assign.xsl), and the evidence element built
 by f:evidence and copied (now written in place by fp:evidence); and the formatting method's values without a size
 term for cells of the usual size, without the class tests for cells without classes, and with the distinct score 0
-for cells that look as their line's usual values (headers/format.xsl); the entity test with the keys before the rows'
-counts of cells (headers/kind.xsl). Both run on generated grids of short texts in several scripts and cases, numbers,
-colons, th and td, bold cells, sizes, faces, colours and classes, and spans, with each method."""
+for cells that look as their line's usual values, and the table's usual size and indentation without a string of each
+cell's where all are the same number (headers/format.xsl); the entity test with the keys before the rows' counts of
+cells (headers/kind.xsl). Both run on generated grids of short texts in several scripts and cases, numbers, colons,
+th and td, bold cells, sizes, faces, colours and classes, and spans, with each method."""
 
 from __future__ import annotations
 
@@ -389,6 +390,21 @@ _OLD = """<xsl:stylesheet version="3.0" xmlns:xsl="http://www.w3.org/1999/XSL/Tr
           and (every $y in $rows satisfies count(f:model-row($model, $y)?contents) le 2)
           and count(distinct-values($keys)) eq count($keys)"/>
     </xsl:function>
+  <xsl:function name="fp:base" as="map(*)">
+      <xsl:param name="model" as="map(*)"/>
+      <xsl:param name="scored" as="map(*)*"/>
+      <xsl:variable name="sizes" as="xs:string*" select="$scored ! ?font-size ! string(.)"/>
+      <xsl:variable name="row-classes" as="xs:string*"
+          select="(0 to $model?rows - 1)[exists(f:model-row($model, .)?texts)] ! f:model-row($model, .)?class"/>
+      <xsl:variable name="table-size" as="xs:double?"
+          select="$model?table/@font-size[. castable as xs:double] ! xs:double(.)"/>
+      <xsl:sequence select="map {
+          'font-size' : (f:mode($sizes) ! xs:double(.), $table-size, 16.0e0)[1],
+          'row-class' : (f:mode($row-classes), '')[1],
+          'row-classes-style' : f:mode-share($row-classes) ge 0.5,
+          'indent' : (f:mode($scored ! string(?indent)) ! xs:double(.), 0.0e0)[1]
+        }"/>
+    </xsl:function>
   <xsl:template match="px:table" mode="m:annotate">
     <xsl:param name="result" as="map(*)" tunnel="yes"/>
     <xsl:copy>
@@ -422,7 +438,7 @@ _CELL = st.fixed_dictionaries(
     {"tag": st.sampled_from(["td", "td", "td", "th"]), "text": _TEXT, "bold": st.booleans()},
     optional={"colspan": st.integers(1, 3), "rowspan": st.integers(1, 2), "font_size": st.sampled_from([12, 16, 20]),
               "face": st.sampled_from(["serif", "monospace"]), "color": st.sampled_from(["red", "#00f"]),
-              "class_": st.sampled_from(["head", "x", "table-title"])})
+              "class_": st.sampled_from(["head", "x", "table-title"]), "indent": st.sampled_from(["0", "12", "-0"])})
 _TABLES = st.lists(st.lists(st.lists(_CELL, min_size=1, max_size=4), min_size=1, max_size=7), min_size=1, max_size=3)
 
 
@@ -452,3 +468,18 @@ def test_text_columns_shape_tests_and_repeated_headers() -> None:
     for method in ("auto", "markup", "format"):
         stage, old = _outputs(grids_xml(tables), method)
         assert stage == old
+
+
+def test_usual_values_of_equal_numbers() -> None:
+    # every cell indented by -0 (its string differs from 0's), by 0, or sizes and indents all equal but not zero
+    cells = [
+        [{"tag": "td", "text": "Name", "bold": True, "indent": "-0"}, {"tag": "td", "text": "Age", "indent": "-0"}],
+        [{"tag": "td", "text": "alpha", "indent": "-0"}, {"tag": "td", "text": "12", "indent": "-0"}],
+        [{"tag": "td", "text": "beta", "indent": "-0"}, {"tag": "td", "text": "13", "indent": "-0"}],
+    ]
+    same = [[dict(c, indent="7", font_size=13.5) for c in row] for row in cells]
+    mixed = [[dict(c, indent="0" if x else "-0") for x, c in enumerate(row)] for row in cells]
+    for tables in ([cells], [same], [mixed]):
+        stage, old = _outputs(grids_xml(tables), "format")
+        assert stage == old
+    assert 'base-indent="-0"' in _outputs(grids_xml([cells]), "format")[0]

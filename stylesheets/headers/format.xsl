@@ -118,7 +118,8 @@
   <xsl:function name="fp:base" as="map(*)">
     <xsl:param name="model" as="map(*)"/>
     <xsl:param name="scored" as="map(*)*"/>
-    <xsl:variable name="sizes" as="xs:string*" select="$scored ! ?font-size ! string(.)"/>
+    <xsl:variable name="sizes" as="xs:double*" select="$scored ! ?font-size"/>
+    <xsl:variable name="indents" as="xs:double*" select="$scored ! ?indent"/>
     <!-- row classes of the rows with text: styling if one value covers at least half of them (zebra stripes, a
          body class); identifiers otherwise (a class per row, as "product-row-price") -->
     <xsl:variable name="row-classes" as="xs:string*"
@@ -126,11 +127,26 @@
     <xsl:variable name="table-size" as="xs:double?"
         select="$model?table/@font-size[. castable as xs:double] ! xs:double(.)"/>
     <xsl:sequence select="map {
-        'font-size' : (f:mode($sizes) ! xs:double(.), $table-size, 16.0e0)[1],
+        'font-size' : if (fp:all-equal($sizes)) then $sizes[1]
+                      else (f:mode($sizes ! string(.)) ! xs:double(.), $table-size, 16.0e0)[1],
         'row-class' : (f:mode($row-classes), '')[1],
         'row-classes-style' : f:mode-share($row-classes) ge 0.5,
-        'indent' : (f:mode($scored ! string(?indent)) ! xs:double(.), 0.0e0)[1]
+        'indent' : if (empty($indents)) then 0.0e0
+                   else if (fp:all-equal($indents)) then $indents[1]
+                   else (f:mode($indents ! string(.)) ! xs:double(.), 0.0e0)[1]
       }"/>
+  </xsl:function>
+
+  <!-- True if there are values and all of them are the same number, the first, whose string is that of each (a zero
+       may be 0 or -0, equal numbers with different strings, so its values are equal only if all are 0, not -0):
+       the most frequent value of their strings (f:mode) is then the first, without making a string of each (this
+       runs over every cell with text of a table). -->
+  <xsl:function name="fp:all-equal" as="xs:boolean">
+    <xsl:param name="values" as="xs:double*"/>
+    <xsl:variable name="first" as="xs:double?" select="$values[1]"/>
+    <xsl:sequence select="exists($first) and (
+        if ($first ne 0) then (every $value in $values satisfies $value eq $first)
+        else (every $value in $values satisfies ($value eq 0 and 1 div $value gt 0)))"/>
   </xsl:function>
 
   <!-- The usual face, colour, background and class of some cells: the most frequent value of each (and their
