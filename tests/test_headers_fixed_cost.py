@@ -3,17 +3,18 @@ stage's output, header evidence included, must be the same.
 
 Put back by a small stylesheet importing ``headers.xsl`` (import precedence): the column profile with its shape
 counts for every column and the content rule with every shape test, of reference cells and others, read by the old
-f:rule-content-score (now built only where a score of 2 reads them, a text cell outside the reference cells tested by
-fp:shape-differs: headers/content.xsl), the markup's header rows with the body's wide rows looked for in every table
-(now only under a run of wide header rows: headers/markup.xsl), the body row kinds with the repeated-header test run
-without header texts (headers/rows.xsl), the assignment with fp:blocks and its sort for every line with header slots
-(now a line of one header slot has its one block built at once: headers/assign.xsl), and the evidence element built
-by f:evidence and copied (now written in place by fp:evidence); and the formatting method's values without a size
-term for cells of the usual size, without the class tests for cells without classes, and with the distinct score 0
-for cells that look as their line's usual values, and the table's usual size and indentation without a string of each
-cell's where all are the same number (headers/format.xsl); the entity test with the keys before the rows' counts of
-cells (headers/kind.xsl). Both run on generated grids of short texts in several scripts and cases, numbers, colons,
-th and td, bold cells, sizes, faces, colours and classes, and spans, with each method."""
+f:rule-content-score (now built only where a score of 2 reads them, those of other cells only in a table with wide
+rows, a text cell outside the reference cells tested by fp:shape-differs: headers/content.xsl), the markup's header
+rows with the body's wide rows looked for in every table (now only under a run of wide header rows:
+headers/markup.xsl), the body row kinds with the repeated-header test run without header texts (headers/rows.xsl),
+the assignment with fp:blocks and its sort for every line with header slots (now a line of one header slot has its
+one block built at once: headers/assign.xsl), and the evidence element built by f:evidence and copied (now written in
+place by fp:evidence); and the formatting method's values without a size term for cells of the usual size, without
+the class tests for cells without classes, and with the distinct score 0 for cells that look as their line's usual
+values, and the table's usual size and indentation without a string of each cell's where all are the same number
+(headers/format.xsl); the entity test with the keys before the rows' counts of cells (headers/kind.xsl). Both run on
+generated grids of short texts in several scripts and cases, numbers, colons, th and td, bold cells, sizes, faces,
+colours and classes, and spans, with each method."""
 
 from __future__ import annotations
 
@@ -404,6 +405,11 @@ _OLD = """<xsl:stylesheet version="3.0" xmlns:xsl="http://www.w3.org/1999/XSL/Tr
           'row-classes-style' : f:mode-share($row-classes) ge 0.5,
           'indent' : (f:mode($scored ! string(?indent)) ! xs:double(.), 0.0e0)[1]
         }"/>
+    </xsl:function>
+  <xsl:function name="f:content-profile" as="map(xs:integer, map(*))">
+      <xsl:param name="columns" as="array(*)"/>
+      <xsl:sequence select="map:merge(for $x in 0 to array:size($columns) - 1 return
+          map { $x : fp:column-profile($columns($x + 1)[?type = ('numeric', 'text')]) })"/>
     </xsl:function>
   <xsl:template match="px:table" mode="m:annotate">
     <xsl:param name="result" as="map(*)" tunnel="yes"/>

@@ -35,9 +35,18 @@
        f:format-analysis gathers them once for this and the columns' usual values). -->
   <xsl:function name="f:content-profile" as="map(xs:integer, map(*))">
     <xsl:param name="columns" as="array(*)"/>
+    <xsl:sequence select="fp:content-profile($columns, true())"/>
+  </xsl:function>
+
+  <!-- f:content-profile, with the shape counts for the text cells outside the reference cells of a column only if
+       $others: the formatting method scores such cells only in wide rows (a text cell of a row that is not wide is
+       one of the reference cells of each column it covers), so a table without wide rows (most) does not need them. -->
+  <xsl:function name="fp:content-profile" as="map(xs:integer, map(*))">
+    <xsl:param name="columns" as="array(*)"/>
+    <xsl:param name="others" as="xs:boolean"/>
     <xsl:map>
       <xsl:for-each select="0 to array:size($columns) - 1">
-        <xsl:map-entry key="." select="fp:column-profile($columns(. + 1)[?type = ('numeric', 'text')])"/>
+        <xsl:map-entry key="." select="fp:column-profile($columns(. + 1)[?type = ('numeric', 'text')], $others)"/>
       </xsl:for-each>
     </xsl:map>
   </xsl:function>
@@ -45,10 +54,11 @@
   <!-- A column's profile: 'members' (map { id : true() } of its reference cells, distinct as $columns has them),
        'count', 'numeric', 'text'; and the counts that only the shape tests read, 'cjk', 'latin', 'scripted',
        'upper', 'lower', 'lengths' (sorted) and 'first-index' (of each length in 'lengths'), only where a text cell
-       of the column, one of its reference cells or another, has the shape decide its score (fp:rule-score 2: a
-       column of numbers, most data columns, has no shape test). -->
+       of the column has the shape decide its score (fp:rule-score 2; a column of numbers, most data columns, has no
+       shape test): one of its reference cells, or, with $others, another. -->
   <xsl:function name="fp:column-profile" as="map(*)">
     <xsl:param name="cells" as="map(*)*"/>
+    <xsl:param name="others" as="xs:boolean"/>
     <xsl:variable name="texts" as="map(*)*" select="$cells[?type eq 'text']"/>
     <xsl:variable name="count" as="xs:integer" select="count($cells)"/>
     <xsl:variable name="numeric" as="xs:integer" select="count($cells[?type eq 'numeric'])"/>
@@ -64,7 +74,8 @@
       <xsl:map-entry key="'count'" select="$count"/>
       <xsl:map-entry key="'numeric'" select="$numeric"/>
       <xsl:map-entry key="'text'" select="$text"/>
-      <xsl:if test="fp:rule-score($count - 1, $numeric, $text - 1) eq 2 or fp:rule-score($count, $numeric, $text) eq 2">
+      <xsl:if test="fp:rule-score($count - 1, $numeric, $text - 1) eq 2
+                    or ($others and fp:rule-score($count, $numeric, $text) eq 2)">
         <xsl:variable name="lengths" as="xs:integer*" select="sort($texts ! ?length)"/>
         <xsl:map-entry key="'cjk'" select="count($texts[?script eq 'cjk'])"/>
         <xsl:map-entry key="'latin'" select="count($texts[?script eq 'latin'])"/>

@@ -60,7 +60,9 @@
         select="(0 to $model?rows - 1)[not(f:is-wide-row($model, .))]"/>
     <xsl:variable name="column-cells" as="array(*)" select="array:join(for $x in 0 to $n - 1 return
         [ f:column-ids($model, $x, $narrow-rows) ! f:model-cell($model, .)[not(?blank)] ])"/>
-    <xsl:variable name="profile" as="map(xs:integer, map(*))" select="f:content-profile($column-cells)"/>
+    <!-- the shape counts for cells outside a column's reference cells only if some row is wide (fp:content-profile) -->
+    <xsl:variable name="profile" as="map(xs:integer, map(*))"
+        select="fp:content-profile($column-cells, count($narrow-rows) lt $model?rows)"/>
     <!-- the usual face, colour, background and class of each column (over rows that are not wide) and row -->
     <xsl:variable name="column-usual" as="map(xs:integer, map(*))" select="map:merge(for $x in 0 to $n - 1 return
         map { $x : fp:usual($column-cells($x + 1)) })"/>
