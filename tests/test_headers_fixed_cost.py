@@ -211,7 +211,7 @@ _OLD = """<xsl:stylesheet version="3.0" xmlns:xsl="http://www.w3.org/1999/XSL/Tr
           'column-texts' : array:join(for $x in 1 to $n return [ array {
               for $b in 1 to array:size($column-lists($x)) return string-join($column-lists($x)($b), ' ') } ]),
           'row-texts' : array:join(for $y in 1 to $m return [ array {
-              for $b in 1 to array:size($row-lists($y)) return string-join(($sections($y), $row-lists($y)($b)), ' ') } ]),
+            for $b in 1 to array:size($row-lists($y)) return string-join(($sections($y), $row-lists($y)($b)), ' ') } ]),
           'rowgroup-headers' : $rowgroup-headers, 'colgroup-headers' : $colgroup-headers,
           'by-html-id' : $by-html-id, 'markup' : $markup,
           'headers-attribute' : $headers-attribute, 'headerless' : false() }"/>
@@ -316,7 +316,7 @@ _OLD = """<xsl:stylesheet version="3.0" xmlns:xsl="http://www.w3.org/1999/XSL/Tr
           if ($cell?colon) then $weight-colon else 0,
           if ($cell?indent lt $base?indent) then $weight-indent else 0,
           if ($base?row-classes-style and $cell?row-class ne $base?row-class) then $weight-class else 0,
-          if (f:is-header-class($cell?class) or f:is-header-class($cell?row-class)) then $weight-header-class else 0))"/>
+         if (f:is-header-class($cell?class) or f:is-header-class($cell?row-class)) then $weight-header-class else 0))"/>
     </xsl:function>
     <xsl:function name="fp:row-slots" as="map(*)*">
       <xsl:param name="context" as="map(*)"/>
@@ -386,7 +386,7 @@ _OLD = """<xsl:stylesheet version="3.0" xmlns:xsl="http://www.w3.org/1999/XSL/Tr
           select="($k to $model?rows - 1)[f:is-wide-row($model, .) or f:is-blank-row($model, .)]"/>
       <xsl:variable name="rows" as="xs:integer*" select="($k to $model?rows - 1)[not(. = $breaks)]"/>
       <xsl:variable name="keys" as="xs:string*" select="
-          for $y in $rows return fp:key-value($model, $y) ! (count($breaks[. lt $y]) || ' ' || normalize-space(?text))"/>
+         for $y in $rows return fp:key-value($model, $y) ! (count($breaks[. lt $y]) || ' ' || normalize-space(?text))"/>
       <xsl:sequence select="count($keys) ge $least and count($keys) * 2 ge count($rows)
           and (every $y in $rows satisfies count(f:model-row($model, $y)?contents) le 2)
           and count(distinct-values($keys)) eq count($keys)"/>

@@ -139,18 +139,6 @@
       }"/>
   </xsl:function>
 
-  <!-- True if there are values and all of them are the same number, the first, whose string is that of each (a zero
-       may be 0 or -0, equal numbers with different strings, so its values are equal only if all are 0, not -0):
-       the most frequent value of their strings (f:mode) is then the first, without making a string of each (this
-       runs over every cell with text of a table). -->
-  <xsl:function name="fp:all-equal" as="xs:boolean">
-    <xsl:param name="values" as="xs:double*"/>
-    <xsl:variable name="first" as="xs:double?" select="$values[1]"/>
-    <xsl:sequence select="exists($first) and (
-        if ($first ne 0) then (every $value in $values satisfies $value eq $first)
-        else (every $value in $values satisfies ($value eq 0 and 1 div $value gt 0)))"/>
-  </xsl:function>
-
   <!-- The usual face, colour, background and class of some cells: the most frequent value of each (and their
        'look', f:look). Cells that all look alike (most lines: equal looks are equal in all four) have the first
        one's values, without the four fp:usual-value scans. -->
