@@ -32,7 +32,9 @@
       <xsl:attribute name="kind" select="$result?kind"/>
       <!-- grid.xsd: caption, summary, header-evidence, then cells, rows and errors -->
       <xsl:apply-templates select="px:caption | px:summary" mode="#current"/>
-      <xsl:sequence select="f:evidence($result)"/>
+      <xsl:call-template name="fp:evidence">
+        <xsl:with-param name="result" select="$result"/>
+      </xsl:call-template>
       <xsl:apply-templates select="node() except (px:caption | px:summary | px:header-evidence)" mode="#current"/>
     </xsl:copy>
   </xsl:template>

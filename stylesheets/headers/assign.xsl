@@ -144,12 +144,18 @@
     </xsl:variable>
     <!-- header blocks: per column top-down, per row left to right (a line without header slots has none: most rows
          of a table without header columns, which are not looked at) -->
+    <!-- a line with one header slot (most columns under one header row, most rows beside one header column) has
+         one block, [position, id], as fp:blocks makes it: built at once -->
     <xsl:variable name="column-blocks" as="array(*)" select="array:join(for $x in 0 to $n - 1 return
-        [ if (map:contains($by-column, $x))
-          then fp:blocks($model, $roles, true(), $x, fp:sort($by-column($x), function($s) { $s(1) })) else () ])"/>
+        [ if (not(map:contains($by-column, $x))) then ()
+          else let $slots := $by-column($x) return
+               if (count($slots) eq 1) then [ $slots(1), $slots(3) ]
+               else fp:blocks($model, $roles, true(), $x, fp:sort($slots, function($s) { $s(1) })) ])"/>
     <xsl:variable name="row-blocks" as="array(*)" select="array:join(for $y in 0 to $m - 1 return
-        [ if (map:contains($by-row, $y))
-          then fp:blocks($model, $roles, false(), $y, fp:sort($by-row($y), function($s) { $s(2) })) else () ])"/>
+        [ if (not(map:contains($by-row, $y))) then ()
+          else let $slots := $by-row($y) return
+               if (count($slots) eq 1) then [ $slots(2), $slots(3) ]
+               else fp:blocks($model, $roles, false(), $y, fp:sort($slots, function($s) { $s(2) })) ])"/>
     <!-- the scans' results, once per line and number of blocks before the principal cell (a slot's column headers
          depend only on its column and on how many of the column's header blocks lie above the cell; row headers
          likewise): array per line of arrays indexed by 1 + that number; a line without blocks finds nothing -->

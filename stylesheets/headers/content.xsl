@@ -35,31 +35,58 @@
        f:format-analysis gathers them once for this and the columns' usual values). -->
   <xsl:function name="f:content-profile" as="map(xs:integer, map(*))">
     <xsl:param name="columns" as="array(*)"/>
-    <xsl:sequence select="map:merge(for $x in 0 to array:size($columns) - 1 return
-        map { $x : fp:column-profile($columns($x + 1)[?type = ('numeric', 'text')]) })"/>
+    <xsl:sequence select="fp:content-profile($columns, true())"/>
   </xsl:function>
 
+  <!-- f:content-profile, with the shape counts for the text cells outside the reference cells of a column only if
+       $others: the formatting method scores such cells only in wide rows (a text cell of a row that is not wide is
+       one of the reference cells of each column it covers), so a table without wide rows (most) does not need them. -->
+  <xsl:function name="fp:content-profile" as="map(xs:integer, map(*))">
+    <xsl:param name="columns" as="array(*)"/>
+    <xsl:param name="others" as="xs:boolean"/>
+    <xsl:map>
+      <xsl:for-each select="0 to array:size($columns) - 1">
+        <xsl:map-entry key="." select="fp:column-profile($columns(. + 1)[?type = ('numeric', 'text')], $others)"/>
+      </xsl:for-each>
+    </xsl:map>
+  </xsl:function>
+
+  <!-- A column's profile: 'members' (map { id : true() } of its reference cells, distinct as $columns has them),
+       'count', 'numeric', 'text'; and the counts that only the shape tests read, 'cjk', 'latin', 'scripted',
+       'upper', 'lower', 'lengths' (sorted) and 'first-index' (of each length in 'lengths'), only where a text cell
+       of the column has the shape decide its score (fp:rule-score 2; a column of numbers, most data columns, has no
+       shape test): one of its reference cells, or, with $others, another. -->
   <xsl:function name="fp:column-profile" as="map(*)">
     <xsl:param name="cells" as="map(*)*"/>
+    <xsl:param name="others" as="xs:boolean"/>
     <xsl:variable name="texts" as="map(*)*" select="$cells[?type eq 'text']"/>
-    <xsl:variable name="lengths" as="xs:integer*" select="sort($texts ! ?length)"/>
-    <!-- bound to a variable, so that it is built once (an expression in a map constructor may be evaluated again
-         at each look-up) -->
-    <xsl:variable name="first-index" as="map(xs:integer, xs:integer)" select="map:merge(
-        for $i in 1 to count($lengths) return map { $lengths[$i] : $i }, map { 'duplicates' : 'use-first' })"/>
-    <xsl:sequence select="map {
-        'members' : map:merge($cells ! map { ?id : true() }),
-        'count' : count($cells),
-        'numeric' : count($cells[?type eq 'numeric']),
-        'text' : count($texts),
-        'cjk' : count($texts[?script eq 'cjk']),
-        'latin' : count($texts[?script eq 'latin']),
-        'scripted' : count($texts[?script = ('cjk', 'latin', 'other')]),
-        'upper' : count($texts[?case eq 'upper']),
-        'lower' : count($texts[?case eq 'lower']),
-        'lengths' : array { $lengths },
-        'first-index' : $first-index
-      }"/>
+    <xsl:variable name="count" as="xs:integer" select="count($cells)"/>
+    <xsl:variable name="numeric" as="xs:integer" select="count($cells[?type eq 'numeric'])"/>
+    <xsl:variable name="text" as="xs:integer" select="count($texts)"/>
+    <xsl:map>
+      <xsl:map-entry key="'members'">
+        <xsl:map>
+          <xsl:for-each select="$cells">
+            <xsl:map-entry key="?id" select="true()"/>
+          </xsl:for-each>
+        </xsl:map>
+      </xsl:map-entry>
+      <xsl:map-entry key="'count'" select="$count"/>
+      <xsl:map-entry key="'numeric'" select="$numeric"/>
+      <xsl:map-entry key="'text'" select="$text"/>
+      <xsl:if test="fp:rule-score($count - 1, $numeric, $text - 1) eq 2
+                    or ($others and fp:rule-score($count, $numeric, $text) eq 2)">
+        <xsl:variable name="lengths" as="xs:integer*" select="sort($texts ! ?length)"/>
+        <xsl:map-entry key="'cjk'" select="count($texts[?script eq 'cjk'])"/>
+        <xsl:map-entry key="'latin'" select="count($texts[?script eq 'latin'])"/>
+        <xsl:map-entry key="'scripted'" select="count($texts[?script = ('cjk', 'latin', 'other')])"/>
+        <xsl:map-entry key="'upper'" select="count($texts[?case eq 'upper'])"/>
+        <xsl:map-entry key="'lower'" select="count($texts[?case eq 'lower'])"/>
+        <xsl:map-entry key="'lengths'" select="array { $lengths }"/>
+        <xsl:map-entry key="'first-index'" select="map:merge(
+            for $i in 1 to count($lengths) return map { $lengths[$i] : $i }, map { 'duplicates' : 'use-first' })"/>
+      </xsl:if>
+    </xsl:map>
   </xsl:function>
 
   <!-- True if at least $typed-share of the reference cells of column x (at least two) are numeric. -->
@@ -94,11 +121,12 @@
     f:content-score's column terms, once per column (f:content-rule($profile, $x)), for the slots of the formatting
     method's rows (f:rule-content-score): what the column's counts answer for a text cell that is one of the
     reference cells ('self') and for one that is not ('other'): 'score-self' / 'score-other' 0 (score 0: no others,
-    or neither test passes), 1 (type contrast: $weight-content-type) or 2 (the shape decides); and the shape tests that depend on
-    the cell only through its script or case, 'cjk-*', 'latin-*' (its script differs from the others'), 'upper-*'
-    (an initial capital differs from the others' initial case), and 'median-other' (the others' median length for a
-    cell that is not a reference cell; for a reference cell it is fp:median-without its own length). The same
-    counts, comparisons and order as f:content-score and fp:shape-differs, so the same values.
+    or neither test passes), 1 (type contrast: $weight-content-type) or 2 (the shape decides); and, where
+    'score-self' is 2, the shape tests that depend on a reference cell only through its script or case, 'cjk-self',
+    'latin-self' (its script differs from the others'), 'upper-self' (an initial capital differs from the others'
+    initial case). The same counts, comparisons and order as f:content-score and fp:shape-differs, so the same
+    values. A text cell that is not a reference cell (in a wide row: rare) has its shape tested by fp:shape-differs
+    itself, on demand.
   -->
   <xsl:function name="f:content-rule" as="map(*)">
     <xsl:param name="profile" as="map(*)"/>
@@ -107,22 +135,24 @@
     <xsl:variable name="count" as="xs:integer" select="$column?count"/>
     <xsl:variable name="numeric" as="xs:integer" select="$column?numeric"/>
     <xsl:variable name="text" as="xs:integer" select="$column?text"/>
-    <xsl:variable name="scripted" as="xs:integer" select="$column?scripted"/>
-    <xsl:variable name="cased" as="xs:integer" select="$column?upper + $column?lower"/>
-    <xsl:variable name="lower" as="xs:integer" select="$column?lower"/>
-    <xsl:sequence select="map {
-        'column' : $column,
-        'members' : $column?members,
-        'score-self' : fp:rule-score($count - 1, $numeric, $text - 1),
-        'score-other' : fp:rule-score($count, $numeric, $text),
-        'cjk-self' : fp:script-differs($scripted - 1, $column?cjk - 1),
-        'cjk-other' : fp:script-differs($scripted, $column?cjk),
-        'latin-self' : fp:script-differs($scripted - 1, $column?latin - 1),
-        'latin-other' : fp:script-differs($scripted, $column?latin),
-        'upper-self' : $cased - 1 ge 1 and $lower ge $typed-share * ($cased - 1),
-        'upper-other' : $cased ge 1 and $lower ge $typed-share * $cased,
-        'median-other' : fp:median-without($column, ())
-      }"/>
+    <xsl:variable name="score-self" as="xs:integer" select="fp:rule-score($count - 1, $numeric, $text - 1)"/>
+    <xsl:variable name="score-other" as="xs:integer" select="fp:rule-score($count, $numeric, $text)"/>
+    <!-- the shape tests of the reference cells only where their score is 2 (they are read then alone): a column of
+         numbers, or of one cell, has none of them -->
+    <xsl:map>
+      <xsl:map-entry key="'column'" select="$column"/>
+      <xsl:map-entry key="'members'" select="$column?members"/>
+      <xsl:map-entry key="'score-self'" select="$score-self"/>
+      <xsl:map-entry key="'score-other'" select="$score-other"/>
+      <!-- the column's shape counts are in its profile then (fp:column-profile) -->
+      <xsl:if test="$score-self eq 2">
+        <xsl:variable name="scripted" as="xs:integer" select="$column?scripted"/>
+        <xsl:variable name="cased" as="xs:integer" select="$column?upper + $column?lower"/>
+        <xsl:map-entry key="'cjk-self'" select="fp:script-differs($scripted - 1, $column?cjk - 1)"/>
+        <xsl:map-entry key="'latin-self'" select="fp:script-differs($scripted - 1, $column?latin - 1)"/>
+        <xsl:map-entry key="'upper-self'" select="$cased - 1 ge 1 and $column?lower ge $typed-share * ($cased - 1)"/>
+      </xsl:if>
+    </xsl:map>
   </xsl:function>
 
   <!-- f:content-score's answer from the counts over the others: 0 (score 0), 1 (type contrast) or 2 (the shape
@@ -157,26 +187,24 @@
         <xsl:variable name="score" as="xs:integer" select="if ($self) then $rule?score-self else $rule?score-other"/>
         <xsl:sequence select="if ($score eq 0) then 0
                               else if ($score eq 1) then $weight-content-type
-                              else if (fp:rule-shape-differs($rule, $cell, $self)) then $weight-content-shape
+                              else if (if ($self) then fp:rule-shape-differs($rule, $cell)
+                                       else fp:shape-differs($rule?column, $cell, false()))
+                              then $weight-content-shape
                               else 0"/>
       </xsl:otherwise>
     </xsl:choose>
   </xsl:function>
 
-  <!-- fp:shape-differs from a column's f:content-rule. -->
+  <!-- fp:shape-differs of a reference cell of the column (self) from the column's f:content-rule. -->
   <xsl:function name="fp:rule-shape-differs" as="xs:boolean">
     <xsl:param name="rule" as="map(*)"/>
     <xsl:param name="cell" as="map(*)"/>
-    <xsl:param name="self" as="xs:boolean"/>
     <xsl:variable name="script" as="xs:string" select="$cell?script"/>
     <xsl:variable name="length" as="xs:integer" select="$cell?length"/>
-    <xsl:variable name="median" as="xs:double?"
-        select="if ($self) then fp:median-without($rule?column, $length) else $rule?median-other"/>
+    <xsl:variable name="median" as="xs:double?" select="fp:median-without($rule?column, $length)"/>
     <xsl:sequence select="
-        (if ($script eq 'cjk') then (if ($self) then $rule?cjk-self else $rule?cjk-other)
-         else if ($script eq 'latin') then (if ($self) then $rule?latin-self else $rule?latin-other)
-         else false())
-        or ($cell?case eq 'upper' and (if ($self) then $rule?upper-self else $rule?upper-other))
+        (if ($script eq 'cjk') then $rule?cjk-self else if ($script eq 'latin') then $rule?latin-self else false())
+        or ($cell?case eq 'upper' and $rule?upper-self)
         or (exists($median) and $length * $length-ratio le $median)"/>
   </xsl:function>
 

@@ -4,6 +4,8 @@
   (docs/formats.md section 3).
 
     f:evidence($result) => element(px:header-evidence)
+    fp:evidence (named template, parameter $result): the same element written in place, as m:annotate does for each
+      table (the function's element is a temporary tree that a caller's output copies again)
 
     <px:header-evidence requested="auto" method="format" threshold="5">
       <px:markup usable="false" title-only="false" header-rows="0" header-cols="0" th-cells="0"/>
@@ -31,6 +33,13 @@
 
   <xsl:function name="f:evidence" as="element(px:header-evidence)">
     <xsl:param name="result" as="map(*)"/>
+    <xsl:call-template name="fp:evidence">
+      <xsl:with-param name="result" select="$result"/>
+    </xsl:call-template>
+  </xsl:function>
+
+  <xsl:template name="fp:evidence">
+    <xsl:param name="result" as="map(*)"/>
     <px:header-evidence requested="{$result?requested}" method="{$result?method}" threshold="{$threshold}">
       <xsl:for-each select="$result?markup">
         <px:markup usable="{?usable}" title-only="{?title-only}" header-rows="{?k}" header-cols="{?p}"
@@ -45,13 +54,17 @@
                           content="{f:round2(?content)}" wide="{?wide}"/>
           </xsl:for-each>
           <px:row-boundary header-rows="{?row-boundary?k}" title-rows="{?row-boundary?titles}">
-            <xsl:sequence select="fp:candidates(?row-boundary)"/>
+            <xsl:call-template name="fp:candidates">
+              <xsl:with-param name="boundary" select="?row-boundary"/>
+            </xsl:call-template>
           </px:row-boundary>
           <xsl:for-each select="?col-scores[exists(?score)]">
             <px:col-score col="{?index}" score="{f:round2(?score)}"/>
           </xsl:for-each>
           <px:col-boundary header-cols="{?col-boundary?k}">
-            <xsl:sequence select="fp:candidates(?col-boundary)"/>
+            <xsl:call-template name="fp:candidates">
+              <xsl:with-param name="boundary" select="?col-boundary"/>
+            </xsl:call-template>
           </px:col-boundary>
         </px:format>
       </xsl:for-each>
@@ -62,15 +75,15 @@
         </xsl:if>
       </xsl:for-each>
     </px:header-evidence>
-  </xsl:function>
+  </xsl:template>
 
-  <xsl:function name="fp:candidates" as="element(px:candidate)*">
+  <xsl:template name="fp:candidates">
     <xsl:param name="boundary" as="map(*)"/>
     <xsl:for-each select="$boundary?candidates">
       <px:candidate after="{?index}" difference="{f:round2(?difference)}" body-mean="{f:round2(?body-mean)}"
                     separation="{f:round2(?separation)}" valid="{?valid}"
                     chosen="{exists($boundary?chosen) and $boundary?chosen?j eq ?j}"/>
     </xsl:for-each>
-  </xsl:function>
+  </xsl:template>
 
 </xsl:stylesheet>

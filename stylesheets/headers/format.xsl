@@ -49,16 +49,20 @@
          cell's marks computed once, the usual size's level once per table -->
     <xsl:variable name="marks" as="map(xs:string, xs:double)"
         select="map:merge($scored ! map { ?id : fp:marks-score(., $base) })"/>
-    <xsl:variable name="base-level" as="xs:double" select="f:font-size-level($base?font-size)"/>
-    <xsl:variable name="values" as="map(xs:string, xs:double)"
-        select="map:merge($scored ! map { ?id : $marks(?id) + fp:size-score(?font-size, $base-level) })"/>
+    <xsl:variable name="base-size" as="xs:double" select="$base?font-size"/>
+    <xsl:variable name="base-level" as="xs:double" select="f:font-size-level($base-size)"/>
+    <!-- a cell of the usual size (most cells) has a size term of 0 (its level less the same level): not computed -->
+    <xsl:variable name="values" as="map(xs:string, xs:double)" select="map:merge($scored ! map {
+        ?id : $marks(?id) + (if (?font-size eq $base-size) then 0 else fp:size-score(?font-size, $base-level)) })"/>
     <!-- the cells with text of each column over the rows that are not wide, once for the content profile and the
          usual values -->
     <xsl:variable name="narrow-rows" as="xs:integer*"
         select="(0 to $model?rows - 1)[not(f:is-wide-row($model, .))]"/>
     <xsl:variable name="column-cells" as="array(*)" select="array:join(for $x in 0 to $n - 1 return
         [ f:column-ids($model, $x, $narrow-rows) ! f:model-cell($model, .)[not(?blank)] ])"/>
-    <xsl:variable name="profile" as="map(xs:integer, map(*))" select="f:content-profile($column-cells)"/>
+    <!-- the shape counts for cells outside a column's reference cells only if some row is wide (fp:content-profile) -->
+    <xsl:variable name="profile" as="map(xs:integer, map(*))"
+        select="fp:content-profile($column-cells, count($narrow-rows) lt $model?rows)"/>
     <!-- the usual face, colour, background and class of each column (over rows that are not wide) and row -->
     <xsl:variable name="column-usual" as="map(xs:integer, map(*))" select="map:merge(for $x in 0 to $n - 1 return
         map { $x : fp:usual($column-cells($x + 1)) })"/>
@@ -116,7 +120,8 @@
   <xsl:function name="fp:base" as="map(*)">
     <xsl:param name="model" as="map(*)"/>
     <xsl:param name="scored" as="map(*)*"/>
-    <xsl:variable name="sizes" as="xs:string*" select="$scored ! ?font-size ! string(.)"/>
+    <xsl:variable name="sizes" as="xs:double*" select="$scored ! ?font-size"/>
+    <xsl:variable name="indents" as="xs:double*" select="$scored ! ?indent"/>
     <!-- row classes of the rows with text: styling if one value covers at least half of them (zebra stripes, a
          body class); identifiers otherwise (a class per row, as "product-row-price") -->
     <xsl:variable name="row-classes" as="xs:string*"
@@ -124,10 +129,13 @@
     <xsl:variable name="table-size" as="xs:double?"
         select="$model?table/@font-size[. castable as xs:double] ! xs:double(.)"/>
     <xsl:sequence select="map {
-        'font-size' : (f:mode($sizes) ! xs:double(.), $table-size, 16.0e0)[1],
+        'font-size' : if (fp:all-equal($sizes)) then $sizes[1]
+                      else (f:mode($sizes ! string(.)) ! xs:double(.), $table-size, 16.0e0)[1],
         'row-class' : (f:mode($row-classes), '')[1],
         'row-classes-style' : f:mode-share($row-classes) ge 0.5,
-        'indent' : (f:mode($scored ! string(?indent)) ! xs:double(.), 0.0e0)[1]
+        'indent' : if (empty($indents)) then 0.0e0
+                   else if (fp:all-equal($indents)) then $indents[1]
+                   else (f:mode($indents ! string(.)) ! xs:double(.), 0.0e0)[1]
       }"/>
   </xsl:function>
 
@@ -219,7 +227,8 @@
         if ($cell?colon) then $weight-colon else 0,
         if ($cell?indent lt $base?indent) then $weight-indent else 0,
         if ($base?row-classes-style and $cell?row-class ne $base?row-class) then $weight-class else 0,
-        if (f:is-header-class($cell?class) or f:is-header-class($cell?row-class)) then $weight-header-class else 0))"/>
+        if (($cell?class ne '' and f:is-header-class($cell?class))
+            or ($cell?row-class ne '' and f:is-header-class($cell?row-class))) then $weight-header-class else 0))"/>
   </xsl:function>
 
   <!-- The size term: the paper's signed (n - k0), or its absolute value with $size-difference = 'absolute'. -->
@@ -259,7 +268,8 @@
            the content score and the typed code, read back by position below -->
       <xsl:variable name="slot-values" as="xs:double*" select="for $x in $xs return
           let $id := $owners[$x + 1], $cell := $cells($id), $type := $cell?type,
-              $distinct := f:distinct-score($cell, $column-usual[$x + 1])
+              $usual := $column-usual[$x + 1],
+              $distinct := if ($cell?look eq $usual?look) then 0 else f:distinct-score($cell, $usual)
           return ($values($id) + $distinct, $marks-of($id) + $distinct,
                   if ($type eq 'text') then f:rule-content-score($rules[$x + 1], $cell) else 0,
                   if (not($numeric[$x + 1])) then 0 else if ($type eq 'numeric') then 2 else 1)"/>
@@ -328,7 +338,9 @@
            its rows as one in the usual size does -->
       <xsl:variable name="slots" as="xs:double*" select="for $y in $rows return
           $owner($y + 1)($x + 1)[map:contains($context?values, .)] ! f:model-cell($model, .)
-          ! (max(($context?values(?id), $context?marks(?id))) + f:distinct-score(., $context?row-usual($y)))"/>
+          ! (max(($context?values(?id), $context?marks(?id)))
+             + (let $usual := $context?row-usual($y) return
+                if (?look eq $usual?look) then 0 else f:distinct-score(., $usual)))"/>
       <xsl:variable name="band" as="xs:double" select="if (map:contains($bands, $x)) then $weight-band else 0"/>
       <xsl:sequence select="
           if (exists($slots)) then map { 'index' : $x, 'wide' : false(), 'text' : true(),

@@ -266,6 +266,18 @@
     <xsl:sequence select="($counts[?2 eq $best])[last()] ! ?1"/>
   </xsl:function>
 
+  <!-- True if there are values and all of them are the same number, the first, whose string is that of each (a zero
+       may be 0 or -0, equal numbers with different strings, so its values are equal only if all are 0, not -0):
+       the most frequent value of their strings (f:mode) is then the first, without making a string of each (the
+       formatting method's usual size and indentation, fp:base: this runs over every cell with text of a table). -->
+  <xsl:function name="fp:all-equal" as="xs:boolean">
+    <xsl:param name="values" as="xs:double*"/>
+    <xsl:variable name="first" as="xs:double?" select="$values[1]"/>
+    <xsl:sequence select="exists($first) and (
+        if ($first ne 0) then (every $value in $values satisfies $value eq $first)
+        else (every $value in $values satisfies ($value eq 0 and 1 div $value gt 0)))"/>
+  </xsl:function>
+
   <!-- The share (0..1) of the values equal to the most frequent one; 0 for no values. -->
   <xsl:function name="f:mode-share" as="xs:double">
     <xsl:param name="values" as="xs:string*"/>

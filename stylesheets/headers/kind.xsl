@@ -107,8 +107,10 @@
     <!-- each key as "RUN KEY": RUN the number of wide or blank rows above it (the group it is in) -->
     <xsl:variable name="keys" as="xs:string*" select="
         for $y in $rows return fp:key-value($model, $y) ! (count($breaks[. lt $y]) || ' ' || normalize-space(?text))"/>
-    <xsl:sequence select="count($keys) ge $least and count($keys) * 2 ge count($rows)
-        and (every $y in $rows satisfies count(f:model-row($model, $y)?contents) le 2)
+    <!-- the rows' counts of cells first: a table with a row of more than two cells with content (most tables that
+         get here: no header rows) is answered without the keys, whose content types cost -->
+    <xsl:sequence select="(every $y in $rows satisfies count(f:model-row($model, $y)?contents) le 2)
+        and count($keys) ge $least and count($keys) * 2 ge count($rows)
         and count(distinct-values($keys)) eq count($keys)"/>
   </xsl:function>
 

@@ -105,13 +105,14 @@
       </xsl:iterate>
     </xsl:variable>
     <xsl:variable name="k" as="xs:integer" select="max((0, index-of($run ! ?kind, 'header')))"/>
-    <!-- looked for from the bottom up: the last row is most often such a row -->
-    <xsl:variable name="last-data" as="xs:integer" select="(reverse($k to $model?rows - 1)
-        [not(f:is-wide-row($model, .) or f:is-blank-row($model, .))], -1)[1]"/>
-    <xsl:variable name="sections-below" as="xs:boolean"
-        select="some $y in $k to $last-data - 1 satisfies f:is-wide-row($model, $y)"/>
-    <xsl:sequence select="if ($k gt 0 and (every $r in $run[position() le $k] satisfies $r?wide) and $sections-below
-                              and not(some $r in $run[position() le $k] satisfies $r?thead))
+    <!-- the wide rows in the body (up to the last data row, looked for from the bottom up: the last row is most often
+         one) are looked for only for a run of wide rows: Saxon evaluates a variable of one item as soon as it is
+         declared, so they are not variables (they cost a look at every body row of every table) -->
+    <xsl:sequence select="if ($k gt 0 and (every $r in $run[position() le $k] satisfies $r?wide)
+                              and not(some $r in $run[position() le $k] satisfies $r?thead)
+                              and (let $last-data := (reverse($k to $model?rows - 1)
+                                                        [not(f:is-wide-row($model, .) or f:is-blank-row($model, .))], -1)[1]
+                                   return some $y in $k to $last-data - 1 satisfies f:is-wide-row($model, $y)))
                           then 0 else $k"/>
   </xsl:function>
 

@@ -79,10 +79,11 @@
          cells, that is at most n - $need that do not. The cells that do not are read lazily, up to the
          (n - $need + 1)th: a data row (most rows) is answered after about half its cells, not all (this runs for
          every body row of every scored table). A cell under no header text (no header row, or blank header cells
-         over its columns) repeats none: its key text is not computed. -->
+         over its columns) repeats none: its key text is not computed; without header texts at all (k = 0), no cell
+         repeats one and the cells are not looked at. -->
     <xsl:variable name="n" as="xs:integer" select="count($texts)"/>
     <xsl:variable name="need" as="xs:integer" select="max((2, ($n + 1) idiv 2))"/>
-    <xsl:variable name="repeated" as="xs:boolean" select="$n ge 2 and empty($texts[not(
+    <xsl:variable name="repeated" as="xs:boolean" select="$n ge 2 and map:size($header-texts) gt 0 and empty($texts[not(
         let $cell := . return
         (some $x in $cell?col to $cell?col + $cell?colspan - 1 satisfies exists($header-texts($x)))
         and (let $key := fp:key-text($cell?text) return
