@@ -16,6 +16,7 @@ PX = "{" + PX_NS + "}"
 __all__ = [
     "PX",
     "stage_and_variant",
+    "stage_and_variant_outputs",
     "cell_roles",
     "col_scores",
     "detect",
@@ -42,6 +43,18 @@ def stage_and_variant(variant: str) -> tuple[Any, Any, Any]:
     compiler = processor.new_xslt30_processor()
     return (processor, compiler.compile_stylesheet(stylesheet_file=str(headers)),
             compiler.compile_stylesheet(stylesheet_text=variant.replace("HEADERS", headers.resolve().as_uri())))
+
+
+def stage_and_variant_outputs(variant: str, xml: str, method: str) -> tuple[str, str]:
+    """The headers stage's output on the grid document ``xml`` with ``method``, and ``variant``'s output (see
+    :func:`stage_and_variant`)."""
+    processor, stage, old = stage_and_variant(variant)
+    node = processor.parse_xml(xml_text=xml)
+    results = []
+    for executable in (stage, old):
+        executable.set_parameter("method", processor.make_string_value(method))
+        results.append(executable.transform_to_string(xdm_node=node))
+    return results[0], results[1]
 
 
 def detect(rows: list[Any], method: str = "auto", **table_options: Any) -> HeadersResult:

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 
 from .grid_builder import grids_xml
-from .headers_helpers import stage_and_variant
+from .headers_helpers import stage_and_variant_outputs
 
 _OLD = """<xsl:stylesheet version="3.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform"
     xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:map="http://www.w3.org/2005/xpath-functions/map"
@@ -128,13 +128,7 @@ _OLD = """<xsl:stylesheet version="3.0" xmlns:xsl="http://www.w3.org/1999/XSL/Tr
 
 def _outputs(xml: str, method: str) -> tuple[str, str]:
     """The headers stage's output on a grid document, and the replaced paths' output."""
-    processor, stage, old = stage_and_variant(_OLD)
-    node = processor.parse_xml(xml_text=xml)
-    results = []
-    for executable in (stage, old):
-        executable.set_parameter("method", processor.make_string_value(method))
-        results.append(executable.transform_to_string(xdm_node=node))
-    return results[0], results[1]
+    return stage_and_variant_outputs(_OLD, xml, method)
 
 
 _TEXT = st.sampled_from(["", "Name", "12", "3.5", "Total", "Group A", "x:"])
