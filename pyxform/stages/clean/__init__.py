@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from itertools import repeat
 from typing import Final
 
 from lxml import etree
@@ -104,9 +105,14 @@ def _scan(root: etree._Element, max_tables: int
                 canonical, canonical_found = href.strip(_ASCII_SPACE) or None, True
         elif not base_found:  # a base element
             base, base_found = href.strip(_ASCII_SPACE) or None, True
-    hrefs = _hrefs(root) if areas else [href for href in (value.strip(_ASCII_SPACE) for value in _A_HREFS(root))
-                                         if href]
+    hrefs = _hrefs(root) if areas else _stripped_nonempty(_A_HREFS(root))
     return tables, PageLinks(canonical, base, tuple(hrefs)), noscripts, titles
+
+
+def _stripped_nonempty(values: list[str]) -> list[str]:
+    """``values`` stripped of ASCII whitespace, the empty ones dropped (what :func:`_hrefs` does to each), by
+    ``map`` and ``filter`` (no Python step per value)."""
+    return list(filter(None, map(str.strip, values, repeat(_ASCII_SPACE))))
 
 
 def _hrefs(root: etree._Element) -> list[str]:
