@@ -32,11 +32,9 @@ _X: Final = "{" + XHTML_NS + "}"
 _SKELETON: Final = frozenset({_X + "html", _X + "head", _X + "body"})
 _CELLS: Final = frozenset({_X + "td", _X + "th"})
 _TABLE: Final = _X + "table"
-# Attributes of the tables' elements that the normalize stage never reads (title, style, srcset, data-*: about a fifth
-# of the bytes of the corpus's tables; stylesheets/normalize reads no attribute by a wildcard), as libxml2 serializes
-# them inside a start tag: the lookahead keeps to start tags, as libxml2 writes "<" and ">" in text and in attribute
-# values as references (a text that reads ' title="x"' is not one), and ' px:title="' does not hold ' title="'.
-_UNREAD_ATTRIBUTE: Final = re.compile(rb' (?:title|style|srcset|data-[A-Za-z0-9._-]*)="[^"]*"(?=[^<>]*>)')
+# Attributes of the tables' elements that the normalize stage never reads (stylesheets/normalize reads no attribute by
+# a wildcard): about a fifth of the bytes of the corpus's tables.
+_UNREAD_ATTRIBUTES: Final = ("title", "style", "srcset")
 
 
 @dataclass(frozen=True)
@@ -196,21 +194,27 @@ class CleanedPage:
         for cell, (features, _serialized) in (pending or {}).items():
             cell.attrib.update(features)
 
-    def tables_to_bytes(self) -> bytes:
+    def tables_to_bytes(self, *, spend: bool = False) -> bytes:
         """The part of the annotated XHTML that the normalize stage reads, serialized as :meth:`to_bytes` does: the
         ``html`` element with all its attributes (``px:source``, ``px:title`` ...) holding every top-level table
-        (``px:depth`` 0, nested tables inside) in document order, and nothing else; the ``title``, ``style``,
-        ``srcset`` and ``data-*`` attributes of their elements, which normalize never reads, are left out
-        (:data:`_UNREAD_ATTRIBUTE`). Every table keeps its ``px:`` annotations (index, locator, heading, hidden ...),
-        so normalizing this gives the same grid as the whole page at about half the parsing cost
-        (``bench/check_outputs.py`` compares the two on the corpus)."""
+        (``px:depth`` 0, nested tables inside) in document order, and nothing else. Every table keeps its ``px:``
+        annotations (index, locator, heading, hidden ...), so normalizing this gives the same grid as the whole page
+        at about half the parsing cost (``bench/check_outputs.py`` compares the two on the corpus).
+
+        :param spend: the page is not used afterwards: the attributes of the tables' elements that normalize never
+            reads (:data:`_UNREAD_ATTRIBUTES`, some 20% of the bytes) are first removed from the tree (by lxml, in C),
+            so Saxon parses less. The tree lacks them afterwards."""
         root = self.tree.getroot()
         wrapper = etree.tostring(etree.Element(root.tag, attrib=dict(root.attrib), nsmap=root.nsmap),
                                  encoding="utf-8")
-        tables = b"".join([self._serialized(table) for table in root.iter(_X + "table") if _top_level(table)])
-        return b"".join((wrapper[:-2] + b">",  # "<html .../>" -> "<html ...>"
-                         _UNREAD_ATTRIBUTE.sub(b"", tables),
-                         b"</" + etree.QName(root).localname.encode() + b">"))  # unprefixed: XHTML is the default
+        parts = [wrapper[:-2] + b">"]  # "<html .../>" -> "<html ...>"
+        tables = [table for table in root.iter(_X + "table") if _top_level(table)]
+        if spend:
+            for table in tables:
+                etree.strip_attributes(table, *_UNREAD_ATTRIBUTES)
+        parts += [self._serialized(table) for table in tables]
+        parts.append(b"</" + etree.QName(root).localname.encode() + b">")  # unprefixed: XHTML is the default
+        return b"".join(parts)
 
 
 def locator(element: etree._Element) -> str:
