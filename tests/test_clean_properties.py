@@ -121,8 +121,8 @@ def test_the_cheap_test_for_bad_attribute_names_misses_none(names: list[str]) ->
     # full collection does (every ` NAME="` of the serialization, kept when not an ASCII XML name or xmlns...).
     from pyxform.stages.clean.parse import _SERIALIZED_ATTRIBUTE_REVERSED, _XML_NAME, _bad_attribute_names
 
-    markup = "<html><body" + "".join(f' {name}="v"' for name in names) + ">t</body></html>"
-    every = {name[::-1] for name in _SERIALIZED_ATTRIBUTE_REVERSED.findall(markup[::-1])}
+    markup = ("<html><body" + "".join(f' {name}="v"' for name in names) + ">t</body></html>").encode()
+    every = {name[::-1].decode() for name in _SERIALIZED_ATTRIBUTE_REVERSED.findall(markup[::-1])}
     assert _bad_attribute_names(markup) == {name for name in every if not _XML_NAME.match(name)
                                             or name.startswith("xmlns")}
 

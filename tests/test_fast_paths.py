@@ -5,9 +5,12 @@ on the whole corpus before and after a change."""
 
 from __future__ import annotations
 
+import html
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pyxform.stages.clean import clean
 from pyxform.stages.normalize import GridDocument, Normalizer, grid, read_grid_xml
@@ -96,7 +99,8 @@ def test_the_conversion_pipeline_gives_the_same_output_with_the_whole_page(tmp_p
     for method in ("to_bytes", "tables_to_bytes"):
         original = getattr(CleanedPage, method)
         monkeypatch.setattr(CleanedPage, method,
-                            lambda self, _original=original, _name=method: calls.append(_name) or _original(self))
+                            lambda self, _original=original, _name=method, **options: calls.append(_name)
+                            or _original(self, **options))
     fast = CONVERSION.run(ODD_PLACES.encode())
     assert calls == ["tables_to_bytes"]
     whole = CONVERSION.run(ODD_PLACES.encode(), keep_stages=tmp_path)
@@ -105,3 +109,43 @@ def test_the_conversion_pipeline_gives_the_same_output_with_the_whole_page(tmp_p
     assert b"in caption" in fast.to_bytes() and b"after the body" in fast.to_bytes()
     dumped = (tmp_path / "00-clean.xhtml").read_text(encoding="utf-8")
     assert "text between" in dumped and "<svg" in dumped
+
+
+_UNREAD = ("title", "style", "srcset", "align", "width", "bgcolor")  # some of clean's _UNREAD_ATTRIBUTES
+_attribute = st.tuples(st.sampled_from(_UNREAD + ("class", "href", "colspan", "alt", "xtitle", "data-x", "span")),
+                       st.text(alphabet='ab "<>&=\n', max_size=6))
+# Cell content that reads like an unread attribute (text and attribute values: ' title="x"'), and elements with them.
+_content = st.lists(st.one_of(
+    st.sampled_from([' title="x"', ' style="a" >', 'x title="y"<', "plain", "&gt;", '"']),
+    st.tuples(st.sampled_from(["span", "a", "img", "b", "svg"]), st.lists(_attribute, max_size=3)).map(
+        lambda pair: f"<{pair[0]}" + "".join(f" {name}='{html.escape(value)}'" for name, value in pair[1])
+        + ">t" + ("" if pair[0] == "img" else f"</{pair[0]}>"))), max_size=5).map("".join)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.lists(_attribute, max_size=3), _content), min_size=1, max_size=4))
+def test_the_spent_tables_leave_out_only_attributes_normalize_does_not_read(cells: list) -> None:
+    # tables_to_bytes(spend=True) leaves out the title, style, srcset (...) attributes of the tables' elements
+    # (normalize reads none of them): every element, text and other attribute is the whole page's.
+    page = "<table title=t style=s>" + "".join(
+        "<tr><td" + "".join(f" {name}='{html.escape(value)}'" for name, value in attributes) + f">{content}"
+        for attributes, content in cells) + "</table><p title=p>after</p>"
+    from lxml import etree
+
+    cleaned = clean(page)
+    whole = etree.fromstring(cleaned.tables_to_bytes())
+    expected = [(e.tag, e.text, e.tail, {k: v for k, v in e.attrib.items() if k not in _UNREAD})
+                for table in whole for e in table.iter()]
+    reduced = etree.fromstring(cleaned.tables_to_bytes(spend=True))
+    assert [(e.tag, e.text, e.tail, dict(e.attrib)) for table in reduced for e in table.iter()] == expected
+    assert dict(reduced.attrib) == dict(whole.attrib)
+
+
+def test_the_spent_tables_give_the_grid_of_the_whole_page(normalizer: Normalizer) -> None:
+    page = clean("""<table title="t" style="color:red" data-sort="1"><tr><th title='a"b' style="x">h<td srcset="a 1x"
+        data-v=2>x title="y" &gt; <img src=i title=t srcset="s 2x" alt=a> style="z"<a href=u title=l>l</a></table>""")
+    whole = _grid_xml(normalizer, page.to_bytes())
+    spent = page.tables_to_bytes(spend=True)
+    assert b'style="color' not in spent and b" srcset=" not in spent and b'title="l' not in spent
+    assert b' title="y"' in spent and b' style="z"' in spent  # text, not attributes
+    assert _grid_xml(normalizer, spent) == whole

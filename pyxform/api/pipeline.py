@@ -290,7 +290,8 @@ def _clean(document: Any, limits: Limits, *, tables_only: bool = False) -> tuple
         raise TypeError(f"a pipeline starting with clean takes a page (bytes, str, a path or a Source), not "
                         f"{type(document).__name__}")
     page = clean_for_bytes(document, limits=limits)  # only serialized here: the cells' features go in as bytes
-    xhtml, warnings, links = (page.tables_to_bytes() if tables_only else page.to_bytes()), page.warnings, page.links
+    xhtml = page.tables_to_bytes(spend=True) if tables_only else page.to_bytes()  # the page is dropped below
+    warnings, links = page.warnings, page.links
     del page  # the page's lxml tree: freed here, released below for a large page before Saxon's heap grows
     if len(xhtml) >= RELEASE_AFTER_BYTES:
         release_free_memory()

@@ -460,7 +460,7 @@ def grid(page: Source | bytes | str | os.PathLike[str], *, table: int | None = N
     normalizer = normalizer or Normalizer(limits=limits)
     cleaned = clean_for_bytes(page, limits=limits)  # only serialized (and its tables read): features as bytes
     cleaned.tree.getroot().set("{urn:pyxform}source", name)
-    xhtml = cleaned.tables_to_bytes()
+    xhtml = cleaned.tables_to_bytes(spend=True)  # only px:index is read from the tree below
     indexes = ([int(element.get(_PX + "index", "-1")) for element in cleaned.tree.getroot().iter(_X + "table")]
                if table is not None else [])  # for the message of a table that is not there
     del cleaned  # the page's lxml tree: freed here, released for a large page before Saxon's heap grows

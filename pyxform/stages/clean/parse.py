@@ -50,10 +50,12 @@ DROPPED_ELEMENTS: Final = ("script", "style", "template")
 _XML_SERIALIZATION: Final = Html(xml=True)
 _NOT_XML_CHAR: Final = re.compile("[\x00-\x08\x0b\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 _XML_NAME: Final = re.compile(r"^[A-Za-z_][A-Za-z0-9._-]*$")
-# What turbohtml writes before the root element: doctype, comments, whitespace.
-_PROLOG: Final = re.compile(r"(?:<!DOCTYPE[^>]*>|<!--.*?-->|<\?.*?\?>|\s)*(?=<html\b)", re.S)
+# What turbohtml writes before the root element (UTF-8): doctype, comments, whitespace.
+_PROLOG: Final = re.compile(rb"(?:<!DOCTYPE[^>]*>|<!--.*?-->|<\?.*?\?>|\s)*(?=<html\b)", re.S)
 # turbohtml writes xmlns="" on an HTML element inside SVG/MathML; "<" only starts markup in its XML output.
-_EMPTY_DEFAULT_NS: Final = re.compile(r'(<[A-Za-z][^\s/>]*) xmlns=""')
+_EMPTY_DEFAULT_NS: Final = re.compile(rb'(<[A-Za-z][^\s/>]*) xmlns=""')
+# The root's start tag up to its attributes, with the namespaces (turbohtml writes "<html" without them).
+_ROOT_START: Final = f'<html xmlns="{XHTML_NS}" xmlns:px="{PX_NS}"'.encode()
 _XML_NAMESPACE: Final = "http://www.w3.org/XML/1998/namespace"
 # The attributes that get a namespace on SVG and MathML elements ("adjust foreign attributes", HTML 13.2.6.5; xmlns
 # and xmlns:xlink are left out: in XML they are namespace declarations). Elsewhere a name with a colon is a plain name
@@ -81,16 +83,16 @@ _NOT_NAME_CHARACTER: Final = re.compile(r"[^A-Za-z0-9._-]")
 # "a\u00b7b"). (The name characters here are possessive: what follows them cannot be one, so giving some back could
 # never match; it only cost time at every tag.)
 _BAD_SOURCE_TAG: Final = re.compile(r"<[A-Za-z][A-Za-z0-9._-]*+[^A-Za-z0-9._\-\t\n\f\r />]")
-# Attribute names as turbohtml's XML serialization writes them: ` NAME="` (a '"' in an attribute value is written
-# "&quot;"); see _needs_repair. Attributes are searched in the reversed text (`"=EMAN `):
+# Attribute names as turbohtml's XML serialization writes them (UTF-8): ` NAME="` (a '"' in an attribute value is
+# written "&quot;"); see _has_bad_source_tag. Attributes are searched in the reversed text (`"=EMAN `):
 # there the search starts at each '"=' (found by a fast literal search), not at every space of the text; occurrences
 # cannot overlap (each holds one space and one '="'), so it finds the names a forward search would.
-_SERIALIZED_ATTRIBUTE_REVERSED: Final = re.compile(r'"=([^ =<>"]+) ')
+_SERIALIZED_ATTRIBUTE_REVERSED: Final = re.compile(rb'"=([^ =<>"]+) ')
 # Whether some name found by _SERIALIZED_ATTRIBUTE_REVERSED may be one _bad_attribute_names keeps, without collecting
 # the names: after a '"=', the ASCII name characters (possessive: no backtracking), then a character that no such name
 # holds, or the space before a name that starts with a digit, "." or "-", or with "xmlns" (reversed: "snlmx").
-_MAYBE_BAD_ATTRIBUTE_REVERSED: Final = re.compile(r'"=[A-Za-z0-9._-]*+(?:[^A-Za-z0-9._\- =<>"]| (?<=[0-9.\-] )'
-                                                  r'|(?<=snlmx) )')
+_MAYBE_BAD_ATTRIBUTE_REVERSED: Final = re.compile(rb'"=[A-Za-z0-9._-]*+(?:[^A-Za-z0-9._\- =<>"]| (?<=[0-9.\-] )'
+                                                  rb'|(?<=snlmx) )')
 
 # Public identifiers that put a document in quirks mode (HTML 13.2.6.4.1, the "initial" insertion mode; abridged to
 # the prefixes real pages use), and the two that do so only without a system identifier.
@@ -161,28 +163,35 @@ def _prepare(document: turbohtml.Document, drop: tuple[str, ...]) -> None:
     _repair_names(document)
 
 
-def _needs_repair(text: str, bad_attributes: set[str]) -> bool:
-    """Whether the page may hold a name that :func:`_repair_names` changes: some attribute name of turbohtml's XML
-    serialization is not an ASCII XML name or is ``xmlns...`` (``bad_attributes``, :func:`_bad_attribute_names`), or
-    a start tag of the source ``text`` has a name that is not an ASCII XML name (:data:`_BAD_SOURCE_TAG`), which the
-    repair renames.
+def _has_bad_source_tag(text: str) -> bool:
+    """Whether a start tag of the source ``text`` has a name that is not an ASCII XML name (:data:`_BAD_SOURCE_TAG`),
+    which :func:`_repair_names` renames: without one, no element of the tree has a name to change (each comes from
+    such a start tag).
 
-    Text can look like markup (`` a:b="`` in a paragraph, ``<a:b`` in a script), which only costs the repair; an
-    attribute the serializer leaves out is one XML cannot hold, which the repair would drop too. So when this is
-    false, repairing would not change the tree, and the XPath queries of the repair (several times the cost of the
-    parse) are skipped. (The serialization's element names need no search of their own: each comes from a start tag
-    of the source.)"""
-    return bool(bad_attributes) or _BAD_SOURCE_TAG.search(text) is not None
+    A page needs the repair when this is true or some attribute name of turbohtml's XML serialization is not an ASCII
+    XML name or is ``xmlns...`` (:func:`_bad_attribute_names`). Text can look like markup (`` a:b="`` in a paragraph,
+    ``<a:b`` in a script), which only costs the repair; an attribute the serializer leaves out is one XML cannot
+    hold, which the repair would drop too. So when neither holds, repairing would not change the tree, and the XPath
+    queries of the repair (several times the cost of the parse) are skipped."""
+    return _BAD_SOURCE_TAG.search(text) is not None
 
 
-def _bad_attribute_names(markup: str) -> set[str]:
-    """The attribute names (as `` NAME="`` in turbohtml's XML serialization ``markup``) that are not ASCII XML names
-    or are ``xmlns...``: those :func:`_repair_names` may drop (and text that looks like them)."""
+def _bad_attribute_names(markup: bytes) -> set[str]:
+    """The attribute names (as `` NAME="`` in turbohtml's XML serialization ``markup``, UTF-8) that are not ASCII XML
+    names or are ``xmlns...``: those :func:`_repair_names` may drop (and text that looks like them). The delimiters
+    searched for are ASCII, so a name found is whole UTF-8 characters (bytes that are not would give a name no
+    selector finds: :func:`_repair_names` then looks at every element).
+
+    A name is read only where :data:`_MAYBE_BAD_ATTRIBUTE_REVERSED` matches (at its ``"=``): every such name starts
+    a match there, and no other name is one (a page with one ``xml:lang`` need not collect its thousands of names)."""
     reversed_markup = markup[::-1]
-    if _MAYBE_BAD_ATTRIBUTE_REVERSED.search(reversed_markup) is None:  # most pages: no name to collect
-        return set()
-    names = {reversed_name[::-1] for reversed_name in set(_SERIALIZED_ATTRIBUTE_REVERSED.findall(reversed_markup))}
-    return {name for name in names if not _XML_NAME.match(name) or name.startswith("xmlns")}
+    names = set()
+    for maybe in _MAYBE_BAD_ATTRIBUTE_REVERSED.finditer(reversed_markup):  # most pages: none
+        found = _SERIALIZED_ATTRIBUTE_REVERSED.match(reversed_markup, maybe.start())
+        if found is not None:
+            names.add(found.group(1))
+    decoded = (reversed_name[::-1].decode("utf-8", "surrogateescape") for reversed_name in names)
+    return {name for name in decoded if not _XML_NAME.match(name) or name.startswith("xmlns")}
 
 
 def _css_attribute_selector(name: str) -> str:
@@ -190,7 +199,8 @@ def _css_attribute_selector(name: str) -> str:
     return "[" + "".join(f"\\{ord(character):x} " for character in name) + "]"
 
 
-def _repair_names(document: turbohtml.Document, attribute_names: set[str] | None = None) -> None:
+def _repair_names(document: turbohtml.Document, attribute_names: set[str] | None = None, *,
+                  renames: bool = True) -> None:
     """Drop the attributes and rename the elements whose names XML cannot hold (:func:`_attribute_name`).
 
     :param attribute_names: the attribute names that need it as far as the serialization shows
@@ -200,9 +210,11 @@ def _repair_names(document: turbohtml.Document, attribute_names: set[str] | None
         ``None``: every element (the XPath query), as the route that builds the tree without serializing needs, and
         as a page with an element to rename needs (the serialization leaves such an element out with its subtree, so
         their attribute names are not in ``attribute_names``: ``<a<b xlink:href=...>``).
+    :param renames: whether an element may have a name to change; ``False`` when no start tag of the source has one
+        (:func:`_has_bad_source_tag`): the query over every element's name is skipped.
     """
     elements: list = []
-    renamed = document.xpath(_PROBLEM_ELEMENTS)
+    renamed = document.xpath(_PROBLEM_ELEMENTS) if renames else []
     if renamed:  # the serialization leaves out an element XML cannot name, with its subtree: its attributes are unseen
         attribute_names = None
     if attribute_names is not None:
@@ -247,21 +259,22 @@ def parse_html(text: str, *, drop: tuple[str, ...] = DROPPED_ELEMENTS, xml_safe:
     sheets, quirks = _style_sheets(document), _quirks(document)
     if drop:
         document.remove(", ".join(drop))
-    markup = document.serialize(_XML_SERIALIZATION)
+    # UTF-8 from turbohtml's serializer, as libxml2 reads it (no str made and encoded again)
+    markup = document.encode("utf-8", _XML_SERIALIZATION)
     bad_attributes = _bad_attribute_names(markup)
-    repaired = _needs_repair(text, bad_attributes)
+    renames = _has_bad_source_tag(text)
+    repaired = bool(bad_attributes) or renames
     if repaired:
-        _repair_names(document, bad_attributes)
-        markup = document.serialize(_XML_SERIALIZATION)
+        _repair_names(document, bad_attributes, renames=renames)
+        markup = document.encode("utf-8", _XML_SERIALIZATION)
     prolog = _PROLOG.match(markup)
     if prolog is None:
         return Parsed(_build_repaired(document, repaired), sheets, quirks)
-    markup = f'<html xmlns="{XHTML_NS}" xmlns:px="{PX_NS}"' + markup[prolog.end() + 5:]
-    if ' xmlns=""' in markup:
-        markup = _EMPTY_DEFAULT_NS.sub(rf'\1 xmlns="{XHTML_NS}"', markup)
+    markup = _ROOT_START + markup[prolog.end() + 5:]
+    if b' xmlns=""' in markup:
+        markup = _EMPTY_DEFAULT_NS.sub(rb'\1 xmlns="' + XHTML_NS.encode() + b'"', markup)
     try:
-        root = etree.fromstring(markup.encode("utf-8"),
-                                xml_parser(remove_comments=True, remove_pis=True, collect_ids=False))
+        root = etree.fromstring(markup, xml_parser(remove_comments=True, remove_pis=True, collect_ids=False))
     except etree.XMLSyntaxError:
         return Parsed(_build_repaired(document, repaired), sheets, quirks)
     return Parsed(etree.ElementTree(root), sheets, quirks)
