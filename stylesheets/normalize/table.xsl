@@ -61,17 +61,20 @@
     fp:table-model($table, $index): map { 'rows': the row records of f:place-rows in table order, 'cols': the width };
     or, for a simple table, map { 'groups': its row groups, 'row-count': its number of rows, 'cols': the width,
     'colspans': the effective colspan of each cell in tree order, 'xs': the anchor column of each cell in tree order
-    (both empty when no cell has a colspan attribute) }. Raises px:limit for a table nested deeper than $max-depth,
+    (both empty when no cell has a span attribute), 'rowspans': the effective rowspan of each cell in tree order
+    (empty when no cell has a rowspan attribute) }. Raises px:limit for a table nested deeper than $max-depth,
     wider than $max-slots allows, or whose cells' areas add up to more than $max-slots.
 
     A simple table (most tables) has its rows in thead, tbody and tfoot elements (no tr child: the HTML parser puts
-    such rows in a tbody), no tfoot with rows before another row group with rows (so table order is tree order and
-    the row groups with rows are the groups, in order), and no cell with a rowspan attribute: no cell covers a slot
-    of a later row, so a row's cells are anchored one after the other from column 0, each spanning its effective
-    colspan (1 without the attribute: cell i of row y in slot (y, i - 1)); the width is the widest row (or the
-    column groups' width), and there are no overlap errors. Its grid is written from its row groups directly
-    (fp:simple-table), the same as from the records, without a map per row. A simple table of more than $max-slots
-    slots takes the general steps, which raise the error.
+    such rows in a tbody) and no tfoot with rows before another row group with rows (so table order is tree order
+    and the row groups with rows are the groups, in order), and no two of its cells cover one slot. Without a
+    rowspan attribute no cell covers a slot of a later row, so a row's cells are anchored one after the other from
+    column 0, each spanning its effective colspan (1 without the attribute: cell i of row y in slot (y, i - 1))
+    (fp:anchors); with rowspans, each cell in the first column its row's earlier cells and the cells of earlier
+    rows leave free (fp:span-anchors, which finds overlapping cells: such a table takes the general steps). The
+    width is the widest row (or the column groups' width), and there are no overlap errors. Its grid is written
+    from its row groups directly (fp:simple-table, fp:span-table), the same as from the records, without a map per
+    row. A simple table of more than $max-slots slots takes the general steps, which raise the error.
   -->
   <xsl:function name="fp:table-model" as="map(*)">
     <xsl:param name="table" as="element(table)"/>
@@ -80,14 +83,20 @@
     <xsl:variable name="groups" as="element()*" select="$checked/(thead | tbody | tfoot)[tr]"/>
     <!-- the cells with a span attribute (one pass over the cells) -->
     <xsl:variable name="spanned" as="element()*" select="$groups/tr/(td | th)[exists(@colspan) or exists(@rowspan)]"/>
-    <xsl:variable name="simple" as="xs:boolean"
-        select="exists($groups) and empty($checked/tr) and empty($groups[position() lt last()][self::tfoot])
-                and empty($spanned[exists(@rowspan)])"/>
-    <!-- the effective colspans and the anchor columns, when a cell has a colspan attribute (fp:anchors) -->
+    <xsl:variable name="in-order" as="xs:boolean"
+        select="exists($groups) and empty($checked/tr) and empty($groups[position() lt last()][self::tfoot])"/>
+    <!-- the effective colspans and rowspans and the anchor columns, when a cell has a span attribute -->
     <xsl:variable name="colspans" as="xs:integer*"
-        select="if ($simple and exists($spanned))
+        select="if ($in-order and exists($spanned))
                 then $groups/tr/(td | th) ! (if (exists(@colspan)) then fp:span(@colspan) else 1) else ()"/>
-    <xsl:variable name="xs" as="xs:integer*" select="if (exists($colspans)) then fp:anchors($groups/tr, $colspans) else ()"/>
+    <xsl:variable name="rowspans" as="xs:integer*"
+        select="if ($in-order and exists($spanned[exists(@rowspan)])) then fp:rowspans($groups) else ()"/>
+    <!-- fp:span-anchors ends with -1 where two cells overlap -->
+    <xsl:variable name="xs" as="xs:integer*"
+        select="if (empty($colspans)) then ()
+                else if (empty($rowspans)) then fp:anchors($groups/tr, $colspans)
+                else fp:span-anchors($groups/tr, $colspans, $rowspans)"/>
+    <xsl:variable name="simple" as="xs:boolean" select="$in-order and not($xs[last()] lt 0)"/>
     <xsl:variable name="rows" as="xs:integer" select="if ($simple) then count($groups/tr) else 0"/>
     <xsl:variable name="width" as="xs:integer"
         select="if (not($simple)) then 0
@@ -96,7 +105,7 @@
     <xsl:choose>
       <xsl:when test="$simple and $rows * $width le $max-slots">
         <xsl:sequence select="map { 'groups': $groups, 'row-count': $rows, 'cols': $width, 'colspans': $colspans,
-                                    'xs': $xs }"/>
+                                    'xs': $xs, 'rowspans': $rowspans }"/>
       </xsl:when>
       <xsl:otherwise>
         <xsl:variable name="placed" as="map(*)+"
@@ -105,6 +114,61 @@
         <xsl:sequence select="map { 'rows': fp:checked-area($records, $max-slots), 'cols': $placed[last()]?cols }"/>
       </xsl:otherwise>
     </xsl:choose>
+  </xsl:function>
+
+  <!-- The effective rowspan (fp:rowspan-value) of each cell of the row groups $groups, in tree order. -->
+  <xsl:function name="fp:rowspans" as="xs:integer+">
+    <xsl:param name="groups" as="element()+"/>
+    <xsl:sequence select="$groups ! (let $size := count(tr)
+                                     return tr ! (let $left := $size - position() + 1
+                                                  return (td | th) ! (if (empty(@rowspan)) then 1
+                                                                      else fp:rowspan-value(f:parse-non-negative-integer(@rowspan), $left))))"/>
+  </xsl:function>
+
+  <!--
+    The anchor column of each cell of the rows $trs (tree order, which is table order), whose effective colspans and
+    rowspans are $colspans and $rowspans: "processing rows" steps 5 to 17, the first column at or after the end of
+    the row's previous cell that no cell of an earlier row covers. Ends with -1 (and stops) at the first cell that
+    spans a column a cell of an earlier row covers (overlapping cells: the caller takes the general steps).
+  -->
+  <xsl:function name="fp:span-anchors" as="xs:integer*">
+    <xsl:param name="trs" as="element(tr)+"/>
+    <xsl:param name="colspans" as="xs:integer+"/>
+    <xsl:param name="rowspans" as="xs:integer+"/>
+    <!-- the row index of each cell -->
+    <xsl:variable name="ys" as="xs:integer*" select="$trs ! (for $y in position() - 1 return (td | th) ! $y)"/>
+    <xsl:iterate select="1 to count($ys)">
+      <xsl:param name="y" as="xs:integer" select="-1"/>
+      <xsl:param name="x" as="xs:integer" select="0"/>
+      <!-- column -> first row index no longer covered by the multi-row cells placed so far in that column -->
+      <xsl:param name="covered-until" as="map(xs:integer, xs:integer)" select="map {}"/>
+      <xsl:variable name="n" as="xs:integer" select="."/>
+      <xsl:variable name="row" as="xs:integer" select="$ys[$n]"/>
+      <xsl:variable name="from" as="xs:integer" select="if ($row eq $y) then $x else 0"/>
+      <!-- the first free column ($from plus the number of covered columns is free) -->
+      <xsl:variable name="anchor" as="xs:integer"
+          select="if ($covered-until($from) gt $row)
+                  then fp:first-free-column($covered-until, $from, $from + map:size($covered-until), $row)
+                  else $from"/>
+      <xsl:variable name="colspan" as="xs:integer" select="$colspans[$n]"/>
+      <xsl:variable name="rowspan" as="xs:integer" select="$rowspans[$n]"/>
+      <xsl:choose>
+        <xsl:when test="$colspan gt 1 and map:size($covered-until) gt 0
+                        and (some $c in $anchor + 1 to $anchor + $colspan - 1 satisfies $covered-until($c) gt $row)">
+          <xsl:break select="-1"/>
+        </xsl:when>
+        <xsl:otherwise>
+          <xsl:sequence select="$anchor"/>
+          <xsl:next-iteration>
+            <xsl:with-param name="y" select="$row"/>
+            <xsl:with-param name="x" select="$anchor + $colspan"/>
+            <xsl:with-param name="covered-until"
+                select="if ($rowspan eq 1) then $covered-until
+                        else fp:cover-columns($covered-until, $anchor, $colspan, $row + $rowspan)"/>
+          </xsl:next-iteration>
+        </xsl:otherwise>
+      </xsl:choose>
+    </xsl:iterate>
   </xsl:function>
 
   <!-- The anchor column of each cell of the rows $trs (tree order), whose effective colspans are $colspans, when no
@@ -183,11 +247,12 @@
           </xsl:call-template>
         </xsl:when>
         <xsl:when test="exists($groups)">
-          <xsl:call-template name="fp:colspan-table">
+          <xsl:call-template name="fp:span-table">
             <xsl:with-param name="groups" select="$groups"/>
             <xsl:with-param name="cols" select="$cols"/>
             <xsl:with-param name="prefix" select="$prefix"/>
             <xsl:with-param name="colspans" select="$model?colspans"/>
+            <xsl:with-param name="rowspans" select="$model?rowspans"/>
             <xsl:with-param name="xs" select="$model?xs"/>
           </xsl:call-template>
         </xsl:when>
@@ -298,19 +363,22 @@
   </xsl:template>
 
   <!--
-    The content of the px:table of a simple table with colspan attributes (see fp:table-model): its cells in tree
-    order, one px:row per tr (each cell in the columns from its anchor, as many as its effective colspan; the columns
-    after the row's last cell empty), then a colspan-clamped error for each cell whose colspan is above 1000 (in tree
-    order), an empty-row error for each row without cells and an empty-column error for each column in which no cell
-    is anchored. The same as f:place-rows, fp:grid-row, the span errors and f:empty-lines give for such a table.
-    $colspans and $xs: the effective colspan and the anchor column of each cell in tree order.
+    The content of the px:table of a simple table with span attributes (see fp:table-model): its cells in tree
+    order, one px:row per tr, then the span errors of its cells (tree order), an empty-row error for each row without
+    cells and an empty-column error for each column in which no cell is anchored. The same as f:place-rows,
+    fp:grid-row, the span errors and f:empty-lines give for such a table. $colspans, $rowspans and $xs: the effective
+    colspan, the effective rowspan (empty without rowspan attributes) and the anchor column of each cell in tree
+    order. Without rowspans, a row's slots are its cells' columns from their anchors, as many as their colspans, then
+    the columns after its last cell, empty; with rowspans, the columns between and after its cells are those the
+    cells of earlier rows cover (in one slot at most: no cells overlap), or empty.
   -->
-  <xsl:template name="fp:colspan-table">
+  <xsl:template name="fp:span-table">
     <xsl:context-item as="element(table)" use="required"/>
     <xsl:param name="groups" as="element()+" required="yes"/>
     <xsl:param name="cols" as="xs:integer" required="yes"/>
     <xsl:param name="prefix" as="xs:string" required="yes"/>
     <xsl:param name="colspans" as="xs:integer+" required="yes"/>
+    <xsl:param name="rowspans" as="xs:integer*" required="yes"/>
     <xsl:param name="xs" as="xs:integer+" required="yes"/>
     <xsl:variable name="trs" as="element(tr)+" select="$groups/tr"/>
     <xsl:variable name="counts" as="xs:integer+" select="$trs ! count(td | th)"/>
@@ -335,41 +403,129 @@
       <xsl:variable name="group-kind" as="xs:string" select="local-name(..)"/>
       <xsl:for-each select="td | th">
         <xsl:variable name="n" as="xs:integer" select="$first + position()"/>
-        <px:cell id="{$prefix}{$n - 1}" row="{$y}" col="{$xs[$n]}" rowspan="1" colspan="{$colspans[$n]}"
+        <px:cell id="{$prefix}{$n - 1}" row="{$y}" col="{$xs[$n]}"
+                 rowspan="{if (empty($rowspans)) then 1 else $rowspans[$n]}" colspan="{$colspans[$n]}"
                  tag="{local-name()}" group="{$group}" group-kind="{$group-kind}">
           <xsl:call-template name="fp:cell-content"/>
         </px:cell>
       </xsl:for-each>
     </xsl:for-each>
     <!-- the grid -->
-    <xsl:for-each select="$trs">
-      <xsl:variable name="y" as="xs:integer" select="position() - 1"/>
-      <xsl:variable name="first" as="xs:integer" select="$firsts[$y + 1]"/>
-      <xsl:variable name="count" as="xs:integer" select="$counts[$y + 1]"/>
-      <px:row index="{$y}" group="{if (empty($group-index)) then 0 else $group-index(generate-id(..))}"
-              group-kind="{local-name(..)}">
-        <xsl:copy-of select="@class"/>
-        <xsl:for-each select="$first + 1 to $first + $count">
-          <xsl:variable name="id" as="xs:string" select="$prefix || . - 1"/>
-          <xsl:for-each select="$xs[current()] to $xs[current()] + $colspans[current()] - 1">
-            <px:slot col="{.}" cell="{$id}"/>
+    <xsl:choose>
+      <xsl:when test="empty($rowspans)">
+        <xsl:for-each select="$trs">
+          <xsl:variable name="y" as="xs:integer" select="position() - 1"/>
+          <xsl:variable name="first" as="xs:integer" select="$firsts[$y + 1]"/>
+          <xsl:variable name="count" as="xs:integer" select="$counts[$y + 1]"/>
+          <px:row index="{$y}" group="{if (empty($group-index)) then 0 else $group-index(generate-id(..))}"
+                  group-kind="{local-name(..)}">
+            <xsl:copy-of select="@class"/>
+            <xsl:for-each select="$first + 1 to $first + $count">
+              <xsl:variable name="id" as="xs:string" select="$prefix || . - 1"/>
+              <xsl:for-each select="$xs[current()] to $xs[current()] + $colspans[current()] - 1">
+                <px:slot col="{.}" cell="{$id}"/>
+              </xsl:for-each>
+            </xsl:for-each>
+            <xsl:for-each select="(if ($count eq 0) then 0 else $xs[$first + $count] + $colspans[$first + $count])
+                                  to $cols - 1">
+              <px:slot col="{.}"/>
+            </xsl:for-each>
+          </px:row>
+        </xsl:for-each>
+      </xsl:when>
+      <xsl:otherwise>
+        <xsl:iterate select="$trs">
+          <!-- [column, colspan, cell number, first row no longer covered] of the multi-row cells of earlier rows -->
+          <xsl:param name="multi-row" as="array(xs:integer)*" select="()"/>
+          <xsl:param name="y" as="xs:integer" select="0"/>
+          <xsl:variable name="first" as="xs:integer" select="$firsts[$y + 1]"/>
+          <xsl:variable name="count" as="xs:integer" select="$counts[$y + 1]"/>
+          <xsl:variable name="active" as="array(xs:integer)*" select="$multi-row[?4 gt $y]"/>
+          <px:row index="{$y}" group="{if (empty($group-index)) then 0 else $group-index(generate-id(..))}"
+                  group-kind="{local-name(..)}">
+            <xsl:copy-of select="@class"/>
+            <xsl:choose>
+              <xsl:when test="empty($active)">
+                <xsl:for-each select="$first + 1 to $first + $count">
+                  <xsl:variable name="id" as="xs:string" select="$prefix || . - 1"/>
+                  <xsl:for-each select="$xs[current()] to $xs[current()] + $colspans[current()] - 1">
+                    <px:slot col="{.}" cell="{$id}"/>
+                  </xsl:for-each>
+                </xsl:for-each>
+                <xsl:for-each select="(if ($count eq 0) then 0 else $xs[$first + $count] + $colspans[$first + $count])
+                                      to $cols - 1">
+                  <px:slot col="{.}"/>
+                </xsl:for-each>
+              </xsl:when>
+              <xsl:otherwise>
+                <!-- column -> the cell of an earlier row that covers it (one: no cells overlap) -->
+                <xsl:variable name="reaching" as="map(xs:integer, xs:integer+)" select="fp:reaching($active)"/>
+                <xsl:iterate select="$first + 1 to $first + $count">
+                  <xsl:param name="next" as="xs:integer" select="0"/>
+                  <xsl:on-completion>
+                    <xsl:call-template name="fp:reaching-slots">
+                      <xsl:with-param name="from" select="$next"/>
+                      <xsl:with-param name="to" select="$cols"/>
+                      <xsl:with-param name="reaching" select="$reaching"/>
+                      <xsl:with-param name="prefix" select="$prefix"/>
+                    </xsl:call-template>
+                  </xsl:on-completion>
+                  <xsl:variable name="x" as="xs:integer" select="$xs[current()]"/>
+                  <xsl:variable name="colspan" as="xs:integer" select="$colspans[current()]"/>
+                  <xsl:variable name="id" as="xs:string" select="$prefix || . - 1"/>
+                  <!-- columns $next to $x - 1: covered by cells of earlier rows -->
+                  <xsl:for-each select="$next to $x - 1">
+                    <px:slot col="{.}" cell="{$prefix}{$reaching(.)}"/>
+                  </xsl:for-each>
+                  <xsl:for-each select="$x to $x + $colspan - 1">
+                    <px:slot col="{.}" cell="{$id}"/>
+                  </xsl:for-each>
+                  <xsl:next-iteration>
+                    <xsl:with-param name="next" select="$x + $colspan"/>
+                  </xsl:next-iteration>
+                </xsl:iterate>
+              </xsl:otherwise>
+            </xsl:choose>
+          </px:row>
+          <xsl:next-iteration>
+            <xsl:with-param name="multi-row"
+                select="$active, (for $n in $first + 1 to $first + $count
+                                  return if ($rowspans[$n] eq 1) then ()
+                                         else [$xs[$n], $colspans[$n], $n - 1, $y + $rowspans[$n]])"/>
+            <xsl:with-param name="y" select="$y + 1"/>
+          </xsl:next-iteration>
+        </xsl:iterate>
+      </xsl:otherwise>
+    </xsl:choose>
+    <!-- the span errors: colspans above 1000 (an effective colspan of 1000); with rowspans, those of fp:colspan and
+         fp:rowspan for each cell with a span attribute -->
+    <xsl:choose>
+      <xsl:when test="empty($rowspans)">
+        <xsl:for-each select="for $n in 1 to count($colspans) return $n[$colspans[$n] eq $f:max-colspan]">
+          <xsl:variable name="declared" as="xs:integer"
+              select="f:parse-non-negative-integer(($trs/(td | th))[current()]/@colspan)"/>
+          <xsl:if test="$declared gt $f:max-colspan">
+            <xsl:sequence select="fp:span-error('colspan-clamped', $prefix || . - 1, $declared, $f:max-colspan)"/>
+          </xsl:if>
+        </xsl:for-each>
+      </xsl:when>
+      <xsl:otherwise>
+        <!-- rows from each row to the end of its row group -->
+        <xsl:variable name="lefts" as="xs:integer+" select="$groups ! reverse(1 to count(tr))"/>
+        <xsl:for-each select="$trs">
+          <xsl:variable name="y" as="xs:integer" select="position()"/>
+          <xsl:variable name="first" as="xs:integer" select="$firsts[$y]"/>
+          <xsl:for-each select="td | th">
+            <xsl:if test="exists(@colspan) or exists(@rowspan)">
+              <xsl:variable name="n" as="xs:integer" select="$first + position()"/>
+              <xsl:variable name="id" as="xs:string" select="$prefix || $n - 1"/>
+              <xsl:sequence select="if ($colspans[$n] eq $f:max-colspan) then fp:colspan(., $id)?errors else (),
+                                    if (exists(@rowspan)) then fp:rowspan(., $id, $lefts[$y])?errors else ()"/>
+            </xsl:if>
           </xsl:for-each>
         </xsl:for-each>
-        <xsl:for-each select="(if ($count eq 0) then 0 else $xs[$first + $count] + $colspans[$first + $count])
-                              to $cols - 1">
-          <px:slot col="{.}"/>
-        </xsl:for-each>
-      </px:row>
-    </xsl:for-each>
-    <!-- the errors: colspans above 1000 (an effective colspan of 1000), rows without cells, columns without an
-         anchored cell -->
-    <xsl:for-each select="for $n in 1 to count($colspans) return $n[$colspans[$n] eq $f:max-colspan]">
-      <xsl:variable name="declared" as="xs:integer"
-          select="f:parse-non-negative-integer(($trs/(td | th))[current()]/@colspan)"/>
-      <xsl:if test="$declared gt $f:max-colspan">
-        <xsl:sequence select="fp:span-error('colspan-clamped', $prefix || . - 1, $declared, $f:max-colspan)"/>
-      </xsl:if>
-    </xsl:for-each>
+      </xsl:otherwise>
+    </xsl:choose>
     <xsl:for-each select="1 to count($trs)">
       <xsl:if test="$counts[current()] eq 0">
         <px:error code="empty-row" row="{. - 1}"/>
