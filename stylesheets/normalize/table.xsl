@@ -129,42 +129,90 @@
     The anchor column of each cell of the rows $trs (tree order, which is table order), whose effective colspans and
     rowspans are $colspans and $rowspans: "processing rows" steps 5 to 17, the first column at or after the end of
     the row's previous cell that no cell of an earlier row covers. Ends with -1 (and stops) at the first cell that
-    spans a column a cell of an earlier row covers (overlapping cells: the caller takes the general steps).
+    spans a column a cell of an earlier row covers (overlapping cells: the caller takes the general steps). A row
+    that no cell of an earlier row reaches and whose cells have no span attribute (most rows) has its cells in
+    columns 0, 1, ... without a step per cell.
   -->
   <xsl:function name="fp:span-anchors" as="xs:integer*">
     <xsl:param name="trs" as="element(tr)+"/>
     <xsl:param name="colspans" as="xs:integer+"/>
     <xsl:param name="rowspans" as="xs:integer+"/>
-    <!-- the row index of each cell -->
-    <xsl:variable name="ys" as="xs:integer*" select="$trs ! (for $y in position() - 1 return (td | th) ! $y)"/>
-    <xsl:iterate select="1 to count($ys)">
-      <xsl:param name="y" as="xs:integer" select="-1"/>
-      <xsl:param name="x" as="xs:integer" select="0"/>
+    <xsl:iterate select="$trs">
+      <xsl:param name="y" as="xs:integer" select="0"/>
+      <!-- the cells of the rows before this one -->
+      <xsl:param name="before" as="xs:integer" select="0"/>
       <!-- column -> first row index no longer covered by the multi-row cells placed so far in that column -->
       <xsl:param name="covered-until" as="map(xs:integer, xs:integer)" select="map {}"/>
-      <xsl:variable name="n" as="xs:integer" select="."/>
-      <xsl:variable name="row" as="xs:integer" select="$ys[$n]"/>
-      <xsl:variable name="from" as="xs:integer" select="if ($row eq $y) then $x else 0"/>
-      <!-- the first free column ($from plus the number of covered columns is free) -->
+      <!-- the first row that no multi-row cell placed so far covers -->
+      <xsl:param name="reach" as="xs:integer" select="0"/>
+      <xsl:variable name="cells" as="element()*" select="td | th"/>
+      <xsl:variable name="count" as="xs:integer" select="count($cells)"/>
+      <xsl:choose>
+        <xsl:when test="$reach le $y and empty($cells[exists(@colspan) or exists(@rowspan)])">
+          <xsl:sequence select="0 to $count - 1"/>
+          <xsl:next-iteration>
+            <xsl:with-param name="y" select="$y + 1"/>
+            <xsl:with-param name="before" select="$before + $count"/>
+            <xsl:with-param name="covered-until" select="map {}"/>
+          </xsl:next-iteration>
+        </xsl:when>
+        <xsl:otherwise>
+          <xsl:variable name="placed" as="item()*"
+              select="fp:span-row-anchors($y, subsequence($colspans, $before + 1, $count),
+                                          subsequence($rowspans, $before + 1, $count), $covered-until)"/>
+          <xsl:variable name="state" as="item()" select="$placed[last()]"/>
+          <xsl:choose>
+            <xsl:when test="$state instance of xs:integer">
+              <!-- overlapping cells: the anchors so far, then -1 -->
+              <xsl:break select="$placed"/>
+            </xsl:when>
+            <xsl:otherwise>
+              <xsl:sequence select="$placed[position() lt last()]"/>
+              <xsl:next-iteration>
+                <xsl:with-param name="y" select="$y + 1"/>
+                <xsl:with-param name="before" select="$before + $count"/>
+                <xsl:with-param name="covered-until" select="$state"/>
+                <xsl:with-param name="reach"
+                    select="max(($reach, $y + max(subsequence($rowspans, $before + 1, $count))))"/>
+              </xsl:next-iteration>
+            </xsl:otherwise>
+          </xsl:choose>
+        </xsl:otherwise>
+      </xsl:choose>
+    </xsl:iterate>
+  </xsl:function>
+
+  <!-- The anchor columns of the cells of row $y, of effective colspans $colspans and rowspans $rowspans (see
+       fp:span-anchors), then the columns covered after it (map: column -> first row no longer covered); or the
+       anchors before the first cell that overlaps a cell of an earlier row, then -1. -->
+  <xsl:function name="fp:span-row-anchors" as="item()+">
+    <xsl:param name="y" as="xs:integer"/>
+    <xsl:param name="colspans" as="xs:integer*"/>
+    <xsl:param name="rowspans" as="xs:integer*"/>
+    <xsl:param name="covered-until" as="map(xs:integer, xs:integer)"/>
+    <xsl:iterate select="1 to count($colspans)">
+      <xsl:param name="x" as="xs:integer" select="0"/>
+      <xsl:param name="covered-until" as="map(xs:integer, xs:integer)" select="$covered-until"/>
+      <xsl:on-completion select="$covered-until"/>
+      <!-- the first free column ($x plus the number of covered columns is free) -->
       <xsl:variable name="anchor" as="xs:integer"
-          select="if ($covered-until($from) gt $row)
-                  then fp:first-free-column($covered-until, $from, $from + map:size($covered-until), $row)
-                  else $from"/>
-      <xsl:variable name="colspan" as="xs:integer" select="$colspans[$n]"/>
-      <xsl:variable name="rowspan" as="xs:integer" select="$rowspans[$n]"/>
+          select="if ($covered-until($x) gt $y)
+                  then fp:first-free-column($covered-until, $x, $x + map:size($covered-until), $y)
+                  else $x"/>
+      <xsl:variable name="colspan" as="xs:integer" select="$colspans[current()]"/>
+      <xsl:variable name="rowspan" as="xs:integer" select="$rowspans[current()]"/>
       <xsl:choose>
         <xsl:when test="$colspan gt 1 and map:size($covered-until) gt 0
-                        and (some $c in $anchor + 1 to $anchor + $colspan - 1 satisfies $covered-until($c) gt $row)">
+                        and (some $c in $anchor + 1 to $anchor + $colspan - 1 satisfies $covered-until($c) gt $y)">
           <xsl:break select="-1"/>
         </xsl:when>
         <xsl:otherwise>
           <xsl:sequence select="$anchor"/>
           <xsl:next-iteration>
-            <xsl:with-param name="y" select="$row"/>
             <xsl:with-param name="x" select="$anchor + $colspan"/>
             <xsl:with-param name="covered-until"
                 select="if ($rowspan eq 1) then $covered-until
-                        else fp:cover-columns($covered-until, $anchor, $colspan, $row + $rowspan)"/>
+                        else fp:cover-columns($covered-until, $anchor, $colspan, $y + $rowspan)"/>
           </xsl:next-iteration>
         </xsl:otherwise>
       </xsl:choose>
