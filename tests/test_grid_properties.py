@@ -344,8 +344,9 @@ def stage_and_general_steps():
     processor = PySaxonProcessor(license=False)
     normalize = builtin_stylesheet("normalize.xsl")
     compiler = processor.new_xslt30_processor()
+    general = GENERAL_STEPS.replace("NORMALIZE", normalize.resolve().as_uri())
     return (processor, compiler.compile_stylesheet(stylesheet_file=str(normalize)),
-            compiler.compile_stylesheet(stylesheet_text=GENERAL_STEPS.replace("NORMALIZE", normalize.resolve().as_uri())))
+            compiler.compile_stylesheet(stylesheet_text=general))
 
 
 ROWSPAN_VALUES = ["2", "2", "3", "0", "1", "-1", "x", " 4", "9", "70000", "99999999999999999999999"]

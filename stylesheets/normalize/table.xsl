@@ -122,7 +122,9 @@
     <xsl:sequence select="$groups ! (let $size := count(tr)
                                      return tr ! (let $left := $size - position() + 1
                                                   return (td | th) ! (if (empty(@rowspan)) then 1
-                                                                      else fp:rowspan-value(f:parse-non-negative-integer(@rowspan), $left))))"/>
+                                                                      else fp:rowspan-value(
+                                                                          f:parse-non-negative-integer(@rowspan),
+                                                                          $left))))"/>
   </xsl:function>
 
   <!--

@@ -34,7 +34,8 @@
 
   <!-- $fp:inline-only with empty br elements among the inline elements (no hidden text, no block) -->
   <xsl:variable name="fp:inline-or-br" static="yes" as="xs:string"
-      select="replace($fp:inline-only, 'self::img\[empty\(node\(\)\)\]', 'self::img[empty(node())] or self::br[empty(node())]')"/>
+      select="replace($fp:inline-only, 'self::img\[empty\(node\(\)\)\]',
+                      'self::img[empty(node())] or self::br[empty(node())]')"/>
 
   <xsl:mode name="m:visible-text" on-no-match="fail" on-multiple-match="fail"/>
 
@@ -53,9 +54,9 @@
       <!-- only text, inline elements and empty br elements (a cell of lines): each text node's whitespace as spaces
            and each br as a line feed, in document order, as the general way gives them -->
       <xsl:when _test="$container/{$fp:inline-or-br}">
-        <xsl:sequence select="f:normalize-visible-text(string-join($container/descendant::node()[self::text() or self::br]
-                                                                   ! (if (self::br) then '&#10;'
-                                                                      else translate(., '&#9;&#10;&#13;', '   '))))"/>
+        <xsl:sequence select="f:normalize-visible-text(string-join(
+                                  $container/descendant::node()[self::text() or self::br]
+                                  ! (if (self::br) then '&#10;' else translate(., '&#9;&#10;&#13;', '   '))))"/>
       </xsl:when>
       <xsl:otherwise>
         <xsl:variable name="pieces" as="xs:string*">
