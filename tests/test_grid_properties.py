@@ -210,7 +210,7 @@ CONTENTS = ["x", "", " 1,234 ", '<a href="/p">link</a> tail', "<b>bold</b>", '<i
        row_class=st.sampled_from(["", ' class="r"']))
 def test_a_table_without_spans_is_the_same_grid_by_either_path(table, columns: str, row_class: str,
                                                                normalizer: Normalizer) -> None:
-    """A table without span attributes is written from its row groups directly (normalize/table.xsl,
+    """A table without span attributes is written from its row groups directly (normalize/simple.xsl,
     fp:simple-table); rowspan="1" on every cell, which changes nothing in WHATWG's algorithm, sends it through the
     general steps. Both give the same grid document (cells, content, links, errors; the width and empty columns
     that column groups give; the rows' class)."""
@@ -244,7 +244,7 @@ def test_a_table_without_spans_is_the_same_grid_by_either_path(table, columns: s
 def test_a_table_with_colspans_only_is_the_same_grid_by_either_path(table, columns: str,
                                                                     normalizer: Normalizer) -> None:
     """A table with colspan attributes and no rowspan attribute is written from its row groups directly, each row's
-    cells one after the other (normalize/table.xsl, fp:colspan-table); rowspan="1" on every cell sends it through the
+    cells one after the other (normalize/simple.xsl, fp:span-table); rowspan="1" on every cell sends it through the
     general steps. Both give the same grid document: anchors and effective colspans (invalid, zero and huge values),
     the slots, colspan-clamped errors, the width, and the empty rows and columns (columns that only a colspan or
     the column groups cover)."""
@@ -370,9 +370,9 @@ span_cells = st.tuples(st.sampled_from(["td", "th"]), st.sampled_from(CONTENTS[:
                                    (("td", "x", "2", None),))),), columns="", row_class="")  # overlap
 def test_a_table_with_spans_is_the_same_grid_by_the_general_steps(table, columns: str, row_class: str,
                                                                    stage_and_general_steps) -> None:
-    """Every direct path of fp:table-model (normalize/table.xsl: tables without spans, with colspans only, and with
-    rowspans, fp:span-anchors and fp:span-table) gives the grid document that the general steps (f:table-rows,
-    f:place-rows, fp:grid-row) give: anchors, effective spans (zero, invalid, huge and clipped rowspans, several row
+    """Every direct path of fp:table-model (normalize/table.xsl, normalize/simple.xsl: tables without spans, with
+    colspans only, and with rowspans, fp:span-anchors and fp:span-table) gives the grid document that the general
+    steps (f:table-rows, f:place-rows, fp:grid-row) give: anchors, effective spans (zero, invalid, huge and clipped rowspans, several row
     groups, tfoot), the slots that cells of earlier rows cover, the span errors in tree order, overlapping cells
     (which take the general steps), the width and the empty rows and columns."""
     from pyxform.stages.clean import clean_for_bytes
