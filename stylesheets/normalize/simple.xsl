@@ -31,7 +31,8 @@
     The anchor column of each cell of the rows $trs (tree order, which is table order), whose effective colspans and
     rowspans are $colspans and $rowspans: "processing rows" steps 5 to 17, the first column at or after the end of
     the row's previous cell that no cell of an earlier row covers. Ends with -1 (and stops) at the first cell that
-    spans a column a cell of an earlier row covers (overlapping cells: the caller takes the general steps). A row
+    spans a column a cell of an earlier row covers (overlapping cells) or that makes the table wider than $max-slots
+    allows: the caller takes the general steps (which raise px:limit for the latter). A row
     that no cell of an earlier row reaches and whose cells have no span attribute (most rows) has its cells in
     columns 0, 1, ... without a step per cell.
   -->
@@ -61,11 +62,11 @@
         <xsl:otherwise>
           <xsl:variable name="placed" as="item()*"
               select="fp:span-row-anchors($y, subsequence($colspans, $before + 1, $count),
-                                          subsequence($rowspans, $before + 1, $count), $covered-until)"/>
+                                          subsequence($rowspans, $before + 1, $count), $covered-until, count($trs))"/>
           <xsl:variable name="state" as="item()" select="$placed[last()]"/>
           <xsl:choose>
             <xsl:when test="$state instance of xs:integer">
-              <!-- overlapping cells: the anchors so far, then -1 -->
+              <!-- overlapping cells, or too many slots: the anchors so far, then -1 -->
               <xsl:break select="$placed"/>
             </xsl:when>
             <xsl:otherwise>
@@ -85,13 +86,15 @@
   </xsl:function>
 
   <!-- The anchor columns of the cells of row $y, of effective colspans $colspans and rowspans $rowspans (see
-       fp:span-anchors), then the columns covered after it (map: column -> first row no longer covered); or the
-       anchors before the first cell that overlaps a cell of an earlier row, then -1. -->
+       fp:span-anchors; $row-count: the table's rows), then the columns covered after it (map: column -> first row
+       no longer covered); or the anchors before the first cell that overlaps a cell of an earlier row or ends past
+       the columns that $max-slots allows, then -1. -->
   <xsl:function name="fp:span-row-anchors" as="item()+">
     <xsl:param name="y" as="xs:integer"/>
     <xsl:param name="colspans" as="xs:integer*"/>
     <xsl:param name="rowspans" as="xs:integer*"/>
     <xsl:param name="covered-until" as="map(xs:integer, xs:integer)"/>
+    <xsl:param name="row-count" as="xs:integer"/>
     <xsl:iterate select="1 to count($colspans)">
       <xsl:param name="x" as="xs:integer" select="0"/>
       <xsl:param name="covered-until" as="map(xs:integer, xs:integer)" select="$covered-until"/>
@@ -104,6 +107,11 @@
       <xsl:variable name="colspan" as="xs:integer" select="$colspans[current()]"/>
       <xsl:variable name="rowspan" as="xs:integer" select="$rowspans[current()]"/>
       <xsl:choose>
+        <!-- a table wider than $max-slots allows: the general steps raise px:limit (before the columns are
+             covered) -->
+        <xsl:when test="($anchor + $colspan) * $row-count gt $max-slots">
+          <xsl:break select="-1"/>
+        </xsl:when>
         <xsl:when test="$colspan gt 1 and map:size($covered-until) gt 0
                         and (some $c in $anchor + 1 to $anchor + $colspan - 1 satisfies $covered-until($c) gt $y)">
           <xsl:break select="-1"/>
