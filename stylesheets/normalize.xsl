@@ -7,6 +7,7 @@
     normalize/rows.xsl   the table model: rows and row groups, cell anchors and effective spans (functions)
     normalize/grid.xsl   the dense grid (named templates) and the table model errors (functions)
     normalize/table.xsl  mode m:normalize-table: one table -> px:table or px:table-failure
+    normalize/simple.xsl the direct path of a simple table: anchors from its rows, its px:table from its row groups
     normalize/cells.xsl  fp:cell-content: one td/th -> the content of its px:cell
     normalize/text.xsl   mode m:visible-text: the visible text of a cell or caption
     normalize/functions.xsl the stage's functions (WHATWG microsyntaxes, text normalization, locators)
@@ -25,6 +26,7 @@
   <xsl:include href="normalize/rows.xsl"/>
   <xsl:include href="normalize/grid.xsl"/>
   <xsl:include href="normalize/table.xsl"/>
+  <xsl:include href="normalize/simple.xsl"/>
   <xsl:include href="normalize/cells.xsl"/>
   <xsl:include href="normalize/text.xsl"/>
 

@@ -7,7 +7,8 @@ outside groups), empty rows and groups, th and td, and span attributes valid, in
 - the grid does not depend on whether the optional end tags are written;
 - the grid XML is valid against schemas/grid.xsd;
 - a table without span attributes, and one with colspan attributes only, gives the same grid by the direct path and
-  by the general steps.
+  by the general steps; any table (rowspans, overlapping cells) gives the same grid document by the stage and by the
+  general steps alone (an importing stylesheet whose fp:table-model has no direct path).
 """
 
 from __future__ import annotations
@@ -209,7 +210,7 @@ CONTENTS = ["x", "", " 1,234 ", '<a href="/p">link</a> tail', "<b>bold</b>", '<i
        row_class=st.sampled_from(["", ' class="r"']))
 def test_a_table_without_spans_is_the_same_grid_by_either_path(table, columns: str, row_class: str,
                                                                normalizer: Normalizer) -> None:
-    """A table without span attributes is written from its row groups directly (normalize/table.xsl,
+    """A table without span attributes is written from its row groups directly (normalize/simple.xsl,
     fp:simple-table); rowspan="1" on every cell, which changes nothing in WHATWG's algorithm, sends it through the
     general steps. Both give the same grid document (cells, content, links, errors; the width and empty columns
     that column groups give; the rows' class)."""
@@ -243,7 +244,7 @@ def test_a_table_without_spans_is_the_same_grid_by_either_path(table, columns: s
 def test_a_table_with_colspans_only_is_the_same_grid_by_either_path(table, columns: str,
                                                                     normalizer: Normalizer) -> None:
     """A table with colspan attributes and no rowspan attribute is written from its row groups directly, each row's
-    cells one after the other (normalize/table.xsl, fp:colspan-table); rowspan="1" on every cell sends it through the
+    cells one after the other (normalize/simple.xsl, fp:span-table); rowspan="1" on every cell sends it through the
     general steps. Both give the same grid document: anchors and effective colspans (invalid, zero and huge values),
     the slots, colspan-clamped errors, the width, and the empty rows and columns (columns that only a colspan or
     the column groups cover)."""
@@ -286,8 +287,9 @@ def inline_content(depth: int = 0) -> st.SearchStrategy[str]:
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(content=inline_content())
 def test_the_string_value_shortcut_of_visible_text_is_the_general_walk(content: str, normalizer: Normalizer) -> None:
-    """A cell, link or caption of inline elements and text has the visible text the general walk (mode
-    m:visible-text) gives the same content with a <wbr> in each container (which the shortcut does not take)."""
+    """A cell, link or caption of inline elements and text (and br elements: lines) has the visible text the general
+    walk (mode m:visible-text) gives the same content with a <wbr> in each container (which the shortcuts do not
+    take)."""
     forced = content.replace("</a>", "<wbr></a>") + "<wbr>"
     page = ("<!DOCTYPE html><html><head><title>v</title></head><body>"
             f"<table><caption>{content}</caption><tr><td>{content}</td><th>{content}</th></tr></table>"
@@ -313,3 +315,78 @@ def test_the_string_value_shortcut_inside_the_general_walk_is_the_general_walk(c
             f"<table><tr><td>a<{block}>{forced}<wbr></{block}>{forced}</td></tr></table></body></html>")
     shortcut, general = grid(page, normalizer=normalizer).tables
     assert [cell.text for cell in shortcut.cells] == [cell.text for cell in general.cells]
+
+
+# The general steps alone (normalize/table.xsl's fp:table-model without its direct paths): f:table-rows,
+# f:place-rows and a record per row for every table. The stage's output is compared with this one's.
+GENERAL_STEPS = """<xsl:stylesheet version="3.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform"
+    xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:f="urn:pyxform:function"
+    xmlns:fp="urn:pyxform:function:private" xpath-default-namespace="http://www.w3.org/1999/xhtml">
+  <xsl:import href="NORMALIZE"/>
+  <xsl:function name="fp:table-model" as="map(*)">
+    <xsl:param name="table" as="element(table)"/>
+    <xsl:param name="index" as="xs:integer"/>
+    <xsl:variable name="checked" as="element(table)" select="fp:checked-depth($table)"/>
+    <xsl:variable name="placed" as="map(*)+"
+        select="f:place-rows($index, f:table-rows($checked), f:column-group-width($checked), $max-slots)"/>
+    <xsl:sequence select="map { 'rows': fp:checked-area($placed[position() lt last()], $max-slots),
+                                'cols': $placed[last()]?cols }"/>
+  </xsl:function>
+</xsl:stylesheet>"""
+
+
+@pytest.fixture(scope="module")
+def stage_and_general_steps():
+    from saxonche import PySaxonProcessor
+
+    from pyxform.runtime.saxon import builtin_stylesheet
+
+    processor = PySaxonProcessor(license=False)
+    normalize = builtin_stylesheet("normalize.xsl")
+    compiler = processor.new_xslt30_processor()
+    general = GENERAL_STEPS.replace("NORMALIZE", normalize.resolve().as_uri())
+    return (processor, compiler.compile_stylesheet(stylesheet_file=str(normalize)),
+            compiler.compile_stylesheet(stylesheet_text=general))
+
+
+ROWSPAN_VALUES = ["2", "2", "3", "0", "1", "-1", "x", " 4", "9", "70000", "99999999999999999999999"]
+span_cells = st.tuples(st.sampled_from(["td", "th"]), st.sampled_from(CONTENTS[:6]),
+                       st.one_of(st.none(), st.none(), st.none(), st.sampled_from(["2", "0", "3", "1001", "x"])),
+                       st.one_of(st.none(), st.none(), st.sampled_from(ROWSPAN_VALUES)))
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(table=st.lists(st.builds(GenGroup, kind=st.sampled_from(["thead", "tbody", "tbody", "tfoot", "loose"]),
+                                rows=st.lists(st.lists(span_cells, max_size=5).map(tuple), max_size=5).map(tuple)),
+                      min_size=1, max_size=4).map(tuple),
+       columns=st.sampled_from(["", "<colgroup span=3></colgroup>", "<col span=9>"]),
+       row_class=st.sampled_from(["", ' class="r"']))
+@example(table=(GenGroup("thead", ((("th", "x", None, None), ("th", "x", "2", None)),)),
+                GenGroup("tbody", ((("th", "x", None, "3"), ("td", "x", None, None), ("td", "x", None, "2")),
+                                   (("td", "x", "2", None),), (("td", "x", None, "0"), ("td", "x", None, None)))),
+                GenGroup("tfoot", ((("td", "x", None, "2"),),))),
+         columns="", row_class="")
+@example(table=(GenGroup("tbody", ((("th", "x", None, "2"), ("td", "x", None, None)),
+                                   (("td", "x", "2", None),))),), columns="", row_class="")  # overlap
+def test_a_table_with_spans_is_the_same_grid_by_the_general_steps(table, columns: str, row_class: str,
+                                                                   stage_and_general_steps) -> None:
+    """Every direct path of fp:table-model (normalize/table.xsl, normalize/simple.xsl: tables without spans, with
+    colspans only, and with rowspans, fp:span-anchors and fp:span-table) gives the grid document that the general
+    steps (f:table-rows, f:place-rows, fp:grid-row) give: anchors, effective spans (zero, invalid, huge and clipped rowspans, several row
+    groups, tfoot), the slots that cells of earlier rows cover, the span errors in tree order, overlapping cells
+    (which take the general steps), the width and the empty rows and columns."""
+    from pyxform.stages.clean import clean_for_bytes
+
+    processor, stage, general = stage_and_general_steps
+    out = ["<!DOCTYPE html><html><head><title>g</title></head><body><table>", columns]
+    for group in merged_groups(table):
+        out.append(f"<{group.kind}>" if group.kind != "loose" else "")
+        for row in group.rows:
+            out.append(f"<tr{row_class}>" + "".join(
+                f"<{tag}{'' if colspan is None else f' colspan={colspan!r}'}"
+                f"{'' if rowspan is None else f' rowspan={rowspan!r}'}>{content}</{tag}>"
+                for tag, content, colspan, rowspan in row) + "</tr>")
+        out.append(f"</{group.kind}>" if group.kind != "loose" else "")
+    page = "".join(out) + "</table></body></html>"
+    node = processor.parse_xml(xml_text=clean_for_bytes(page).tables_to_bytes().decode("utf-8"))
+    assert stage.transform_to_string(xdm_node=node) == general.transform_to_string(xdm_node=node)

@@ -333,12 +333,23 @@
       <xsl:otherwise>
         <xsl:variable name="clamped" as="xs:integer" select="min(($declared, $f:max-rowspan))"/>
         <xsl:sequence select="map {
-            'value': min(($clamped, $left)),
+            'value': fp:rowspan-value($declared, $left),
             'errors': (if ($declared gt $f:max-rowspan)
                        then fp:span-error('rowspan-clamped', $id, $declared, $f:max-rowspan) else (),
                        if ($clamped gt $left) then fp:span-error('rowspan-clipped', $id, $declared, $left) else ()) }"/>
       </xsl:otherwise>
     </xsl:choose>
+  </xsl:function>
+
+  <!-- The effective rowspan of a cell whose rowspan attribute gives $declared (f:parse-non-negative-integer), $left
+       rows from the end of its row group (the value of fp:rowspan): error -> 1; 0 -> $left; then at most 65534 and
+       at most $left. -->
+  <xsl:function name="fp:rowspan-value" as="xs:integer">
+    <xsl:param name="declared" as="xs:integer?"/>
+    <xsl:param name="left" as="xs:integer"/>
+    <xsl:sequence select="if (empty($declared) or $declared eq 1) then 1
+                          else if ($declared eq 0) then $left
+                          else min(($declared, $f:max-rowspan, $left))"/>
   </xsl:function>
 
   <xsl:function name="fp:span-error" as="element(px:error)">

@@ -61,17 +61,20 @@
     fp:table-model($table, $index): map { 'rows': the row records of f:place-rows in table order, 'cols': the width };
     or, for a simple table, map { 'groups': its row groups, 'row-count': its number of rows, 'cols': the width,
     'colspans': the effective colspan of each cell in tree order, 'xs': the anchor column of each cell in tree order
-    (both empty when no cell has a colspan attribute) }. Raises px:limit for a table nested deeper than $max-depth,
+    (both empty when no cell has a span attribute), 'rowspans': the effective rowspan of each cell in tree order
+    (empty when no cell has a rowspan attribute) }. Raises px:limit for a table nested deeper than $max-depth,
     wider than $max-slots allows, or whose cells' areas add up to more than $max-slots.
 
     A simple table (most tables) has its rows in thead, tbody and tfoot elements (no tr child: the HTML parser puts
-    such rows in a tbody), no tfoot with rows before another row group with rows (so table order is tree order and
-    the row groups with rows are the groups, in order), and no cell with a rowspan attribute: no cell covers a slot
-    of a later row, so a row's cells are anchored one after the other from column 0, each spanning its effective
-    colspan (1 without the attribute: cell i of row y in slot (y, i - 1)); the width is the widest row (or the
-    column groups' width), and there are no overlap errors. Its grid is written from its row groups directly
-    (fp:simple-table), the same as from the records, without a map per row. A simple table of more than $max-slots
-    slots takes the general steps, which raise the error.
+    such rows in a tbody) and no tfoot with rows before another row group with rows (so table order is tree order
+    and the row groups with rows are the groups, in order), and no two of its cells cover one slot. Without a
+    rowspan attribute no cell covers a slot of a later row, so a row's cells are anchored one after the other from
+    column 0, each spanning its effective colspan (1 without the attribute: cell i of row y in slot (y, i - 1))
+    (fp:anchors); with rowspans, each cell in the first column its row's earlier cells and the cells of earlier
+    rows leave free (fp:span-anchors, which finds overlapping cells: such a table takes the general steps). The
+    width is the widest row (or the column groups' width), and there are no overlap errors. Its grid is written
+    from its row groups directly (fp:simple-table, fp:span-table), the same as from the records, without a map per
+    row. A simple table of more than $max-slots slots takes the general steps, which raise the error.
   -->
   <xsl:function name="fp:table-model" as="map(*)">
     <xsl:param name="table" as="element(table)"/>
@@ -80,14 +83,20 @@
     <xsl:variable name="groups" as="element()*" select="$checked/(thead | tbody | tfoot)[tr]"/>
     <!-- the cells with a span attribute (one pass over the cells) -->
     <xsl:variable name="spanned" as="element()*" select="$groups/tr/(td | th)[exists(@colspan) or exists(@rowspan)]"/>
-    <xsl:variable name="simple" as="xs:boolean"
-        select="exists($groups) and empty($checked/tr) and empty($groups[position() lt last()][self::tfoot])
-                and empty($spanned[exists(@rowspan)])"/>
-    <!-- the effective colspans and the anchor columns, when a cell has a colspan attribute (fp:anchors) -->
+    <xsl:variable name="in-order" as="xs:boolean"
+        select="exists($groups) and empty($checked/tr) and empty($groups[position() lt last()][self::tfoot])"/>
+    <!-- the effective colspans and rowspans and the anchor columns, when a cell has a span attribute -->
     <xsl:variable name="colspans" as="xs:integer*"
-        select="if ($simple and exists($spanned))
+        select="if ($in-order and exists($spanned))
                 then $groups/tr/(td | th) ! (if (exists(@colspan)) then fp:span(@colspan) else 1) else ()"/>
-    <xsl:variable name="xs" as="xs:integer*" select="if (exists($colspans)) then fp:anchors($groups/tr, $colspans) else ()"/>
+    <xsl:variable name="rowspans" as="xs:integer*"
+        select="if ($in-order and exists($spanned[exists(@rowspan)])) then fp:rowspans($groups) else ()"/>
+    <!-- fp:span-anchors ends with -1 where two cells overlap -->
+    <xsl:variable name="xs" as="xs:integer*"
+        select="if (empty($colspans)) then ()
+                else if (empty($rowspans)) then fp:anchors($groups/tr, $colspans)
+                else fp:span-anchors($groups/tr, $colspans, $rowspans)"/>
+    <xsl:variable name="simple" as="xs:boolean" select="$in-order and not($xs[last()] lt 0)"/>
     <xsl:variable name="rows" as="xs:integer" select="if ($simple) then count($groups/tr) else 0"/>
     <xsl:variable name="width" as="xs:integer"
         select="if (not($simple)) then 0
@@ -96,7 +105,7 @@
     <xsl:choose>
       <xsl:when test="$simple and $rows * $width le $max-slots">
         <xsl:sequence select="map { 'groups': $groups, 'row-count': $rows, 'cols': $width, 'colspans': $colspans,
-                                    'xs': $xs }"/>
+                                    'xs': $xs, 'rowspans': $rowspans }"/>
       </xsl:when>
       <xsl:otherwise>
         <xsl:variable name="placed" as="map(*)+"
@@ -105,27 +114,6 @@
         <xsl:sequence select="map { 'rows': fp:checked-area($records, $max-slots), 'cols': $placed[last()]?cols }"/>
       </xsl:otherwise>
     </xsl:choose>
-  </xsl:function>
-
-  <!-- The anchor column of each cell of the rows $trs (tree order), whose effective colspans are $colspans, when no
-       cell covers a slot of a later row: a row's cells one after the other from column 0. -->
-  <xsl:function name="fp:anchors" as="xs:integer*">
-    <xsl:param name="trs" as="element(tr)+"/>
-    <xsl:param name="colspans" as="xs:integer+"/>
-    <xsl:iterate select="$trs">
-      <xsl:param name="before" as="xs:integer" select="0"/>
-      <xsl:variable name="count" as="xs:integer" select="count(td | th)"/>
-      <xsl:iterate select="subsequence($colspans, $before + 1, $count)">
-        <xsl:param name="x" as="xs:integer" select="0"/>
-        <xsl:sequence select="$x"/>
-        <xsl:next-iteration>
-          <xsl:with-param name="x" select="$x + ."/>
-        </xsl:next-iteration>
-      </xsl:iterate>
-      <xsl:next-iteration>
-        <xsl:with-param name="before" select="$before + $count"/>
-      </xsl:next-iteration>
-    </xsl:iterate>
   </xsl:function>
 
   <xsl:template name="fp:table" as="element(px:table)">
@@ -183,11 +171,12 @@
           </xsl:call-template>
         </xsl:when>
         <xsl:when test="exists($groups)">
-          <xsl:call-template name="fp:colspan-table">
+          <xsl:call-template name="fp:span-table">
             <xsl:with-param name="groups" select="$groups"/>
             <xsl:with-param name="cols" select="$cols"/>
             <xsl:with-param name="prefix" select="$prefix"/>
             <xsl:with-param name="colspans" select="$model?colspans"/>
+            <xsl:with-param name="rowspans" select="$model?rowspans"/>
             <xsl:with-param name="xs" select="$model?xs"/>
           </xsl:call-template>
         </xsl:when>
@@ -225,161 +214,6 @@
         </xsl:otherwise>
       </xsl:choose>
     </px:table>
-  </xsl:template>
-
-  <!--
-    The content of the px:table of a simple table (see fp:table-model): its cells in tree order, one px:row per tr
-    (cell i of the row in column i - 1, the columns after its last cell empty), then an empty-row error for each row
-    without cells and an empty-column error for each column after the widest row (column groups wider than the
-    rows). The same as f:place-rows, fp:grid-row and f:empty-lines give for such a table. $groups: its row groups in
-    tree order (all with rows).
-  -->
-  <xsl:template name="fp:simple-table">
-    <xsl:context-item as="element(table)" use="required"/>
-    <xsl:param name="groups" as="element()+" required="yes"/>
-    <xsl:param name="cols" as="xs:integer" required="yes"/>
-    <xsl:param name="prefix" as="xs:string" required="yes"/>
-    <!-- the rows in tree order; each row's number of cells and the number of its first cell (the cells of the rows
-         before it), counted once, so that both passes below are for-each loops (an xsl:iterate per row group and
-         row costs more); the index of each row group only when there are several (most tables have one) -->
-    <xsl:variable name="trs" as="element(tr)+" select="$groups/tr"/>
-    <xsl:variable name="counts" as="xs:integer+" select="$trs ! count(td | th)"/>
-    <xsl:variable name="firsts" as="xs:integer+">
-      <xsl:iterate select="$counts">
-        <xsl:param name="before" as="xs:integer" select="0"/>
-        <xsl:sequence select="$before"/>
-        <xsl:next-iteration>
-          <xsl:with-param name="before" select="$before + ."/>
-        </xsl:next-iteration>
-      </xsl:iterate>
-    </xsl:variable>
-    <xsl:variable name="group-index" as="map(xs:string, xs:integer)?"
-        select="if (count($groups) eq 1) then ()
-                else map:merge(for $g in 1 to count($groups) return map { generate-id($groups[$g]): $g - 1 })"/>
-    <!-- the cells ($y: the row's index, $first: the number of its first cell) -->
-    <xsl:for-each select="$trs">
-      <xsl:variable name="y" as="xs:integer" select="position() - 1"/>
-      <xsl:variable name="first" as="xs:integer" select="$firsts[$y + 1]"/>
-      <xsl:variable name="group" as="xs:integer"
-          select="if (empty($group-index)) then 0 else $group-index(generate-id(..))"/>
-      <xsl:variable name="group-kind" as="xs:string" select="local-name(..)"/>
-      <xsl:for-each select="td | th">
-        <px:cell id="{$prefix}{$first + position() - 1}" row="{$y}" col="{position() - 1}" rowspan="1" colspan="1"
-                 tag="{local-name()}" group="{$group}" group-kind="{$group-kind}">
-          <xsl:call-template name="fp:cell-content"/>
-        </px:cell>
-      </xsl:for-each>
-    </xsl:for-each>
-    <!-- the grid -->
-    <xsl:for-each select="$trs">
-      <xsl:variable name="y" as="xs:integer" select="position() - 1"/>
-      <xsl:variable name="first" as="xs:integer" select="$firsts[$y + 1]"/>
-      <xsl:variable name="count" as="xs:integer" select="$counts[$y + 1]"/>
-      <px:row index="{$y}" group="{if (empty($group-index)) then 0 else $group-index(generate-id(..))}"
-              group-kind="{local-name(..)}">
-        <xsl:copy-of select="@class"/>
-        <xsl:for-each select="0 to $count - 1">
-          <px:slot col="{.}" cell="{$prefix}{$first + .}"/>
-        </xsl:for-each>
-        <xsl:for-each select="$count to $cols - 1">
-          <px:slot col="{.}"/>
-        </xsl:for-each>
-      </px:row>
-    </xsl:for-each>
-    <!-- the errors: rows without cells, columns after the widest row -->
-    <xsl:for-each select="1 to count($trs)">
-      <xsl:if test="empty($trs[current()]/(td | th))">
-        <px:error code="empty-row" row="{. - 1}"/>
-      </xsl:if>
-    </xsl:for-each>
-    <xsl:for-each select="max((0, $trs ! count(td | th))) to $cols - 1">
-      <px:error code="empty-column" col="{.}"/>
-    </xsl:for-each>
-  </xsl:template>
-
-  <!--
-    The content of the px:table of a simple table with colspan attributes (see fp:table-model): its cells in tree
-    order, one px:row per tr (each cell in the columns from its anchor, as many as its effective colspan; the columns
-    after the row's last cell empty), then a colspan-clamped error for each cell whose colspan is above 1000 (in tree
-    order), an empty-row error for each row without cells and an empty-column error for each column in which no cell
-    is anchored. The same as f:place-rows, fp:grid-row, the span errors and f:empty-lines give for such a table.
-    $colspans and $xs: the effective colspan and the anchor column of each cell in tree order.
-  -->
-  <xsl:template name="fp:colspan-table">
-    <xsl:context-item as="element(table)" use="required"/>
-    <xsl:param name="groups" as="element()+" required="yes"/>
-    <xsl:param name="cols" as="xs:integer" required="yes"/>
-    <xsl:param name="prefix" as="xs:string" required="yes"/>
-    <xsl:param name="colspans" as="xs:integer+" required="yes"/>
-    <xsl:param name="xs" as="xs:integer+" required="yes"/>
-    <xsl:variable name="trs" as="element(tr)+" select="$groups/tr"/>
-    <xsl:variable name="counts" as="xs:integer+" select="$trs ! count(td | th)"/>
-    <xsl:variable name="firsts" as="xs:integer+">
-      <xsl:iterate select="$counts">
-        <xsl:param name="before" as="xs:integer" select="0"/>
-        <xsl:sequence select="$before"/>
-        <xsl:next-iteration>
-          <xsl:with-param name="before" select="$before + ."/>
-        </xsl:next-iteration>
-      </xsl:iterate>
-    </xsl:variable>
-    <xsl:variable name="group-index" as="map(xs:string, xs:integer)?"
-        select="if (count($groups) eq 1) then ()
-                else map:merge(for $g in 1 to count($groups) return map { generate-id($groups[$g]): $g - 1 })"/>
-    <!-- the cells ($n: the cell's position in tree order, 1-based) -->
-    <xsl:for-each select="$trs">
-      <xsl:variable name="y" as="xs:integer" select="position() - 1"/>
-      <xsl:variable name="first" as="xs:integer" select="$firsts[$y + 1]"/>
-      <xsl:variable name="group" as="xs:integer"
-          select="if (empty($group-index)) then 0 else $group-index(generate-id(..))"/>
-      <xsl:variable name="group-kind" as="xs:string" select="local-name(..)"/>
-      <xsl:for-each select="td | th">
-        <xsl:variable name="n" as="xs:integer" select="$first + position()"/>
-        <px:cell id="{$prefix}{$n - 1}" row="{$y}" col="{$xs[$n]}" rowspan="1" colspan="{$colspans[$n]}"
-                 tag="{local-name()}" group="{$group}" group-kind="{$group-kind}">
-          <xsl:call-template name="fp:cell-content"/>
-        </px:cell>
-      </xsl:for-each>
-    </xsl:for-each>
-    <!-- the grid -->
-    <xsl:for-each select="$trs">
-      <xsl:variable name="y" as="xs:integer" select="position() - 1"/>
-      <xsl:variable name="first" as="xs:integer" select="$firsts[$y + 1]"/>
-      <xsl:variable name="count" as="xs:integer" select="$counts[$y + 1]"/>
-      <px:row index="{$y}" group="{if (empty($group-index)) then 0 else $group-index(generate-id(..))}"
-              group-kind="{local-name(..)}">
-        <xsl:copy-of select="@class"/>
-        <xsl:for-each select="$first + 1 to $first + $count">
-          <xsl:variable name="id" as="xs:string" select="$prefix || . - 1"/>
-          <xsl:for-each select="$xs[current()] to $xs[current()] + $colspans[current()] - 1">
-            <px:slot col="{.}" cell="{$id}"/>
-          </xsl:for-each>
-        </xsl:for-each>
-        <xsl:for-each select="(if ($count eq 0) then 0 else $xs[$first + $count] + $colspans[$first + $count])
-                              to $cols - 1">
-          <px:slot col="{.}"/>
-        </xsl:for-each>
-      </px:row>
-    </xsl:for-each>
-    <!-- the errors: colspans above 1000 (an effective colspan of 1000), rows without cells, columns without an
-         anchored cell -->
-    <xsl:for-each select="for $n in 1 to count($colspans) return $n[$colspans[$n] eq $f:max-colspan]">
-      <xsl:variable name="declared" as="xs:integer"
-          select="f:parse-non-negative-integer(($trs/(td | th))[current()]/@colspan)"/>
-      <xsl:if test="$declared gt $f:max-colspan">
-        <xsl:sequence select="fp:span-error('colspan-clamped', $prefix || . - 1, $declared, $f:max-colspan)"/>
-      </xsl:if>
-    </xsl:for-each>
-    <xsl:for-each select="1 to count($trs)">
-      <xsl:if test="$counts[current()] eq 0">
-        <px:error code="empty-row" row="{. - 1}"/>
-      </xsl:if>
-    </xsl:for-each>
-    <xsl:variable name="anchors" as="map(xs:integer, xs:boolean)"
-        select="map:merge(distinct-values($xs) ! map { .: true() })"/>
-    <xsl:for-each select="(0 to $cols - 1)[not(map:contains($anchors, .))]">
-      <px:error code="empty-column" col="{.}"/>
-    </xsl:for-each>
   </xsl:template>
 
   <!-- The id of $cell, a cell of $table. -->

@@ -24,13 +24,15 @@
     string value with each whitespace character as a space (comments and processing instructions add nothing to
     either). f:visible-text takes a container of that kind by its string value, and the general way an element of
     that kind inside a container (rules below: about a tenth of f:visible-text's instructions on real pages, one
-    template call per node less). A static variable, so that the three tests are one list. The common names first:
+    template call per node less). Static variables, so that the three tests are one list. The common names first:
     a test stops at the first that fits.
   -->
+  <xsl:variable name="fp:inline-names" static="yes" as="xs:string"
+      select="'self::a or self::span or self::i or self::b or self::sup or self::small or self::strong or self::abbr
+               or self::sub or self::u or self::s or self::font or self::em or self::code or self::tt or self::big
+               or self::img[empty(node())]'"/>
   <xsl:variable name="fp:inline-only" static="yes" as="xs:string"
-      select="'empty(descendant::*[not(self::a or self::span or self::i or self::b or self::sup or self::small
-               or self::strong or self::abbr or self::sub or self::u or self::s or self::font or self::em or self::code
-               or self::tt or self::big or self::img[empty(node())])])'"/>
+      select="'empty(descendant::*[not(' || $fp:inline-names || ')])'"/>
 
   <xsl:mode name="m:visible-text" on-no-match="fail" on-multiple-match="fail"/>
 
@@ -40,11 +42,20 @@
   -->
   <xsl:function name="f:visible-text" as="xs:string">
     <xsl:param name="container" as="element()"/>
+    <!-- the elements inside that are not inline ($fp:inline-only), read as far as the tests below need -->
+    <xsl:variable name="others" as="element()*" _select="$container/descendant::*[not({$fp:inline-names})]"/>
     <xsl:choose>
       <!-- only text and inline elements ($fp:inline-only; most cells, links and captions): the string value with its
            whitespace collapsed and trimmed, as the general way gives -->
-      <xsl:when _test="$container/{$fp:inline-only}">
+      <xsl:when test="empty($others)">
         <xsl:sequence select="normalize-space($container)"/>
+      </xsl:when>
+      <!-- only text, inline elements and empty br elements (a cell of lines): each text node's whitespace as spaces
+           and each br as a line feed, in document order, as the general way gives them -->
+      <xsl:when test="empty($others[not(self::br[empty(node())])])">
+        <xsl:sequence select="f:normalize-visible-text(string-join(
+                                  $container/descendant::node()[self::text() or self::br]
+                                  ! (if (self::br) then '&#10;' else translate(., '&#9;&#10;&#13;', '   '))))"/>
       </xsl:when>
       <xsl:otherwise>
         <xsl:variable name="pieces" as="xs:string*">
