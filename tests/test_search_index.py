@@ -406,6 +406,27 @@ def test_any_damage_to_a_warc_file_is_reported_never_raised(tmp_path_factory, gz
         assert untouched <= pages
 
 
+def test_a_gzip_member_that_does_not_inflate_costs_only_its_record(tmp_path) -> None:
+    """warcio reads a member it cannot inflate as plain bytes, and the rest of the file with it as one record (a
+    case hypothesis found above): the member is reported and the next member is still read."""
+    from pyxform.wings.search.sources import InputProblem, PageInput, _warc_records
+
+    bodies = [(DATA / name).read_bytes() for name in ("lakes.html", "rivers.html", "fells.html")]
+    members = [gzip.compress(_raw_record(f"https://x.test/{i}", body), mtime=0) for i, body in enumerate(bodies)]
+    garbage = b"\xa2-\xf6\xad\xd4$\x86 \xa5\t\\\xa7s\xa0\x86\x81\x9c\xf9\xd4\x06"
+    start, end = len(members[0]), len(members[0]) + len(members[1])
+    for where in range(110, 150):  # inside the member's deflate data
+        damaged = members[1][:where] + garbage + members[1][where + len(garbage):]
+        path = tmp_path / f"damaged-{where}.warc.gz"
+        path.write_bytes(members[0] + damaged + members[2])
+        items = list(_warc_records(path, 10**7))
+        pages = [item.key for item in items if isinstance(item, PageInput)]
+        problems = [item.message for item in items if isinstance(item, InputProblem)]
+        assert pages[0] == "https://x.test/0" and pages[-1] == "https://x.test/2", where
+        assert len(problems) == (len(pages) < 3), where
+        if len(pages) < 3:
+            assert f"from byte {start} to byte {end} skipped" in problems[0], where
+
 def test_a_search_sees_one_state_of_the_index_while_pages_are_replaced(tmp_path) -> None:
     """A search reads the index in several statements; ``pyxform index`` may commit between them (the search page
     stays up while the index grows). Every statement of one search sees the state it started with."""

@@ -131,6 +131,7 @@ def _warc_records(path: Path, max_bytes: int) -> Iterator[Item]:
     from warcio.archiveiterator import ArchiveIterator
     from warcio.exceptions import ArchiveLoadFailed
 
+    gzipped = _gzipped(path)
     offset, read, resyncs = 0, 0, 0
     broken: tuple[int, str] | None = None  # the broken stretch being skipped: where it starts, the first error
     while True:
@@ -141,6 +142,10 @@ def _warc_records(path: Path, max_bytes: int) -> Iterator[Item]:
                 records = ArchiveIterator(stream, arc2warc=True)
                 for record in records:
                     page = _warc_page(record, path, max_bytes)
+                    if gzipped and records.reader.decompressor is None:
+                        # warcio reads a gzip member it cannot inflate as plain bytes, and with it the rest of
+                        # the file as one record: the member is damaged, the next one is read on its own
+                        raise _DamagedMember("a gzip member that does not inflate")
                     start, length = records.get_record_offset(), records.get_record_length()
                     if length <= 0:  # a length warcio could not make sense of: this record is the broken one
                         continue
@@ -202,15 +207,28 @@ def _warc_page(record: Any, path: Path, max_bytes: int) -> PageInput | InputProb
     return PageInput("html", uri, str(path.resolve()), uri, charset, data)
 
 
+class _DamagedMember(ValueError):
+    """A gzip member of a ``.warc.gz`` that does not inflate (:func:`_warc_records`)."""
+
+
+def _gzipped(path: Path) -> bool:
+    """Whether a WARC file is gzipped: by its first bytes or its name."""
+    try:
+        with path.open("rb") as stream:
+            return stream.read(2) == b"\x1f\x8b" or path.name.lower().endswith(".gz")
+    except OSError:
+        return path.name.lower().endswith(".gz")
+
+
 def _next_warc_record(path: Path, start: int) -> int | None:
     """The byte offset of the first record that may start at or after ``start``: a gzip member's magic bytes in a
     gzipped WARC (by its first bytes or its name), a line beginning ``WARC/1.`` in a plain one; ``None`` if there is
     none."""
     import mmap
 
+    gzipped = _gzipped(path)
     try:
         with path.open("rb") as stream:
-            gzipped = stream.read(2) == b"\x1f\x8b" or path.name.lower().endswith(".gz")
             if start >= path.stat().st_size:
                 return None
             with mmap.mmap(stream.fileno(), 0, access=mmap.ACCESS_READ) as data:
