@@ -148,7 +148,11 @@
           <xsl:variable name="columns" as="map(xs:string, item())" select="fp:columns($column-headers, $steps)"/>
           <xsl:for-each-group select="$data-slots" group-adjacent="string(../@index)">
             <row px:row="{current-grouping-key()}" px:key="r{current-grouping-key()}">
-              <xsl:sequence select="fp:column-parts(current-group(), current-grouping-key(), $columns)"/>
+              <xsl:call-template name="fp:column-parts">
+                <xsl:with-param name="slots" select="current-group()"/>
+                <xsl:with-param name="row" select="current-grouping-key()"/>
+                <xsl:with-param name="columns" select="$columns"/>
+              </xsl:call-template>
             </row>
           </xsl:for-each-group>
         </xsl:when>
@@ -244,7 +248,11 @@
       <xsl:variable name="unit" as="array(*)" select="."/>
       <xsl:choose>
         <xsl:when test="count($unit(1)) lt $depth">
-          <xsl:sequence select="fp:column-parts($unit(4), $unit(3), $columns)"/>
+          <xsl:call-template name="fp:column-parts">
+            <xsl:with-param name="slots" select="$unit(4)"/>
+            <xsl:with-param name="row" select="$unit(3)"/>
+            <xsl:with-param name="columns" select="$columns"/>
+          </xsl:call-template>
         </xsl:when>
         <xsl:otherwise>
           <xsl:variable name="step" as="element()" select="$unit(2)[$depth]"/>
@@ -265,8 +273,10 @@
        cells (top first, px:key = the cell id @ the row index), or its positional column element (px:key = p + the
        column @ the row index), the innermost holding the slot's value. Where every column part is one element
        (one row of column headers), each slot gives its element directly; otherwise the column parts are nested as
-       chains (fp:nest), adjacent slots sharing the elements of a column header cell that spans them. -->
-  <xsl:function name="fp:column-parts" as="element()*">
+       chains (fp:nest), adjacent slots sharing the elements of a column header cell that spans them. A named
+       template, so that its elements are written straight into the row's element; each copies its column's element
+       without namespace nodes (copy-namespaces="no": the px namespace its attributes need is declared anyway). -->
+  <xsl:template name="fp:column-parts" as="element()*">
     <xsl:param name="slots" as="element(px:slot)*"/>
     <xsl:param name="row" as="xs:string"/>
     <xsl:param name="columns" as="map(xs:string, item())"/>
@@ -275,6 +285,7 @@
         <xsl:variable name="parts" as="map(xs:string, map(*))" select="$columns?parts"/>
         <!-- f:cell inline, with the document found once -->
         <xsl:variable name="root" as="node()?" select="head($slots) ! root()"/>
+        <xsl:variable name="at" as="xs:string" select="'@' || $row"/>
         <xsl:for-each select="$slots">
           <xsl:variable name="slot" as="element(px:slot)" select="."/>
           <xsl:variable name="part" as="map(*)?" select="$parts(string(@column-headers))"/>
@@ -282,9 +293,9 @@
           <xsl:choose>
             <xsl:when test="exists($id)">
               <xsl:variable name="step" as="element()" select="$part?steps"/>
-              <xsl:copy select="$step">
+              <xsl:copy select="$step" copy-namespaces="no">
                 <xsl:sequence select="$step/@*"/>
-                <xsl:attribute name="px:key" select="$id || '@' || $row"/>
+                <xsl:attribute name="px:key" select="$id || $at"/>
                 <xsl:if test="$part?wide">
                   <xsl:attribute name="px:col" select="xs:integer($slot/@col)"/>
                 </xsl:if>
@@ -328,7 +339,7 @@
                     $column[exists($part?ids) and $part?wide]], 1)"/>
       </xsl:otherwise>
     </xsl:choose>
-  </xsl:function>
+  </xsl:template>
 
   <!-- The elements of the column parts of chains [keys, elements, row, slot, column] from their $depth-th element
        on: a copy of that element with its px:key holding the chain's next elements, or, for the last, the slot's
