@@ -225,10 +225,8 @@ class CleanedPage:
         return [wrapper[:-2] + b">"], tables, b"</" + etree.QName(root).localname.encode() + b">"
 
     def _tables_to_bytes_in_order(self, in_order: list[bytes]) -> bytes | None:
-        """``tables_to_bytes(spend=True)`` of a page cleaned with :func:`.features.annotate_tables`' ``in_order``
-        (no pending features) whose annotated cells all lie in tables, or ``None`` if the top-level tables' cell
-        start tags are not one per feature in ``in_order`` (or a table holds a comment, CDATA section or processing
-        instruction): :func:`_clean_tables_to_bytes`."""
+        """``tables_to_bytes(spend=True)`` of a page cleaned with ``in_order`` (:func:`_clean_tables_to_bytes`), or
+        ``None`` if the tables' cell start tags are not one per feature (:func:`.features.insert_features_in_order`)."""
         parts, tables, end = self._tables(True)
         position = 0
         for table in tables:

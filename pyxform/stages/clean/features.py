@@ -327,10 +327,9 @@ def annotate_tables(root: etree._Element, cascade: Cascade,
     :param pending: when given, the cells' features are not written into the tree but put here, serialized
         (:func:`serialized_features`), for :func:`insert_features` to put into the tree's serialization: a page
         that is only serialized saves lxml's per-attribute writes (some 1,600 a page, each checking its name).
-    :param in_order: instead of ``pending``: the cells' serialized features in document order, one per cell
-        annotated (:func:`insert_features_in_order`; for a tree that does not change before it is serialized).
-    :returns: whether every cell annotated lies in a table (its ``tr``'s parent or grandparent is one): always
-        ``True`` without ``in_order`` (not checked)."""
+    :param in_order: or the serialized features of every cell annotated, in document order (a tree serialized as is).
+    :returns: whether every cell annotated lies in a table (its ``tr``'s parent or grandparent: checked with
+        ``in_order`` only)."""
     in_tables = True
     style = cascade.style
     heading: str | None = None
@@ -477,12 +476,9 @@ def insert_features(serialized: bytes, cells: Iterable[etree._Element],
 
 
 def insert_features_in_order(serialized: bytes, in_order: list[bytes], start: int) -> tuple[bytes, int] | None:
-    """:func:`insert_features` for a subtree every ``td`` or ``th`` of which has features: they are
-    ``in_order[start:]``, one per start tag, in document order (:func:`annotate_tables`' ``in_order``).
-
-    :returns: the bytes and the index in ``in_order`` after the subtree's last cell, or ``None`` if ``serialized``
-        holds a comment, CDATA section or processing instruction, or has more start tags than ``in_order`` has
-        features from ``start``."""
+    """:func:`insert_features` for a subtree whose ``td``/``th`` start tags take ``in_order[start:]`` one each, in
+    order (:func:`annotate_tables`' ``in_order``): the bytes and the index after its last cell, or ``None`` (a
+    comment, CDATA section or processing instruction; more start tags than features left)."""
     if b"<!" in serialized or b"<?" in serialized:
         return None
     parts: list[bytes] = []
@@ -499,7 +495,5 @@ def insert_features_in_order(serialized: bytes, in_order: list[bytes], start: in
         append(in_order[position])
         position += 1
         done = end
-    if not parts:
-        return serialized, position
     parts.append(serialized[done:])
     return b"".join(parts), position
