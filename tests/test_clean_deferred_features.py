@@ -69,3 +69,74 @@ def test_a_cells_features_are_its_own_when_the_shared_style_memos_are_emptied_mi
     pairs = re.findall(rb'<td style="font-family:([^"]*)"[^>]*px:face="([^"]*)"', data)
     assert len(pairs) == 400
     assert [face for face, _written in pairs] == [written for _face, written in pairs]
+
+
+# _clean_tables_to_bytes (the pipeline's and grid's tables-only hand-off, features kept in document order) against
+# the public path, clean_for_bytes then tables_to_bytes(spend=True): pages whose cells are all in tables, and the
+# pages that take its fallback (rows in a template, foreign td elements, cells outside rows).
+_PIECES = ["<table>", "</table>", "<tr>", "<td>", "<th>", "<td style='font-weight:bold'>", "<td colspan=2>", "x",
+           "\u00a0 y", "<b>z</b>", "<span style='color:red'>w</span>", "<p>", "<svg><td>s</td></svg>", "<template>",
+           "</template>", "<tbody>", "<caption>c", "<h2>h</h2>", "<div style='display:none'>", "</div>", "<td></td>",
+           "<math><mi>m</mi></math>", "<!-- c -->", "<style>td{color:blue} b{display:none}</style>", "<noscript>"]
+
+
+def _public(page: object) -> bytes:
+    from pyxform.stages.clean import clean_for_bytes
+
+    return clean_for_bytes(page).tables_to_bytes(spend=True)  # type: ignore[arg-type]
+
+
+def _fused(page: object) -> bytes:
+    from pyxform.base.limits import DEFAULT_LIMITS
+    from pyxform.stages.clean import _clean_tables_to_bytes
+
+    return _clean_tables_to_bytes(page, DEFAULT_LIMITS)[0]  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("page", [
+    PAGE, "<table><tr><td>a</td><td><svg><td>s</td></svg></td></tr></table>",
+    "<template><tr><td>t</td></tr></template><table><tr><td>a</table>",
+    "<table><tr><td><template><tr><td>t</td></tr></template></td></tr></table>",
+    "<table><tr><td>a<!-- <td> --></td><th>b</th></tr></table><p>x</p><table><tr><td>c</table>",
+    "<p>no table</p>"])
+def test_the_tables_hand_off_in_document_order_is_the_public_paths(page: str) -> None:
+    assert _fused(page) == _public(page)
+
+
+def test_the_tables_hand_off_in_document_order_on_generated_pages() -> None:
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    @settings(max_examples=300, deadline=None)
+    @given(st.lists(st.sampled_from(_PIECES), max_size=30))
+    def check(pieces: list[str]) -> None:
+        page = "".join(pieces) or "x"
+        assert _fused(page) == _public(page)
+
+    check()
+
+
+def test_the_tables_hand_off_in_document_order_on_corpus_pages() -> None:
+    from bench.corpus import corpus_pages
+
+    pages = corpus_pages()[::25]
+    assert pages
+    for path in pages:
+        data = path.read_bytes()
+        assert _fused(data) == _public(data), path
+
+
+def test_annotate_tables_tells_a_row_outside_every_table() -> None:
+    """Clean's parser leaves no row outside a table (template contents are not kept): a tree changed by hand
+    has one, and annotate_tables says so, so that _clean_tables_to_bytes takes the public path."""
+    from pyxform.stages.clean.features import annotate_tables
+    from pyxform.stages.clean.style import Cascade
+
+    for moved, expected in ((False, True), (True, False)):
+        root = clean("<table><tr><td>a</td></tr><tr><td>b</td></tr></table>").tree.getroot()
+        if moved:
+            rows = list(root.iter("{*}tr"))
+            root[-1].append(rows[-1])  # the second row into body, after the table
+        in_order: list[bytes] = []
+        assert annotate_tables(root, Cascade(root, []), None, in_order) is expected
+        assert len(in_order) == 2

@@ -276,7 +276,7 @@ class _StageDump:
 def _clean(document: Any, limits: Limits, *, tables_only: bool = False) -> tuple[bytes, list[str], PageLinks]:
     """The annotated XHTML of a page (its tables alone with ``tables_only``), clean's warnings and the page's
     links."""
-    from ..stages.clean import clean_for_bytes
+    from ..stages.clean import _clean_tables_to_bytes, clean_for_bytes
 
     if isinstance(document, os.PathLike):
         from ..base.source import read_source
@@ -289,10 +289,13 @@ def _clean(document: Any, limits: Limits, *, tables_only: bool = False) -> tuple
     elif not isinstance(document, Source):
         raise TypeError(f"a pipeline starting with clean takes a page (bytes, str, a path or a Source), not "
                         f"{type(document).__name__}")
-    page = clean_for_bytes(document, limits=limits)  # only serialized here: the cells' features go in as bytes
-    xhtml = page.tables_to_bytes(spend=True) if tables_only else page.to_bytes()  # the page is dropped below
-    warnings, links = page.warnings, page.links
-    del page  # the page's lxml tree: freed here, released below for a large page before Saxon's heap grows
+    if tables_only:  # the tree never comes here: the cells' features go in as bytes, in document order
+        xhtml, warnings, links, _indexes = _clean_tables_to_bytes(document, limits)
+    else:
+        page = clean_for_bytes(document, limits=limits)  # only serialized here: the cells' features go in as bytes
+        xhtml = page.to_bytes()  # the page is dropped below
+        warnings, links = page.warnings, page.links
+        del page  # the page's lxml tree: freed here, released below for a large page before Saxon's heap grows
     if len(xhtml) >= RELEASE_AFTER_BYTES:
         release_free_memory()
     return xhtml, warnings, links

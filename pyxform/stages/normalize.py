@@ -49,7 +49,6 @@ __all__ = [
 
 PX_NS = "urn:pyxform"
 _PX = "{" + PX_NS + "}"
-_X = "{http://www.w3.org/1999/xhtml}"
 
 # Optional px:cell attributes, as written in the grid, in the order of docs/formats.md section 2.
 CELL_FEATURES: tuple[str, ...] = (
@@ -452,18 +451,15 @@ def grid(page: Source | bytes | str | os.PathLike[str], *, table: int | None = N
     :raises LimitExceeded: the page is over ``limits.max_page_bytes`` (or has too many or too deep tables).
     :raises NoTableError: the page has no ``table`` element, or none with index ``table``.
     """
-    from .clean import clean_for_bytes
+    from .clean import _clean_tables_to_bytes
 
     if isinstance(page, os.PathLike):
         page = read_source(page, limits=limits)
     name = source if source is not None else page.uri if isinstance(page, Source) else ""
     normalizer = normalizer or Normalizer(limits=limits)
-    cleaned = clean_for_bytes(page, limits=limits)  # only serialized (and its tables read): features as bytes
-    cleaned.tree.getroot().set("{urn:pyxform}source", name)
-    xhtml = cleaned.tables_to_bytes(spend=True)  # only px:index is read from the tree below
-    indexes = ([int(element.get(_PX + "index", "-1")) for element in cleaned.tree.getroot().iter(_X + "table")]
-               if table is not None else [])  # for the message of a table that is not there
-    del cleaned  # the page's lxml tree: freed here, released for a large page before Saxon's heap grows
+    # only the tables serialized (the page's lxml tree freed inside, released below for a large page before Saxon's
+    # heap grows), and the tables' px:index for the message of a table that is not there
+    xhtml, _warnings, _links, indexes = _clean_tables_to_bytes(page, limits, name=name, indexes=table is not None)
     if len(xhtml) >= RELEASE_AFTER_BYTES:
         release_free_memory()
     document = normalizer.normalize(xhtml, table=table)

@@ -21,7 +21,7 @@ from lxml import etree
 from ...base.limits import DEFAULT_LIMITS, Limits, check_page_bytes, limit_exceeded
 from ...base.source import Source
 from .decode import Decoded, decode_html
-from .features import annotate_tables, collapse, insert_features
+from .features import annotate_tables, collapse, insert_features, insert_features_in_order
 from .parse import PX_NS, XHTML_NS, parse_html
 from .style import Cascade
 
@@ -206,16 +206,39 @@ class CleanedPage:
         :param spend: the page is not used afterwards: the attributes of the tables' elements that normalize never
             reads (:data:`_UNREAD_ATTRIBUTES`, some 20% of the bytes) are first removed from the tree (by lxml, in C),
             so Saxon parses less. The tree lacks them afterwards."""
+        parts, tables, end = self._tables(spend)
+        parts += [self._serialized(table) for table in tables]
+        parts.append(end)
+        return b"".join(parts)
+
+    def _tables(self, spend: bool) -> tuple[list[bytes], list[etree._Element], bytes]:
+        """For :meth:`tables_to_bytes`: the ``html`` start tag (in a list), the top-level tables (their unread
+        attributes removed with ``spend``) and the ``html`` end tag."""
         root = self.tree.getroot()
         wrapper = etree.tostring(etree.Element(root.tag, attrib=dict(root.attrib), nsmap=root.nsmap),
                                  encoding="utf-8")
-        parts = [wrapper[:-2] + b">"]  # "<html .../>" -> "<html ...>"
         tables = [table for table in root.iter(_X + "table") if _top_level(table)]
         if spend:
             for table in tables:
                 etree.strip_attributes(table, *_UNREAD_ATTRIBUTES)
-        parts += [self._serialized(table) for table in tables]
-        parts.append(b"</" + etree.QName(root).localname.encode() + b">")  # unprefixed: XHTML is the default
+        # "<html .../>" -> "<html ...>"; the end tag unprefixed: XHTML is the default
+        return [wrapper[:-2] + b">"], tables, b"</" + etree.QName(root).localname.encode() + b">"
+
+    def _tables_to_bytes_in_order(self, in_order: list[bytes]) -> bytes | None:
+        """``tables_to_bytes(spend=True)`` of a page cleaned with ``in_order`` (:func:`_clean_tables_to_bytes`), or
+        ``None`` if the tables' cell start tags are not one per feature (:func:`.features.insert_features_in_order`)."""
+        parts, tables, end = self._tables(True)
+        position = 0
+        for table in tables:
+            inserted = insert_features_in_order(etree.tostring(table, encoding="utf-8", with_tail=False), in_order,
+                                                position)
+            if inserted is None:
+                return None
+            data, position = inserted
+            parts.append(data)
+        if position != len(in_order):
+            return None
+        parts.append(end)
         return b"".join(parts)
 
 
@@ -376,6 +399,43 @@ def clean_for_bytes(source: Source | bytes | str, *, limits: Limits = DEFAULT_LI
 
 def _clean(source: Source | bytes | str, limits: Limits, defer_features: bool) -> CleanedPage:
     """:func:`clean`, or :func:`clean_for_bytes` with ``defer_features``."""
+    return _cleaned(source, limits, {} if defer_features else None, None)[0]
+
+
+def _clean_tables_to_bytes(source: Source | bytes | str, limits: Limits, *, name: str | None = None,
+                           indexes: bool = False) -> tuple[bytes, list[str], PageLinks, list[int]]:
+    """``clean_for_bytes(source, limits=limits).tables_to_bytes(spend=True)`` (with ``px:source`` set to ``name``
+    first, if given), for the pipeline and :func:`pyxform.stages.normalize.grid`: the tree never leaves here, so
+    nothing changes it between annotation and serialization, and the cells' features are kept as a list in document
+    order (:func:`.features.annotate_tables`' ``in_order``), put into each table's serialization one per ``td`` or
+    ``th`` start tag, without a second walk over the cells. That holds when every cell annotated lies in a top-level
+    table and the start tags of the top-level tables are as many as the cells annotated (then each table's start
+    tags are its annotated cells', in document order); otherwise (a ``tr`` in a ``template``, a foreign ``td`` ...)
+    the page is cleaned again the public way. ``tests/test_clean_deferred_features.py`` compares the two.
+
+    :returns: the bytes, clean's warnings, the page's links and, with ``indexes``, the ``px:index`` of every table
+        left in the page (document order; empty without ``indexes``)."""
+    in_order: list[bytes] = []
+    page, in_tables = _cleaned(source, limits, None, in_order)
+    root = page.tree.getroot()
+    if name is not None:
+        root.set(_PX + "source", name)
+    xhtml = page._tables_to_bytes_in_order(in_order) if in_tables else None
+    if xhtml is None:
+        page = _cleaned(source, limits, {}, None)[0]
+        root = page.tree.getroot()
+        if name is not None:
+            root.set(_PX + "source", name)
+        xhtml = page.tables_to_bytes(spend=True)
+    found = [int(table.get(_PX + "index", "-1")) for table in root.iter(_TABLE)] if indexes else []
+    return xhtml, page.warnings, page.links, found
+
+
+def _cleaned(source: Source | bytes | str, limits: Limits,
+             pending: dict[etree._Element, tuple[dict[bytes, str], bytes]] | None,
+             in_order: list[bytes] | None) -> tuple[CleanedPage, bool]:
+    """:func:`clean` with the cells' features written into the tree, or kept in ``pending`` or ``in_order``
+    (:func:`.features.annotate_tables`); and whether every cell annotated lies in a table."""
     if isinstance(source, str):
         text = source
         check_page_bytes(len(text.encode("utf-8", "surrogatepass")), limits, "<text>")
@@ -418,15 +478,14 @@ def _clean(source: Source | bytes | str, limits: Limits, defer_features: bool) -
         elif element.getparent() is not None:
             _remove(element)
     _mark_hidden_tables(kept_hidden)
-    pending: dict[etree._Element, tuple[dict[bytes, str], bytes]] | None = {} if defer_features else None
-    annotate_tables(root, cascade, pending)
+    in_tables = annotate_tables(root, cascade, pending, in_order)
 
     root.set(_PX + "source", uri)
     root.set(_PX + "encoding", decoded.encoding)
     root.set(_PX + "encoding-source", decoded.source)
     root.set(_PX + "title", title)
     return CleanedPage(tree=parsed.tree, encoding=decoded.encoding, encoding_source=decoded.source, source=uri,
-                       warnings=warnings, links=links, pending_features=pending)
+                       warnings=warnings, links=links, pending_features=pending), in_tables
 
 
 def _mark_hidden_tables(kept_hidden: list[etree._Element]) -> None:

@@ -23,7 +23,8 @@ from .parse import XHTML_NS
 from .style import STYLE_ATTRIBUTES, STYLED_TAGS, Cascade, Style
 from .values import UA_RULES, is_block
 
-__all__ = ["annotate_tables", "collapse", "cell_features", "insert_features", "serialized_features"]
+__all__ = ["annotate_tables", "collapse", "cell_features", "insert_features", "insert_features_in_order",
+           "serialized_features"]
 
 _X: Final = "{" + XHTML_NS + "}"
 _PX: Final = "{urn:pyxform}"
@@ -313,7 +314,8 @@ def serialized_features(features: dict[bytes, str]) -> tuple[dict[bytes, str], b
 
 
 def annotate_tables(root: etree._Element, cascade: Cascade,
-                    pending: dict[etree._Element, tuple[dict[bytes, str], bytes]] | None = None) -> None:
+                    pending: dict[etree._Element, tuple[dict[bytes, str], bytes]] | None = None,
+                    in_order: list[bytes] | None = None) -> bool:
     """Write ``px:font-size`` and ``px:heading`` on every table, and the feature attributes of every cell (into the
     tree, or into ``pending`` for the serialization).
 
@@ -324,7 +326,11 @@ def annotate_tables(root: etree._Element, cascade: Cascade,
 
     :param pending: when given, the cells' features are not written into the tree but put here, serialized
         (:func:`serialized_features`), for :func:`insert_features` to put into the tree's serialization: a page
-        that is only serialized saves lxml's per-attribute writes (some 1,600 a page, each checking its name)."""
+        that is only serialized saves lxml's per-attribute writes (some 1,600 a page, each checking its name).
+    :param in_order: or the serialized features of every cell annotated, in document order (a tree serialized as is).
+    :returns: whether every cell annotated lies in a table (its ``tr``'s parent or grandparent: checked with
+        ``in_order`` only)."""
+    in_tables = True
     style = cascade.style
     heading: str | None = None
     text_only: dict[tuple[int, str | None, int | None], dict[bytes, str]] = {}
@@ -369,6 +375,10 @@ def annotate_tables(root: etree._Element, cascade: Cascade,
                 if row_style is None:
                     row_style = row_styles[id(group_style)] = cascade.child_style(row, group_style)
                     alive.append(group_style)
+            if in_order is not None and (group is None or group.tag != _TABLE):
+                outer = group.getparent() if group is not None else None
+                if outer is None or outer.tag != _TABLE:
+                    in_tables = False  # a row outside a table (in a template)
             row_background = row_style.background
             if row_background is None and group is not None and group.tag in _ROW_GROUPS:
                 row_background = style(group).background
@@ -387,7 +397,9 @@ def annotate_tables(root: etree._Element, cascade: Cascade,
         background = own.background if own.background is not None else row_background
         if len(cell):
             if author_rules or not _inherits_only(cell, own_style):
-                if pending is None:
+                if in_order is not None:
+                    in_order.append(serialized_features(_features(cell, own, background, cascade))[1])
+                elif pending is None:
                     cell.attrib.update(_features(cell, own, background, cascade))
                 else:
                     pending[cell] = serialized_features(_features(cell, own, background, cascade))
@@ -401,18 +413,22 @@ def annotate_tables(root: etree._Element, cascade: Cascade,
             if stripped:
                 nbsp = text[:len(text) - len(stripped)].count(_NBSP)
         key = (id(own), background, nbsp)
-        if pending is not None:
+        if pending is not None or in_order is not None:
             serialized = text_only_bytes.get(key)
             if serialized is None:
                 serialized = text_only_bytes[key] = serialized_features(_text_only_features(own, background, nbsp))
                 alive.append(own)
-            pending[cell] = serialized
+            if in_order is not None:
+                in_order.append(serialized[1])
+            else:
+                pending[cell] = serialized
             continue
         features = text_only.get(key)
         if features is None:
             features = text_only[key] = _text_only_features(own, background, nbsp)
             alive.append(own)
         cell.attrib.update(features)
+    return in_tables
 
 
 # The start tag of a td or th element in lxml's serialization: "<" is markup there (text and attribute values write
@@ -457,3 +473,27 @@ def insert_features(serialized: bytes, cells: Iterable[etree._Element],
         return serialized
     parts.append(serialized[done:])
     return b"".join(parts)
+
+
+def insert_features_in_order(serialized: bytes, in_order: list[bytes], start: int) -> tuple[bytes, int] | None:
+    """:func:`insert_features` for a subtree whose ``td``/``th`` start tags take ``in_order[start:]`` one each, in
+    order (:func:`annotate_tables`' ``in_order``): the bytes and the index after its last cell, or ``None`` (a
+    comment, CDATA section or processing instruction; more start tags than features left)."""
+    if b"<!" in serialized or b"<?" in serialized:
+        return None
+    parts: list[bytes] = []
+    append = parts.append
+    done = 0
+    position = start
+    for match in _CELL_START.finditer(serialized):
+        if position == len(in_order):
+            return None
+        end = match.end() - 1  # the ">" of the start tag
+        if serialized[end - 1] == 0x2F:  # "/>"
+            end -= 1
+        append(serialized[done:end])
+        append(in_order[position])
+        position += 1
+        done = end
+    parts.append(serialized[done:])
+    return b"".join(parts), position
