@@ -142,7 +142,7 @@ def _warc_records(path: Path, max_bytes: int) -> Iterator[Item]:
                 records = ArchiveIterator(stream, arc2warc=True)
                 for record in records:
                     page = _warc_page(record, path, max_bytes)
-                    if gzipped and records.reader.decompressor is None:
+                    if gzipped and getattr(getattr(records, "reader", None), "decompressor", 0) is None:
                         # warcio reads a gzip member it cannot inflate as plain bytes, and with it the rest of
                         # the file as one record: the member is damaged, the next one is read on its own
                         raise _DamagedMember("a gzip member that does not inflate")
