@@ -8,7 +8,7 @@ Per page, interleaved (so that the load of a shared machine falls on every conte
 - ``clean``: :func:`pyxform.stages.clean.clean` from the page's bytes (decode, parse, tables numbered, hidden elements,
   the cascade and the cells' formatting features);
 - ``clean + hand-off``: clean as ``convert`` and ``grid`` run it, to the text handed to Saxon
-  (:func:`pyxform.stages.clean._clean_tables_to_bytes`: the cells' features go into the tables' serialization in
+  (:func:`pyxform.stages.clean.clean_tables_to_bytes`: the cells' features go into the tables' serialization in
   document order, not into the tree);
 - ``lxml.html``: libxml2's HTML parser (not an HTML5 tree builder), for scale.
 
@@ -36,7 +36,7 @@ def _contenders() -> dict[str, Callable[[bytes, str], object]]:
     from lxml import etree
 
     from pyxform.base.limits import DEFAULT_LIMITS
-    from pyxform.stages.clean import _clean_tables_to_bytes, clean
+    from pyxform.stages.clean import clean_tables_to_bytes, clean
     from pyxform.base.safexml import xml_parser
     from pyxform.stages.clean.parse import _XML_SERIALIZATION, XHTML_NS, parse_html
     from pyxform.base.source import Source
@@ -58,7 +58,7 @@ def _contenders() -> dict[str, Callable[[bytes, str], object]]:
         "html5 parse": html5_parse,
         "parse_html": lambda data, text: parse_html(text),
         "clean": lambda data, text: clean(Source(data, "", None)),
-        "clean + hand-off": lambda data, text: _clean_tables_to_bytes(Source(data, "", None), DEFAULT_LIMITS),
+        "clean + hand-off": lambda data, text: clean_tables_to_bytes(Source(data, "", None), DEFAULT_LIMITS),
         "lxml.html": lambda data, text: lxml.html.document_fromstring(data),
     }
 

@@ -71,9 +71,11 @@ def test_a_cells_features_are_its_own_when_the_shared_style_memos_are_emptied_mi
     assert [face for face, _written in pairs] == [written for _face, written in pairs]
 
 
-# _clean_tables_to_bytes (the pipeline's and grid's tables-only hand-off, features kept in document order) against
-# the public path, clean_for_bytes then tables_to_bytes(spend=True): pages whose cells are all in tables, and the
-# pages that take its fallback (rows in a template, foreign td elements, cells outside rows).
+# clean_tables_to_bytes (the pipeline's and grid's tables-only hand-off, features kept in document order) against
+# the public path, clean_for_bytes then tables_to_bytes(spend=True), and against clean's tree with the features
+# written into it (lxml's serialization: no insertion into bytes, which both other paths share): pages whose cells
+# are all in tables, and the pages that take its fallback (rows in a template, foreign td elements, cells outside
+# rows).
 _PIECES = ["<table>", "</table>", "<tr>", "<td>", "<th>", "<td style='font-weight:bold'>", "<td colspan=2>", "x",
            "\u00a0 y", "<b>z</b>", "<span style='color:red'>w</span>", "<p>", "<svg><td>s</td></svg>", "<template>",
            "</template>", "<tbody>", "<caption>c", "<h2>h</h2>", "<div style='display:none'>", "</div>", "<td></td>",
@@ -86,11 +88,15 @@ def _public(page: object) -> bytes:
     return clean_for_bytes(page).tables_to_bytes(spend=True)  # type: ignore[arg-type]
 
 
+def _written(page: object) -> bytes:
+    return clean(page).tables_to_bytes(spend=True)  # type: ignore[arg-type]
+
+
 def _fused(page: object) -> bytes:
     from pyxform.base.limits import DEFAULT_LIMITS
-    from pyxform.stages.clean import _clean_tables_to_bytes
+    from pyxform.stages.clean import clean_tables_to_bytes
 
-    return _clean_tables_to_bytes(page, DEFAULT_LIMITS)[0]  # type: ignore[arg-type]
+    return clean_tables_to_bytes(page, DEFAULT_LIMITS)[0]  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("page", [
@@ -100,7 +106,7 @@ def _fused(page: object) -> bytes:
     "<table><tr><td>a<!-- <td> --></td><th>b</th></tr></table><p>x</p><table><tr><td>c</table>",
     "<p>no table</p>"])
 def test_the_tables_hand_off_in_document_order_is_the_public_paths(page: str) -> None:
-    assert _fused(page) == _public(page)
+    assert _fused(page) == _public(page) == _written(page)
 
 
 def test_the_tables_hand_off_in_document_order_on_generated_pages() -> None:
@@ -111,7 +117,7 @@ def test_the_tables_hand_off_in_document_order_on_generated_pages() -> None:
     @given(st.lists(st.sampled_from(_PIECES), max_size=30))
     def check(pieces: list[str]) -> None:
         page = "".join(pieces) or "x"
-        assert _fused(page) == _public(page)
+        assert _fused(page) == _public(page) == _written(page)
 
     check()
 
@@ -123,12 +129,12 @@ def test_the_tables_hand_off_in_document_order_on_corpus_pages() -> None:
     assert pages
     for path in pages:
         data = path.read_bytes()
-        assert _fused(data) == _public(data), path
+        assert _fused(data) == _public(data) == _written(data), path
 
 
 def test_annotate_tables_tells_a_row_outside_every_table() -> None:
     """Clean's parser leaves no row outside a table (template contents are not kept): a tree changed by hand
-    has one, and annotate_tables says so, so that _clean_tables_to_bytes takes the public path."""
+    has one, and annotate_tables says so, so that clean_tables_to_bytes takes the public path."""
     from pyxform.stages.clean.features import annotate_tables
     from pyxform.stages.clean.style import Cascade
 

@@ -276,7 +276,7 @@ class _StageDump:
 def _clean(document: Any, limits: Limits, *, tables_only: bool = False) -> tuple[bytes, list[str], PageLinks]:
     """The annotated XHTML of a page (its tables alone with ``tables_only``), clean's warnings and the page's
     links."""
-    from ..stages.clean import _clean_tables_to_bytes, clean_for_bytes
+    from ..stages.clean import clean_tables_to_bytes, clean_for_bytes
 
     if isinstance(document, os.PathLike):
         from ..base.source import read_source
@@ -290,7 +290,7 @@ def _clean(document: Any, limits: Limits, *, tables_only: bool = False) -> tuple
         raise TypeError(f"a pipeline starting with clean takes a page (bytes, str, a path or a Source), not "
                         f"{type(document).__name__}")
     if tables_only:  # the tree never comes here: the cells' features go in as bytes, in document order
-        xhtml, warnings, links, _indexes = _clean_tables_to_bytes(document, limits)
+        xhtml, warnings, links, _indexes = clean_tables_to_bytes(document, limits)
     else:
         page = clean_for_bytes(document, limits=limits)  # only serialized here: the cells' features go in as bytes
         xhtml = page.to_bytes()  # the page is dropped below

@@ -451,7 +451,7 @@ def grid(page: Source | bytes | str | os.PathLike[str], *, table: int | None = N
     :raises LimitExceeded: the page is over ``limits.max_page_bytes`` (or has too many or too deep tables).
     :raises NoTableError: the page has no ``table`` element, or none with index ``table``.
     """
-    from .clean import _clean_tables_to_bytes
+    from .clean import clean_tables_to_bytes
 
     if isinstance(page, os.PathLike):
         page = read_source(page, limits=limits)
@@ -459,7 +459,7 @@ def grid(page: Source | bytes | str | os.PathLike[str], *, table: int | None = N
     normalizer = normalizer or Normalizer(limits=limits)
     # only the tables serialized (the page's lxml tree freed inside, released below for a large page before Saxon's
     # heap grows), and the tables' px:index for the message of a table that is not there
-    xhtml, _warnings, _links, indexes = _clean_tables_to_bytes(page, limits, name=name, indexes=table is not None)
+    xhtml, _warnings, _links, indexes = clean_tables_to_bytes(page, limits, name=name, indexes=table is not None)
     if len(xhtml) >= RELEASE_AFTER_BYTES:
         release_free_memory()
     document = normalizer.normalize(xhtml, table=table)

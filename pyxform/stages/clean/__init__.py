@@ -25,7 +25,7 @@ from .features import annotate_tables, collapse, insert_features, insert_feature
 from .parse import PX_NS, XHTML_NS, parse_html
 from .style import Cascade
 
-__all__ = ["CleanedPage", "PageLinks", "clean", "clean_for_bytes", "PX_NS", "locator"]
+__all__ = ["CleanedPage", "PageLinks", "clean", "clean_for_bytes", "clean_tables_to_bytes", "PX_NS", "locator"]
 
 _PX: Final = "{" + PX_NS + "}"
 _X: Final = "{" + XHTML_NS + "}"
@@ -225,7 +225,7 @@ class CleanedPage:
         return [wrapper[:-2] + b">"], tables, b"</" + etree.QName(root).localname.encode() + b">"
 
     def _tables_to_bytes_in_order(self, in_order: list[bytes]) -> bytes | None:
-        """``tables_to_bytes(spend=True)`` of a page cleaned with ``in_order`` (:func:`_clean_tables_to_bytes`), or
+        """``tables_to_bytes(spend=True)`` of a page cleaned with ``in_order`` (:func:`clean_tables_to_bytes`), or
         ``None`` if the tables' cell start tags are not one per feature (:func:`.features.insert_features_in_order`)."""
         parts, tables, end = self._tables(True)
         position = 0
@@ -402,7 +402,7 @@ def _clean(source: Source | bytes | str, limits: Limits, defer_features: bool) -
     return _cleaned(source, limits, {} if defer_features else None, None)[0]
 
 
-def _clean_tables_to_bytes(source: Source | bytes | str, limits: Limits, *, name: str | None = None,
+def clean_tables_to_bytes(source: Source | bytes | str, limits: Limits, *, name: str | None = None,
                            indexes: bool = False) -> tuple[bytes, list[str], PageLinks, list[int]]:
     """``clean_for_bytes(source, limits=limits).tables_to_bytes(spend=True)`` (with ``px:source`` set to ``name``
     first, if given), for the pipeline and :func:`pyxform.stages.normalize.grid`: the tree never leaves here, so

@@ -13,7 +13,8 @@ Per table: ``px:font-size`` (its own computed size) and ``px:heading`` (the near
 from __future__ import annotations
 
 import re
-from collections.abc import Hashable, Iterable
+from collections.abc import Hashable, Iterable, Iterator
+from itertools import islice
 from operator import itemgetter
 from typing import Final, TypeVar
 
@@ -449,51 +450,48 @@ def insert_features(serialized: bytes, cells: Iterable[etree._Element],
     :returns: the bytes, or ``None`` if ``serialized`` holds a comment, CDATA section or processing instruction, or
         the start tags found are not as many as ``cells`` (never on a tree of clean's: the caller then writes the
         features into the tree)."""
-    if b"<!" in serialized or b"<?" in serialized:
-        # a comment, CDATA section or processing instruction (put into the tree by a caller, never by clean) may hold
-        # "<td ": without them every match below is a start tag, so as many matches as cells are the cells' own
-        return None
     cells = list(cells)
-    ends = [match.end() - 1 for match in _CELL_START.finditer(serialized)]  # the ">" of each start tag
-    if len(ends) != len(cells):
-        return None
-    parts: list[bytes] = []
-    append = parts.append
     get = pending.get
-    done = 0
-    for cell, end in zip(cells, ends):
-        features = get(cell)
-        if features is not None:
-            if serialized[end - 1] == 0x2F:  # "/>"
-                end -= 1
-            append(serialized[done:end])
-            append(features[1])
-            done = end
-    if not parts:
-        return serialized
-    parts.append(serialized[done:])
-    return b"".join(parts)
+    inserted = _insert(serialized, (None if (features := get(cell)) is None else features[1] for cell in cells))
+    return inserted[0] if inserted is not None and inserted[1] == len(cells) else None
 
 
 def insert_features_in_order(serialized: bytes, in_order: list[bytes], start: int) -> tuple[bytes, int] | None:
     """:func:`insert_features` for a subtree whose ``td``/``th`` start tags take ``in_order[start:]`` one each, in
     order (:func:`annotate_tables`' ``in_order``): the bytes and the index after its last cell, or ``None`` (a
     comment, CDATA section or processing instruction; more start tags than features left)."""
+    inserted = _insert(serialized, islice(in_order, start, None))
+    return None if inserted is None else (inserted[0], start + inserted[1])
+
+
+def _insert(serialized: bytes, features: Iterator[bytes | None]) -> tuple[bytes, int] | None:
+    """``serialized`` with the next of ``features`` put at the end of each ``td``/``th`` start tag (nothing for
+    ``None``) and the number of start tags; ``None`` if ``serialized`` holds a comment, CDATA section or processing
+    instruction, or ``features`` ends before the start tags."""
     if b"<!" in serialized or b"<?" in serialized:
+        # a comment, CDATA section or processing instruction (put into the tree by a caller, never by clean) may hold
+        # "<td ": without them every match below is a start tag
         return None
     parts: list[bytes] = []
     append = parts.append
-    done = 0
-    position = start
+    done = count = 0
     for match in _CELL_START.finditer(serialized):
-        if position == len(in_order):
+        feature = next(features, _ENDED)
+        if feature is _ENDED:
             return None
+        count += 1
+        if feature is None:
+            continue
         end = match.end() - 1  # the ">" of the start tag
         if serialized[end - 1] == 0x2F:  # "/>"
             end -= 1
         append(serialized[done:end])
-        append(in_order[position])
-        position += 1
+        append(feature)  # type: ignore[arg-type]
         done = end
-    parts.append(serialized[done:])
-    return b"".join(parts), position
+    if not parts:
+        return serialized, count
+    append(serialized[done:])
+    return b"".join(parts), count
+
+
+_ENDED: Final = object()
