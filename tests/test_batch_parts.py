@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 
 from pyxform.base.errors import ArchiveError, OutputError
 from pyxform.base.limits import Limits
-from pyxform.wings.batch import inputs, warc
+from pyxform.base import warc
+from pyxform.wings.batch import inputs
 from pyxform.wings.batch.manifest import Manifest
 from pyxform.wings.batch.names import digest, output_stem, slug
 
@@ -542,7 +543,7 @@ def test_a_target_uri_with_spaces_is_read_without_a_line_on_standard_error(tmp_p
     (page,) = warc.scan(str(path))
     assert isinstance(page, warc.WarcPage) and page.uri == "http://a.test/a%20page"  # as warcio mends it
     # in a process of its own: pytest's log capture would hide what Python's last-resort handler prints
-    script = "import sys\nfrom pyxform.wings.batch import warc\nprint(len(list(warc.scan(sys.argv[1]))))\n"
+    script = "import sys\nfrom pyxform.base import warc\nprint(len(list(warc.scan(sys.argv[1]))))\n"
     run = subprocess.run([sys.executable, "-c", script, str(path)], capture_output=True, text=True, timeout=600)
     assert (run.stdout, run.stderr) == ("1\n", "")  # warcio's logged warning was a line per record on the terminal
 

@@ -27,13 +27,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
+from pyxform.base import warc
 from pyxform.base.errors import InputNotFound, InternalError, OutputError, PyxformError, WorkerCrash
 from pyxform.base.files import atomic_write
 from pyxform.base.limits import Limits
 from pyxform.base.source import Source, read_source
 from pyxform.jobs import PageOptions, PageResult, Worker, run_page
 
-from . import warc
 from .inputs import PageRef
 
 __all__ = ["TaskSettings", "TaskResult", "convert_chunk", "prepare", "read_page", "failure_record", "SUFFIXES",

@@ -25,12 +25,11 @@ from warcio.exceptions import ArchiveLoadFailed
 from warcio.limitreader import LimitReader
 from warcio.statusandheaders import StatusAndHeadersParserException
 
-from pyxform.base.errors import ArchiveError
-from pyxform.base.limits import Limits, limit_exceeded
-
-from .records import HeadersTooLarge
-from .records import Records as _Records
-from .records import content_stream as _content_stream
+from .errors import ArchiveError
+from .limits import Limits, limit_exceeded
+from .warc_readers import HeadersTooLarge
+from .warc_readers import Records as _Records
+from .warc_readers import content_stream as _content_stream
 
 __all__ = ["WarcPage", "WarcSkip", "WarcBroken", "scan", "read_page", "is_html", "sniffs_as_html", "looks_like_warc",
            "HTML_MEDIA_TYPES"]
