@@ -301,6 +301,18 @@ def test_an_empty_warc_file_is_counted_as_skipped(tmp_path: Path) -> None:
     empty = tmp_path / "empty.warc.gz"
     empty.write_bytes(b"")
     assert [item for item in inputs.pages([str(empty)])] == [inputs.Skip("empty WARC file")]
+    empty.write_bytes(gzip.compress(b""))  # compressed, it is still empty
+    assert [item for item in inputs.pages([str(empty)])] == [inputs.Skip("empty WARC file")]
+
+
+def test_a_gzipped_warc_whose_first_member_is_damaged_at_its_start_is_read_from_its_next_member(tmp_path: Path) -> None:
+    data, offsets = records_bytes(SPECS, compressed=True)
+    path = tmp_path / "damaged.warc.gz"
+    path.write_bytes(b"\0\0" + data[2:])  # no gzip magic: the file does not look gzipped from its first bytes
+    found = list(warc.scan(str(path)))
+    assert isinstance(found[0], warc.WarcBroken) and found[0].offset == 0
+    assert found[0].message.endswith(f"the archive goes on at byte {offsets[1]}")
+    assert [item.offset for item in found[1:]] == offsets[1:]
 
 
 def test_a_file_reached_by_two_paths_is_one_page(tmp_path: Path) -> None:

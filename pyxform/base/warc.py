@@ -13,6 +13,7 @@ gzip member that inflates to a WARC record, or the next ``WARC/1.x`` (``WARC/0.1
 
 from __future__ import annotations
 
+import gzip
 import re
 import zlib
 from collections.abc import Generator, Iterator
@@ -152,10 +153,11 @@ def _record_starts_at(stream: BinaryIO, offset: int, compressed: bool) -> bool:
 
 def _first_member_holds_one_record(stream: BinaryIO) -> bool:
     """Whether the first gzip member of a compressed file ends with its first record (one member per record), rather
-    than going on with more records (a file gzipped as one stream). Inflates the first member only as far as needed."""
+    than going on with the next record (a file gzipped as one stream; a damaged member that inflates to noise past
+    its record is one record's problem). Inflates the first member only as far as needed."""
     stream.seek(0)
     inflater = zlib.decompressobj(31)
-    inflated, head, record_size = 0, b"", None
+    head, record_size = bytearray(), None
     while not inflater.eof:
         block = stream.read(65536)
         if not block:
@@ -164,7 +166,6 @@ def _first_member_holds_one_record(stream: BinaryIO) -> bool:
             data = inflater.decompress(block)
         except zlib.error:
             return True
-        inflated += len(data)
         if record_size is None:
             head += data
             end = head.find(b"\r\n\r\n")
@@ -175,9 +176,21 @@ def _first_member_holds_one_record(stream: BinaryIO) -> bool:
                 record_size = end + 4 + int(length.group(1)) + 4  # headers, block, CRLF CRLF
             elif len(head) > 1 << 20:
                 return True
-        if record_size is not None and inflated > record_size + 64:
-            return False
+        else:
+            head += data[:max(0, record_size + 64 - len(head))]
+        if record_size is not None and len(head) >= record_size + 64:
+            return _WARC_LINE.match(bytes(head[record_size:]).lstrip(b"\r\n")) is None
     return True
+
+
+def _inflates_to_nothing(stream: BinaryIO) -> bool:
+    """Whether a gzip file inflates to no byte at all: an empty WARC file, compressed."""
+    stream.seek(0)
+    try:
+        with gzip.GzipFile(fileobj=stream) as inflated:
+            return inflated.read(1) == b""
+    except (OSError, EOFError, zlib.error):
+        return False
 
 
 def _next_record_start(stream: BinaryIO, after: int, compressed: bool) -> int | None:
@@ -322,8 +335,10 @@ def _malformed(record: object) -> str | None:
         if not _TOKEN.fullmatch(name.strip()):
             return "a header line is not NAME: VALUE"
     length = record.rec_headers.get_header("Content-Length")  # type: ignore[attr-defined]
-    if length is None or not length.strip().isdigit():
+    if length is None:
         return "no Content-Length"
+    if not length.strip().isdigit():
+        return "its Content-Length is no number"
     return None
 
 
@@ -342,7 +357,7 @@ def _own_headers(record: object) -> dict[str, str]:
 def scan(path: str) -> Iterator[WarcItem]:
     """Walk the WARC file ``path`` and tell each record, in file order: a :class:`WarcPage`, a :class:`WarcSkip`
     or a :class:`WarcBroken`. A file that is no WARC gives one :class:`WarcBroken` at offset 0; an empty file
-    gives nothing.
+    (or a gzip file of nothing) gives nothing.
 
     :raises OSError: the file cannot be opened or read.
     """
@@ -358,8 +373,13 @@ def scan(path: str) -> Iterator[WarcItem]:
             return
         position: int | None = 0
         if not _record_starts_at(stream, 0, compressed):
-            position = _next_record_start(stream, 0, compressed)
+            if compressed and _inflates_to_nothing(stream):
+                return
             what = "a gzip file that holds no WARC record at its start" if compressed else "no WARC record at its start"
+            position = _next_record_start(stream, 0, compressed)
+            if position is None and not compressed:  # a gzipped WARC whose first member's header is damaged
+                position = _next_record_start(stream, 0, True)
+                compressed = position is not None
             if position is None:
                 yield WarcBroken(0, None, f"not a WARC file ({what}: it starts with {head[:16]!r})")
                 return
@@ -387,10 +407,12 @@ def _scan_from(stream: BinaryIO, position: int, compressed: bool) -> Generator[W
             length = records.get_record_length()  # reads the blank lines after the record
             merged = _repeated_mandatory_header(record)
             malformed = None if merged else _malformed(record)
-            if short or merged or malformed or records.err_count > errors:
+            lost = length <= 0  # warcio lost count of where it is (a gzip member whose end is corrupt)
+            if short or merged or malformed or lost or records.err_count > errors:
                 problem = ("the record is truncated: the file ends before its Content-Length" if short else
                            f"the record is cut short: its headers run into the next record's ({merged} twice)"
                            if merged else f"the record's headers are broken: {malformed}" if malformed else
+                           "the record's gzip member is corrupt at its end" if lost else
                            "the record's Content-Length does not end where the next record starts")
                 next_start = _next_record_start(stream, offset, compressed)
                 # it is recorded (it may have been a page) unless its own WARC-Type says it is another kind of
