@@ -189,7 +189,7 @@ def test_a_warc_converts_as_sequential_convert_with_every_page_recorded_once(tmp
     assert gbk["output"].startswith("pages/broken.test/gbk-")
     assert stats.done == len(pages) and stats.failed == 3 and stats.no_tables == 1
     assert stats.skipped == {"warcinfo record": 1, "request record": 1, "non-HTML response": 1,
-                             "non-200 response": 1}
+                             "non-200/203 response": 1}
     assert stats.tables == sum(r["tables"] for r in records) > len(CORPUS_PAGES)
 
 

@@ -13,9 +13,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from pyxform.base import warc
 from pyxform.base.errors import ArchiveError, OutputError
 from pyxform.base.limits import Limits
-from pyxform.wings.batch import inputs, warc
+from pyxform.wings.batch import inputs
 from pyxform.wings.batch.manifest import Manifest
 from pyxform.wings.batch.names import digest, output_stem, slug
 
@@ -25,6 +26,7 @@ from warcio.statusandheaders import StatusAndHeaders  # noqa: E402
 from warcio.warcwriter import WARCWriter  # noqa: E402
 
 PAGE = b"<table><tr><th>A</th></tr><tr><td>1</td></tr></table>"
+MAX_BYTES = Limits().max_page_bytes
 
 
 def records_bytes(specs: list[tuple[str, bytes, str, str]], *, compressed: bool) -> tuple[bytes, list[int]]:
@@ -56,11 +58,16 @@ def test_scan_tells_pages_and_skips_and_read_page_reads_them(tmp_path: Path, com
     assert [type(item).__name__ for item in found] == ["WarcPage", "WarcPage", "WarcSkip", "WarcPage", "WarcSkip"]
     assert [item.offset for item in found] == offsets
     assert [item.reason for item in found if isinstance(item, warc.WarcSkip)] == ["non-HTML response",
-                                                                                 "non-200 response"]
-    assert warc.read_page(str(path), offsets[0], Limits()) == (PAGE, "http://a.test/1", "ISO-8859-1")
-    assert warc.read_page(str(path), offsets[3], Limits()) == (PAGE, "http://a.test/4", None)
+                                                                                 "non-200/203 response"]
+    assert warc.read_page(str(path), offsets[0], MAX_BYTES) == (PAGE, "http://a.test/1", "ISO-8859-1")
+    assert warc.read_page(str(path), offsets[3], MAX_BYTES) == (PAGE, "http://a.test/4", None)
+    assert warc.read_page(str(path), offsets[0], 10)[0] == PAGE[:11]  # enough to tell it is over the limit
+    from pyxform.jobs import PageOptions
+    from pyxform.wings.batch import work
+
+    page = inputs.PageRef("k", "http://a.test/1", "warc", str(path), offsets[0])
     with pytest.raises(Exception) as caught:
-        warc.read_page(str(path), offsets[0], Limits(max_page_bytes=10))
+        work.read_page(page, work.TaskSettings(str(tmp_path), PageOptions(limits=Limits(max_page_bytes=10))))
     assert getattr(caught.value, "limit", None) == "max_page_bytes"
 
 
@@ -114,7 +121,7 @@ def test_a_single_gzip_stream_not_a_warc_and_an_empty_file(tmp_path: Path) -> No
     empty.write_bytes(b"")
     assert list(warc.scan(str(empty))) == []
     with pytest.raises(ArchiveError):
-        warc.read_page(str(other), 0, Limits())
+        warc.read_page(str(other), 0, MAX_BYTES)
 
 
 @pytest.mark.parametrize(("head", "html"), [
@@ -209,11 +216,12 @@ def test_the_manifest_drops_a_line_cut_short_and_refuses_what_is_not_its_own(tmp
 
 # -- WARC edge cases (review of issue 16) -------------------------------------------------------------------------
 def raw_record(uri: str, block: bytes, *, version: str = "1.0", record_type: str = "response",
-               content_type: str = "application/http; msgtype=response") -> bytes:
-    """One WARC record written byte by byte (warcio writes WARC/1.0 and 1.1 only)."""
+               content_type: str = "application/http; msgtype=response", extra: tuple[str, ...] = ()) -> bytes:
+    """One WARC record written byte by byte (warcio writes WARC/1.0 and 1.1 only); no ``Content-Type`` if
+    ``content_type`` is empty."""
     headers = [f"WARC/{version}", f"WARC-Type: {record_type}", f"WARC-Target-URI: {uri}",
                "WARC-Date: 2024-01-01T00:00:00Z", "WARC-Record-ID: <urn:uuid:00000000-0000-0000-0000-000000000000>",
-               f"Content-Type: {content_type}", f"Content-Length: {len(block)}"]
+               *([f"Content-Type: {content_type}"] if content_type else []), *extra, f"Content-Length: {len(block)}"]
     return ("\r\n".join(headers) + "\r\n\r\n").encode() + block + b"\r\n\r\n"
 
 
@@ -236,7 +244,7 @@ def test_a_warc_of_the_drafts_before_iso_28500_is_read(tmp_path: Path, compresse
     found = list(warc.scan(str(path)))
     assert [(type(item).__name__, item.uri) for item in found] == [("WarcPage", "http://old.test/0"),
                                                                    ("WarcPage", "http://old.test/1")]
-    assert warc.read_page(str(path), found[1].offset, Limits())[:2] == (PAGE, "http://old.test/1")
+    assert warc.read_page(str(path), found[1].offset, MAX_BYTES)[:2] == (PAGE, "http://old.test/1")
 
 
 def test_a_response_without_a_media_type_is_sniffed_after_content_decoding(tmp_path: Path) -> None:
@@ -249,7 +257,36 @@ def test_a_response_without_a_media_type_is_sniffed_after_content_decoding(tmp_p
     path.write_bytes(b"".join(gzip.compress(record) for record in records))
     found = list(warc.scan(str(path)))
     assert [type(item).__name__ for item in found] == ["WarcPage", "WarcPage", "WarcSkip"]
-    assert warc.read_page(str(path), found[0].offset, Limits())[0] == b"<!DOCTYPE html>" + PAGE
+    assert warc.read_page(str(path), found[0].offset, MAX_BYTES)[0] == b"<!DOCTYPE html>" + PAGE
+
+
+@pytest.mark.parametrize("compressed", [True, False])
+def test_a_page_is_a_whole_html_response_of_status_200_or_203_or_an_html_resource(tmp_path: Path,
+                                                                                   compressed: bool) -> None:
+    # ISO 28500 record types, RFC 9110 section 15.3: which records hold a whole page
+    html = "Content-Type: text/html"
+    records = [raw_record("http://s.test/200", http_response(PAGE, html)),
+               raw_record("http://s.test/203", http_response(PAGE, html, status="203 Non-Authoritative Information")),
+               raw_record("http://s.test/201", http_response(PAGE, html, status="201 Created")),
+               raw_record("http://s.test/204", http_response(b"", html, status="204 No Content")),
+               raw_record("http://s.test/206", http_response(PAGE[:9], html, "Content-Range: bytes 0-8/52",
+                                                             status="206 Partial Content")),
+               raw_record("file:///site/page.html", PAGE, record_type="resource",
+                          content_type="text/html; charset=windows-1252"),
+               raw_record("urn:x-sniffed", b"<!DOCTYPE html>" + PAGE, record_type="resource", content_type=""),
+               raw_record("http://s.test/log", b"<html>", record_type="resource", content_type="text/plain"),
+               raw_record("http://s.test/cut", http_response(PAGE, html), extra=("WARC-Truncated: length",)),
+               raw_record("http://s.test/old", http_response(PAGE, html), record_type="revisit"),
+               raw_record("http://s.test/new", PAGE, record_type="conversion", content_type="text/html")]
+    path = tmp_path / ("rule.warc.gz" if compressed else "rule.warc")
+    path.write_bytes(b"".join(gzip.compress(record) if compressed else record for record in records))
+    found = list(warc.scan(str(path)))
+    assert [item.uri if isinstance(item, warc.WarcPage) else item.reason for item in found] == [
+        "http://s.test/200", "http://s.test/203", "non-200/203 response", "non-200/203 response",
+        "non-200/203 response", "file:///site/page.html", "urn:x-sniffed", "non-HTML resource",
+        "truncated response (WARC-Truncated)", "revisit record", "conversion record"]
+    assert warc.read_page(str(path), found[5].offset, MAX_BYTES) == (PAGE, "file:///site/page.html", "windows-1252")
+    assert warc.read_page(str(path), found[1].offset, MAX_BYTES) == (PAGE, "http://s.test/203", None)
 
 
 def test_a_response_record_without_http_headers_is_no_page_and_says_so(tmp_path: Path) -> None:
@@ -264,6 +301,18 @@ def test_an_empty_warc_file_is_counted_as_skipped(tmp_path: Path) -> None:
     empty = tmp_path / "empty.warc.gz"
     empty.write_bytes(b"")
     assert [item for item in inputs.pages([str(empty)])] == [inputs.Skip("empty WARC file")]
+    empty.write_bytes(gzip.compress(b""))  # compressed, it is still empty
+    assert [item for item in inputs.pages([str(empty)])] == [inputs.Skip("empty WARC file")]
+
+
+def test_a_gzipped_warc_whose_first_member_is_damaged_at_its_start_is_read_from_its_next_member(tmp_path: Path) -> None:
+    data, offsets = records_bytes(SPECS, compressed=True)
+    path = tmp_path / "damaged.warc.gz"
+    path.write_bytes(b"\0\0" + data[2:])  # no gzip magic: the file does not look gzipped from its first bytes
+    found = list(warc.scan(str(path)))
+    assert isinstance(found[0], warc.WarcBroken) and found[0].offset == 0
+    assert found[0].message.endswith(f"the archive goes on at byte {offsets[1]}")
+    assert [item.offset for item in found[1:]] == offsets[1:]
 
 
 def test_a_file_reached_by_two_paths_is_one_page(tmp_path: Path) -> None:
@@ -500,7 +549,7 @@ def test_a_page_whose_content_encoding_is_corrupt_is_an_archive_error_not_a_shor
     (item,) = warc.scan(str(path))
     assert isinstance(item, warc.WarcPage)  # the record is whole: its body's content coding is the page's problem
     with pytest.raises(ArchiveError) as caught:
-        warc.read_page(str(path), 0, Limits())
+        warc.read_page(str(path), 0, MAX_BYTES)
     assert "DecodingError" in caught.value.message and caught.value.location == f"{path}#offset=0"
     assert capfd.readouterr().err == ""
 
@@ -528,7 +577,7 @@ def test_a_response_record_without_a_target_uri_is_a_broken_record_not_the_end_o
     assert (found[0].offset, found[0].uri) == (0, None)
     assert found[0].message.startswith("the record cannot be read: warcio fails on its headers")
     assert found[1].uri == "http://a.test/2"
-    assert warc.read_page(str(path), found[1].offset, Limits())[:2] == (PAGE, "http://a.test/2")
+    assert warc.read_page(str(path), found[1].offset, MAX_BYTES)[:2] == (PAGE, "http://a.test/2")
 
 
 def test_a_target_uri_with_spaces_is_read_without_a_line_on_standard_error(tmp_path: Path) -> None:
@@ -542,7 +591,7 @@ def test_a_target_uri_with_spaces_is_read_without_a_line_on_standard_error(tmp_p
     (page,) = warc.scan(str(path))
     assert isinstance(page, warc.WarcPage) and page.uri == "http://a.test/a%20page"  # as warcio mends it
     # in a process of its own: pytest's log capture would hide what Python's last-resort handler prints
-    script = "import sys\nfrom pyxform.wings.batch import warc\nprint(len(list(warc.scan(sys.argv[1]))))\n"
+    script = "import sys\nfrom pyxform.base import warc\nprint(len(list(warc.scan(sys.argv[1]))))\n"
     run = subprocess.run([sys.executable, "-c", script, str(path)], capture_output=True, text=True, timeout=600)
     assert (run.stdout, run.stderr) == ("1\n", "")  # warcio's logged warning was a line per record on the terminal
 

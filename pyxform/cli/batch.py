@@ -26,12 +26,13 @@ def _batch_arguments(parser: argparse.ArgumentParser) -> None:
     parser.description = (
         "Convert the pages of folders, web archives and URL lists on a Dask cluster: a local cluster of worker "
         "processes by default, or the scheduler at --scheduler. An input is an HTML file, a folder (walked "
-        "recursively: .html, .htm, .xhtml files and .warc, .warc.gz archives), a WARC file (its HTTP 200 responses "
-        "of an HTML type), a text file of URLs (one a line, fetched safely), or an http(s) URL. Each page's output "
-        "goes to DIR/pages/SITE/NAME-DIGEST.xml (or the --format's suffix), named stably from its URL or path, "
-        "written atomically; DIR/manifest.jsonl gets one line per page as it finishes (source, status ok, no-tables "
-        "or failed, output, tables, reason, seconds). A killed run goes on with --resume: the pages the manifest "
-        "holds are not done again. One bad page never stops the batch; the exit code is 13 when some pages failed.")
+        "recursively: .html, .htm, .xhtml files and .warc, .warc.gz archives), a WARC file (its HTML pages: HTTP "
+        "200 or 203 responses, resource records), a text file of URLs (one a line, fetched safely), or an http(s) "
+        "URL. Each page's output goes to DIR/pages/SITE/NAME-DIGEST.xml (or the --format's suffix), named stably "
+        "from its URL or path, written atomically; DIR/manifest.jsonl gets one line per page as it finishes "
+        "(source, status ok, no-tables or failed, output, tables, reason, seconds). A killed run goes on with "
+        "--resume: the pages the manifest holds are not done again. One bad page never stops the batch; the exit "
+        "code is 13 when some pages failed.")
     parser.add_argument("inputs", nargs="+", metavar="INPUT",
                         help="HTML file, folder, WARC or WARC.gz file, text file of URLs, or http(s) URL")
     parser.add_argument("--out", required=True, metavar="DIR",

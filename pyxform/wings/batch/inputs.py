@@ -32,10 +32,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final, Literal
 
+from pyxform.base import warc
 from pyxform.base.errors import ArchiveError, InputError, InputNotFound, InternalError, PyxformError
 from pyxform.base.source import looks_like_url
 
-from . import warc
 from .names import output_stem
 
 __all__ = ["PageRef", "Failure", "Skip", "pages", "check_inputs", "input_kind", "HTML_SUFFIXES", "WARC_SUFFIXES",

@@ -27,13 +27,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
+from pyxform.base import warc
 from pyxform.base.errors import InputNotFound, InternalError, OutputError, PyxformError, WorkerCrash
 from pyxform.base.files import atomic_write
-from pyxform.base.limits import Limits
+from pyxform.base.limits import Limits, check_page_bytes
 from pyxform.base.source import Source, read_source
 from pyxform.jobs import PageOptions, PageResult, Worker, run_page
 
-from . import warc
 from .inputs import PageRef
 
 __all__ = ["TaskSettings", "TaskResult", "convert_chunk", "prepare", "read_page", "failure_record", "SUFFIXES",
@@ -182,10 +182,11 @@ def read_page(page: PageRef, settings: TaskSettings) -> Source:
         return read_source(page.location, limits=limits, allow_private=settings.allow_private)
     if page.kind == "warc":
         try:
-            data, uri, charset = warc.read_page(page.location, page.offset, limits)
+            data, uri, charset = warc.read_page(page.location, page.offset, limits.max_page_bytes)
         except OSError as error:
             raise InputNotFound(f"cannot read the WARC file: {error.strerror or error}",
                                 location=page.location) from None
+        check_page_bytes(len(data), limits, uri)
         return Source(data, uri, charset)
     read = read_source(page.location, limits=limits)
     return Source(read.data, page.source, None)

@@ -1,4 +1,4 @@
-"""warcio's record iterator and body readers, made strict for :mod:`~pyxform.wings.batch.warc`: compressed data that
+"""warcio's record iterator and body readers, made strict for :mod:`~pyxform.base.warc`: compressed data that
 stops inflating part way raises :class:`DecodingError` (warcio writes the error on standard error and reads on as if
 the data ended there), a record not followed by its blank lines is counted, not printed, and warcio's logged
 warnings are not printed unless the program configures logging."""

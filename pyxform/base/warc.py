@@ -1,11 +1,10 @@
 """Web archives: the HTML pages of a WARC file, found and read with warcio.
 
 A WARC file (ISO 28500: WARC/1.0, WARC/1.1; and the drafts WARC/0.17 and WARC/0.18 that Heritrix 1.x wrote, as
-warcio reads them) is read uncompressed or as one gzip member per record (annex D, what
-Common Crawl, wget and warcio write). A *page* is a ``response`` record of an http(s) URI whose HTTP status is 200
-and whose media type is HTML (:func:`is_html`); its charset is the ``charset`` parameter of the HTTP
-``Content-Type``. :func:`scan` walks a file once and says what each record is; :func:`read_page` reads one page at
-the byte offset :func:`scan` gave (what a worker does).
+warcio reads them) is read uncompressed or as one gzip member per record (annex D, what Common Crawl, wget and warcio
+write). A *page* is a ``response`` record of an http(s) URI with HTTP status 200 or 203, or a ``resource`` record,
+whose media type is HTML (:func:`is_html`; the rule and its sources: :func:`_verdict`). :func:`scan` walks a file
+once and says what each record is; :func:`read_page` reads one page at the byte offset :func:`scan` gave.
 
 A broken record (truncated, a ``Content-Length`` that runs into the next record, headers that do not parse, a gzip
 member that does not inflate) is reported with its offset, and the walk goes on at the next record start: the next
@@ -14,6 +13,7 @@ gzip member that inflates to a WARC record, or the next ``WARC/1.x`` (``WARC/0.1
 
 from __future__ import annotations
 
+import gzip
 import re
 import zlib
 from collections.abc import Generator, Iterator
@@ -25,16 +25,16 @@ from warcio.exceptions import ArchiveLoadFailed
 from warcio.limitreader import LimitReader
 from warcio.statusandheaders import StatusAndHeadersParserException
 
-from pyxform.base.errors import ArchiveError
-from pyxform.base.limits import Limits, limit_exceeded
-
-from .records import HeadersTooLarge
-from .records import Records as _Records
-from .records import content_stream as _content_stream
+from .errors import ArchiveError
+from .warc_readers import HeadersTooLarge
+from .warc_readers import Records as _Records
+from .warc_readers import content_stream as _content_stream
 
 __all__ = ["WarcPage", "WarcSkip", "WarcBroken", "scan", "read_page", "is_html", "sniffs_as_html", "looks_like_warc",
-           "HTML_MEDIA_TYPES"]
+           "HTML_MEDIA_TYPES", "PAGE_STATUSES"]
 
+#: The HTTP status codes of a response that carries a whole page (:func:`_verdict`).
+PAGE_STATUSES: Final = frozenset({"200", "203"})
 #: The media types of HTML documents (WHATWG HTML, "HTML MIME type"; XHTML's).
 HTML_MEDIA_TYPES: Final = frozenset({"text/html", "application/xhtml+xml"})
 _GZIP_MAGIC: Final = b"\x1f\x8b\x08"
@@ -61,7 +61,7 @@ class WarcPage:
 
 @dataclass(frozen=True)
 class WarcSkip:
-    """A record that is not a page, and why (``request record``, ``non-HTML response``, ``non-200 response``, ...)."""
+    """A record that is not a page, and why (``request record``, ``non-HTML response``, ...)."""
 
     offset: int
     reason: str
@@ -153,10 +153,11 @@ def _record_starts_at(stream: BinaryIO, offset: int, compressed: bool) -> bool:
 
 def _first_member_holds_one_record(stream: BinaryIO) -> bool:
     """Whether the first gzip member of a compressed file ends with its first record (one member per record), rather
-    than going on with more records (a file gzipped as one stream). Inflates the first member only as far as needed."""
+    than going on with the next record (a file gzipped as one stream; a damaged member that inflates to noise past
+    its record is one record's problem). Inflates the first member only as far as needed."""
     stream.seek(0)
     inflater = zlib.decompressobj(31)
-    inflated, head, record_size = 0, b"", None
+    head, record_size = bytearray(), None
     while not inflater.eof:
         block = stream.read(65536)
         if not block:
@@ -165,7 +166,6 @@ def _first_member_holds_one_record(stream: BinaryIO) -> bool:
             data = inflater.decompress(block)
         except zlib.error:
             return True
-        inflated += len(data)
         if record_size is None:
             head += data
             end = head.find(b"\r\n\r\n")
@@ -176,9 +176,21 @@ def _first_member_holds_one_record(stream: BinaryIO) -> bool:
                 record_size = end + 4 + int(length.group(1)) + 4  # headers, block, CRLF CRLF
             elif len(head) > 1 << 20:
                 return True
-        if record_size is not None and inflated > record_size + 64:
-            return False
+        else:
+            head += data[:max(0, record_size + 64 - len(head))]
+        if record_size is not None and len(head) >= record_size + 64:
+            return _WARC_LINE.match(bytes(head[record_size:]).lstrip(b"\r\n")) is None
     return True
+
+
+def _inflates_to_nothing(stream: BinaryIO) -> bool:
+    """Whether a gzip file inflates to no byte at all: an empty WARC file, compressed."""
+    stream.seek(0)
+    try:
+        with gzip.GzipFile(fileobj=stream) as inflated:
+            return inflated.read(1) == b""
+    except (OSError, EOFError, zlib.error):
+        return False
 
 
 def _next_record_start(stream: BinaryIO, after: int, compressed: bool) -> int | None:
@@ -226,15 +238,24 @@ def _http_response(record: object) -> bool:
     return http is not None and (http.protocol or "").upper().startswith("HTTP/")
 
 
+def _media_types(record: object) -> tuple[str | None, str | None]:
+    """``(Content-Type, WARC-Identified-Payload-Type)`` of a record's page: the HTTP ``Content-Type`` of a response,
+    the record's own of a resource (ISO 28500: its block is the resource)."""
+    rec_headers = record.rec_headers  # type: ignore[attr-defined]
+    http = record.http_headers  # type: ignore[attr-defined]
+    declared = http.get_header("Content-Type") if http is not None else rec_headers.get_header("Content-Type")
+    return declared, rec_headers.get_header("WARC-Identified-Payload-Type")
+
+
 def _needs_sniffing(record: object) -> bool:
-    """Whether a record would be a page but for its media type, and has none to tell (neither an HTTP
-    ``Content-Type`` nor a ``WARC-Identified-Payload-Type``): its body's first bytes decide (:func:`sniffs_as_html`)."""
+    """Whether a response would be a page but for its media type, and has none to tell (neither an HTTP
+    ``Content-Type`` nor a ``WARC-Identified-Payload-Type``): its body's first bytes decide (:func:`sniffs_as_html`)
+    after content decoding. (A resource's block is sniffed as it is: it has no content coding.)"""
     if (record.rec_type or "").lower() != "response" or not _http_response(record):  # type: ignore[attr-defined]
         return False
-    http = record.http_headers  # type: ignore[attr-defined]
-    identified = record.rec_headers.get_header("WARC-Identified-Payload-Type")  # type: ignore[attr-defined]
-    return (http.get_statuscode() == "200" and not _content_type(http.get_header("Content-Type"))[0]
-            and not _content_type(identified)[0])
+    declared, identified = _media_types(record)
+    return (record.http_headers.get_statuscode() in PAGE_STATUSES  # type: ignore[attr-defined]
+            and not _content_type(declared)[0] and not _content_type(identified)[0])
 
 
 def _decoded_head(record: object) -> bytes:
@@ -248,21 +269,41 @@ def _decoded_head(record: object) -> bytes:
 
 def _verdict(record: object, head: bytes) -> WarcPage | WarcSkip:
     """What a record is, from its headers (and the first bytes of its body ``head``, for sniffing): a page or a skip
-    (their offset and length are filled in by the caller)."""
+    (their offset and length are filled in by the caller).
+
+    A page is a whole HTML document as it was served:
+
+    - a ``response`` record of an http(s) URI whose block is an HTTP response (ISO 28500 section 6.3: the complete
+      response, headers included) with status 200 or 203. Of the 2xx codes only these carry a whole representation
+      of the target resource (RFC 9110 section 15.3; 203 as a transforming proxy changed it): 201 and 202 describe
+      what the request did, 204 and 205 have no content, 206 a part of the representation, and 207, 208 (WebDAV) and
+      226 (delta encoding) something else than the representation;
+    - a ``resource`` record of any target URI (section 6.4: the resource itself, without protocol information, e.g.
+      a file or a fetch whose headers were discarded);
+
+    whose media type is HTML (:func:`is_html` on the HTTP ``Content-Type`` of a response, the record's own
+    ``Content-Type`` of a resource), and which its writer did not cut short (no ``WARC-Truncated`` field).
+    The other types hold no page (``warcinfo``, ``request``, ``metadata``), only a reference to one or a part
+    (``revisit``, ``continuation``) or an archive's transformation of one (``conversion``).
+    """
     rec_type = (record.rec_type or "").lower()  # type: ignore[attr-defined]
     uri = record.rec_headers.get_header("WARC-Target-URI") or ""  # type: ignore[attr-defined]
-    if rec_type != "response":
+    if rec_type not in ("response", "resource"):
         return WarcSkip(-1, f"{rec_type or 'untyped'} record")
-    http = record.http_headers  # type: ignore[attr-defined]
-    if http is None or not uri.lower().startswith(("http:", "https:")):
-        return WarcSkip(-1, "non-HTTP response")
-    if not _http_response(record):
-        return WarcSkip(-1, "response without HTTP headers")
-    if http.get_statuscode() != "200":
-        return WarcSkip(-1, "non-200 response")
-    identified = record.rec_headers.get_header("WARC-Identified-Payload-Type")  # type: ignore[attr-defined]
-    if not is_html(http.get_header("Content-Type"), identified, head):
-        return WarcSkip(-1, "non-HTML response")
+    if rec_type == "response":
+        http = record.http_headers  # type: ignore[attr-defined]
+        if http is None or not uri.lower().startswith(("http:", "https:")):
+            return WarcSkip(-1, "non-HTTP response")
+        if not _http_response(record):
+            return WarcSkip(-1, "response without HTTP headers")
+        if http.get_statuscode() not in PAGE_STATUSES:
+            return WarcSkip(-1, "non-200/203 response")
+    elif not uri:
+        return WarcSkip(-1, "resource without a target URI")
+    if not is_html(*_media_types(record), head):
+        return WarcSkip(-1, f"non-HTML {rec_type}")
+    if record.rec_headers.get_header("WARC-Truncated") is not None:  # type: ignore[attr-defined]
+        return WarcSkip(-1, f"truncated {rec_type} (WARC-Truncated)")
     return WarcPage(-1, uri, 0)
 
 
@@ -282,8 +323,7 @@ def _repeated_mandatory_header(record: object) -> str | None:
     return None
 
 
-_NOT_RESPONSES: Final = frozenset({"warcinfo", "request", "metadata", "revisit", "resource", "conversion",
-                                   "continuation"})
+_NO_PAGES: Final = frozenset({"warcinfo", "request", "metadata", "revisit", "conversion", "continuation"})
 _TOKEN: Final = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
 
 
@@ -295,8 +335,10 @@ def _malformed(record: object) -> str | None:
         if not _TOKEN.fullmatch(name.strip()):
             return "a header line is not NAME: VALUE"
     length = record.rec_headers.get_header("Content-Length")  # type: ignore[attr-defined]
-    if length is None or not length.strip().isdigit():
+    if length is None:
         return "no Content-Length"
+    if not length.strip().isdigit():
+        return "its Content-Length is no number"
     return None
 
 
@@ -315,7 +357,7 @@ def _own_headers(record: object) -> dict[str, str]:
 def scan(path: str) -> Iterator[WarcItem]:
     """Walk the WARC file ``path`` and tell each record, in file order: a :class:`WarcPage`, a :class:`WarcSkip`
     or a :class:`WarcBroken`. A file that is no WARC gives one :class:`WarcBroken` at offset 0; an empty file
-    gives nothing.
+    (or a gzip file of nothing) gives nothing.
 
     :raises OSError: the file cannot be opened or read.
     """
@@ -331,8 +373,13 @@ def scan(path: str) -> Iterator[WarcItem]:
             return
         position: int | None = 0
         if not _record_starts_at(stream, 0, compressed):
-            position = _next_record_start(stream, 0, compressed)
+            if compressed and _inflates_to_nothing(stream):
+                return
             what = "a gzip file that holds no WARC record at its start" if compressed else "no WARC record at its start"
+            position = _next_record_start(stream, 0, compressed)
+            if position is None and not compressed:  # a gzipped WARC whose first member's header is damaged
+                position = _next_record_start(stream, 0, True)
+                compressed = position is not None
             if position is None:
                 yield WarcBroken(0, None, f"not a WARC file ({what}: it starts with {head[:16]!r})")
                 return
@@ -360,17 +407,19 @@ def _scan_from(stream: BinaryIO, position: int, compressed: bool) -> Generator[W
             length = records.get_record_length()  # reads the blank lines after the record
             merged = _repeated_mandatory_header(record)
             malformed = None if merged else _malformed(record)
-            if short or merged or malformed or records.err_count > errors:
+            lost = length <= 0  # warcio lost count of where it is (a gzip member whose end is corrupt)
+            if short or merged or malformed or lost or records.err_count > errors:
                 problem = ("the record is truncated: the file ends before its Content-Length" if short else
                            f"the record is cut short: its headers run into the next record's ({merged} twice)"
                            if merged else f"the record's headers are broken: {malformed}" if malformed else
+                           "the record's gzip member is corrupt at its end" if lost else
                            "the record's Content-Length does not end where the next record starts")
                 next_start = _next_record_start(stream, offset, compressed)
                 # it is recorded (it may have been a page) unless its own WARC-Type says it is another kind of
                 # record, or it is cut at the end of the file after its HTTP headers, which say it is no page
                 # (elsewhere its headers may run into the next record's)
                 own = _own_headers(record)
-                other_kind = (own.get("warc-type") or "").lower() in _NOT_RESPONSES
+                other_kind = (own.get("warc-type") or "").lower() in _NO_PAGES
                 headers_whole = short and bool(head)
                 if isinstance(verdict, WarcPage) or not (other_kind or headers_whole):
                     yield WarcBroken(offset, own.get("warc-target-uri") or None, problem)
@@ -417,14 +466,16 @@ def _describe(error: BaseException) -> str:
 
 
 # -- reading one page ---------------------------------------------------------------------------------------------
-def read_page(path: str, offset: int, limits: Limits) -> tuple[bytes, str, str | None]:
+def read_page(path: str, offset: int, max_bytes: int) -> tuple[bytes, str, str | None]:
     """Read the page at byte ``offset`` of the WARC file ``path`` (an offset :func:`scan` gave as a
     :class:`WarcPage`).
 
-    :returns: ``(body bytes after transfer and content decoding, target URI, charset of the HTTP Content-Type or
-        None)``.
-    :raises ArchiveError: no readable response record there, or a body that cannot be decoded.
-    :raises LimitExceeded: the body is larger than ``limits.max_page_bytes``.
+    :param max_bytes: read at most ``max_bytes + 1`` bytes of the body: a page longer than ``max_bytes`` is seen as
+        such (by :func:`~pyxform.base.limits.check_page_bytes`, or the conversion's) without reading all of it.
+    :returns: ``(body bytes after transfer and content decoding, target URI, charset of the page's Content-Type or
+        None)`` (the HTTP ``Content-Type`` of a response, the record's own of a resource).
+    :raises ArchiveError: no readable page record there (a response with HTTP headers, a resource), or a body that
+        cannot be decoded.
     :raises OSError: the file cannot be opened or read.
     """
     location = f"{path}#offset={offset}"
@@ -433,15 +484,12 @@ def read_page(path: str, offset: int, limits: Limits) -> tuple[bytes, str, str |
         try:
             record = next(iter(_Records(stream)))
             uri = record.rec_headers.get_header("WARC-Target-URI") or location
-            if record.rec_type != "response" or record.http_headers is None:
-                raise ArchiveError(f"no HTTP response record at byte {offset}", location=location)
-            _, charset = _content_type(record.http_headers.get_header("Content-Type"))
-            data = _content_stream(record).read(limits.max_page_bytes + 1)
+            if not (record.rec_type == "resource" or record.rec_type == "response" and record.http_headers):
+                raise ArchiveError(f"no HTTP response or resource record at byte {offset}", location=location)
+            _, charset = _content_type(_media_types(record)[0])
+            data = _content_stream(record).read(max_bytes + 1)
         except StopIteration:
             raise ArchiveError(f"no record at byte {offset} (the file ends)", location=location) from None
         except _READ_ERRORS as error:
             raise ArchiveError(f"the record cannot be read: {_describe(error)}", location=location) from None
-    if len(data) > limits.max_page_bytes:
-        raise limit_exceeded("max_page_bytes", f"the page has more than {limits.max_page_bytes} bytes",
-                             limits=limits, location=uri)
     return data, uri, charset
