@@ -411,36 +411,59 @@
     <xsl:choose>
       <!-- rows with distinct indexes (a grid's rows): one row at a time, as f:data-slots takes them -->
       <xsl:when test="count(distinct-values($rows/@index ! string())) eq count($rows)">
-        <xsl:for-each select="if (empty($note-rows)) then $rows else $rows[not(@index = $note-rows)]">
-          <xsl:variable name="slots" as="element(px:slot)*" select="px:slot[@cell]"/>
-          <xsl:variable name="cells" as="element(px:cell)*" select="$slots ! key('f:cell', string(@cell), $root)[1]"/>
-          <!-- the data slots and their cells: all slots (a row of data cells, most rows); those of data cells, by
-               position; or, where a slot names no cell (so the two do not pair up), looked up again -->
-          <xsl:variable name="paired" as="xs:boolean" select="count($cells) eq count($slots)"/>
-          <xsl:variable name="data" as="xs:integer*" select="
-              if (not($paired) or empty($cells[not(@role = 'data')])) then ()
-              else for $i in 1 to count($cells) return $i[$cells[$i]/@role = 'data']"/>
-          <xsl:variable name="row-slots" as="element(px:slot)*" select="
-              if (not($paired)) then $slots[key('f:cell', string(@cell), $root)[1]/@role = 'data']
-              else if (empty($cells[not(@role = 'data')])) then $slots
-              else for $i in $data return $slots[$i]"/>
-          <xsl:if test="exists($row-slots)">
-            <xsl:choose>
-              <!-- no cell with several data slots in the row: no span duplicates -->
-              <xsl:when test="count(distinct-values($row-slots ! string(@cell))) eq count($row-slots)">
-                <xsl:sequence select="map { 'row' : string(@index), 'slots' : $row-slots, 'cells' :
-                    if (not($paired)) then $row-slots ! key('f:cell', string(@cell), $root)[1]
-                    else if (empty($data)) then $cells
-                    else for $i in $data return $cells[$i] }"/>
-              </xsl:when>
-              <xsl:otherwise>
-                <xsl:variable name="first" as="element(px:slot)*" select="fp:first-slots($table, $row-slots)"/>
-                <xsl:sequence select="map { 'row' : string(@index), 'slots' : $first,
-                                            'cells' : $first ! key('f:cell', string(@cell), $root)[1] }"/>
-              </xsl:otherwise>
-            </xsl:choose>
-          </xsl:if>
-        </xsl:for-each>
+        <xsl:variable name="data-rows" as="map(*)*">
+          <xsl:for-each select="if (empty($note-rows)) then $rows else $rows[not(@index = $note-rows)]">
+            <xsl:variable name="slots" as="element(px:slot)*" select="px:slot[@cell]"/>
+            <xsl:variable name="cells" as="element(px:cell)*" select="$slots ! key('f:cell', string(@cell), $root)[1]"/>
+            <!-- the data slots and their cells: all slots (a row of data cells, most rows); those of data cells, by
+                 position; or, where a slot names no cell (so the two do not pair up), looked up again -->
+            <xsl:variable name="paired" as="xs:boolean" select="count($cells) eq count($slots)"/>
+            <xsl:variable name="data" as="xs:integer*" select="
+                if (not($paired) or empty($cells[not(@role = 'data')])) then ()
+                else for $i in 1 to count($cells) return $i[$cells[$i]/@role = 'data']"/>
+            <xsl:variable name="row-slots" as="element(px:slot)*" select="
+                if (not($paired)) then $slots[key('f:cell', string(@cell), $root)[1]/@role = 'data']
+                else if (empty($cells[not(@role = 'data')])) then $slots
+                else for $i in $data return $slots[$i]"/>
+            <xsl:if test="exists($row-slots)">
+              <xsl:choose>
+                <!-- no cell with several data slots in the row: no span duplicates -->
+                <xsl:when test="count(distinct-values($row-slots ! string(@cell))) eq count($row-slots)">
+                  <xsl:sequence select="map { 'row' : string(@index), 'slots' : $row-slots, 'cells' :
+                      if (not($paired)) then $row-slots ! key('f:cell', string(@cell), $root)[1]
+                      else if (empty($data)) then $cells
+                      else for $i in $data return $cells[$i] }"/>
+                </xsl:when>
+                <xsl:otherwise>
+                  <!-- span duplicates: the first slots found below, with the header ids of all such rows -->
+                  <xsl:sequence select="map { 'row' : string(@index), 'slots' : $row-slots, 'spans' : true() }"/>
+                </xsl:otherwise>
+              </xsl:choose>
+            </xsl:if>
+          </xsl:for-each>
+        </xsl:variable>
+        <xsl:variable name="spans" as="map(*)*" select="$data-rows[?spans]"/>
+        <xsl:choose>
+          <xsl:when test="empty($spans)">
+            <xsl:sequence select="$data-rows"/>
+          </xsl:when>
+          <xsl:otherwise>
+            <xsl:variable name="header-ids" as="map(xs:string, xs:string*)"
+                          select="fp:header-ids($table, $spans ! ?slots)"/>
+            <xsl:for-each select="$data-rows">
+              <xsl:choose>
+                <xsl:when test="?spans">
+                  <xsl:variable name="first" as="element(px:slot)*" select="fp:first-slots-by(?slots, $header-ids)"/>
+                  <xsl:sequence select="map { 'row' : ?row, 'slots' : $first,
+                                              'cells' : $first ! key('f:cell', string(@cell), $root)[1] }"/>
+                </xsl:when>
+                <xsl:otherwise>
+                  <xsl:sequence select="."/>
+                </xsl:otherwise>
+              </xsl:choose>
+            </xsl:for-each>
+          </xsl:otherwise>
+        </xsl:choose>
       </xsl:when>
       <xsl:otherwise>
         <xsl:for-each-group select="f:data-slots($table)[not(../@index = $note-rows)]" group-adjacent="string(../@index)">
