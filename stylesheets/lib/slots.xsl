@@ -61,10 +61,23 @@
   <xsl:function name="fp:first-slots" as="element(px:slot)*">
     <xsl:param name="table" as="element(px:table)"/>
     <xsl:param name="slots" as="element(px:slot)*"/>
-    <!-- the ids of the header cells with text, per distinct row-headers or column-headers value (found once each) -->
-    <xsl:variable name="header-ids" as="map(xs:string, xs:string*)" select="
+    <xsl:sequence select="fp:first-slots-by($slots, fp:header-ids($table, $slots))"/>
+  </xsl:function>
+
+  <!-- The ids of the header cells with text, per distinct row-headers or column-headers value of some slots (found
+       once each): the header-ids that fp:first-slots-by($slots, $header-ids) needs for those slots. -->
+  <xsl:function name="fp:header-ids" as="map(xs:string, xs:string*)">
+    <xsl:param name="table" as="element(px:table)"/>
+    <xsl:param name="slots" as="element(px:slot)*"/>
+    <xsl:sequence select="
         map:merge(distinct-values(('', $slots/@row-headers ! string(), $slots/@column-headers ! string()))
                   ! map:entry(., fp:header-cells($table, .)/@id ! string()))"/>
+  </xsl:function>
+
+  <!-- fp:first-slots with the header ids of the slots given (fp:header-ids of these or more slots). -->
+  <xsl:function name="fp:first-slots-by" as="element(px:slot)*">
+    <xsl:param name="slots" as="element(px:slot)*"/>
+    <xsl:param name="header-ids" as="map(xs:string, xs:string*)"/>
     <xsl:for-each-group select="$slots"
                         group-by="string-join((../@index, @cell, '|', $header-ids(string(@row-headers)), '|',
                                                $header-ids(string(@column-headers))), ' ')">

@@ -142,13 +142,19 @@
               <xsl:attribute name="px:col" select="$cell/@col"/>
             </xsl:if>
             <xsl:attribute name="px:key" select="'e' || $item?row || '.' || $cell/@col"/>
-            <xsl:sequence select="fp:entity-value($cell)"/>
+            <xsl:call-template name="fp:entity-value">
+              <xsl:with-param name="cell" select="$cell"/>
+            </xsl:call-template>
           </xsl:element>
         </xsl:for-each>
       </xsl:when>
       <xsl:otherwise>
         <note px:row="{$item?row}" px:key="n{$item?row}">
-          <xsl:sequence select="$item?cells ! fp:entity-value(.)"/>
+          <xsl:for-each select="$item?cells">
+            <xsl:call-template name="fp:entity-value">
+              <xsl:with-param name="cell" select="."/>
+            </xsl:call-template>
+          </xsl:for-each>
         </note>
       </xsl:otherwise>
     </xsl:choose>
@@ -156,19 +162,21 @@
 
   <!-- The value of a cell: f:value for a data cell; for another (a header or section cell read as a value here),
        its links, images and text, its nested tables being listed at the top level of the output (map/document.xsl),
-       so that no table appears twice. -->
-  <xsl:function name="fp:entity-value" as="node()*">
+       so that no table appears twice. A template, so that it writes straight into the element being built. -->
+  <xsl:template name="fp:entity-value" as="node()*">
     <xsl:param name="cell" as="element(px:cell)"/>
     <xsl:choose>
       <xsl:when test="$cell/@role = 'data'">
-        <xsl:sequence select="f:value($cell)"/>
+        <xsl:call-template name="fp:value">
+          <xsl:with-param name="cell" select="$cell"/>
+        </xsl:call-template>
       </xsl:when>
       <xsl:otherwise>
         <xsl:sequence select="f:link-attributes($cell)"/>
         <xsl:value-of select="f:text($cell)[. ne '']"/>
       </xsl:otherwise>
     </xsl:choose>
-  </xsl:function>
+  </xsl:template>
 
   <!-- True if a cell shows something: text, a link, an image or a table. -->
   <xsl:function name="fp:has-content" as="xs:boolean">

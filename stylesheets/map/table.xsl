@@ -48,33 +48,37 @@
     <xsl:variable name="label" as="map(xs:string, item())" select="fp:table-label($table)"/>
     <!-- note rows (a table-wide row after the last data row: a source line, a footnote; headers stage, row kind
          "note") give one <note> element, not a value under every column header of the columns the note spans -->
-    <xsl:variable name="all-data-slots" as="element(px:slot)*" select="f:data-slots($table)"/>
     <xsl:variable name="note-rows" as="xs:string*" select="f:note-rows($table) ! string()"/>
-    <xsl:variable name="data-slots" as="element(px:slot)*" select="if (empty($note-rows)) then $all-data-slots
-                                                                   else $all-data-slots[not(../@index = $note-rows)]"/>
-    <!-- A data row whose every value is missing (its row header cells, then empty cells) is no pair, but it is a
-         row of the table: its row header path is kept, ending in an empty element, in its place among the rows (as
-         CSV keeps it). A section row (whose one header is a section) is not such a row. -->
-    <xsl:variable name="empty-rows" as="element(px:slot)*" select="if (@kind eq 'entity') then () else
-        (px:row[px:slot/@row-headers][not(@index = $note-rows) and not(px:slot[@cell][f:cell(.)/@role = 'data'])]
-           /px:slot[@row-headers][f:cell(.)/@role = 'empty'][1])
-        [exists(fp:header-cells($table, string(@row-headers))[not(@role = 'section')])]"/>
+    <!-- the data rows: maps { 'row' : the row index, 'slots' : its data slots (f:data-slots), 'cells' : their
+         cells, in the same order }, note rows left out; each slot's cell looked up once (fp:data-rows) -->
+    <xsl:variable name="data-rows" as="map(*)*" select="if (@kind eq 'entity') then ()
+                                                        else fp:data-rows($table, $note-rows)"/>
+    <xsl:variable name="data-slots" as="element(px:slot)*" select="$data-rows ! ?slots"/>
     <!-- Most tables (layout tables, tables with column headers only) have no row header cell: then each data row is
          one record element around its column parts, and no row is without values (an empty row keeps its row
          header path, which such a row has not): the same as fp:units and fp:nest-units make there, without the maps
          of row header paths. -->
     <xsl:variable name="no-row-headers" as="xs:boolean"
                   select="not(@kind eq 'entity') and empty(px:row/px:slot[@row-headers ne ''])"/>
+    <!-- A data row whose every value is missing (its row header cells, then empty cells) is no pair, but it is a
+         row of the table: its row header path is kept, ending in an empty element, in its place among the rows (as
+         CSV keeps it). A section row (whose one header is a section) is not such a row. (Without row header cells
+         there is no such row.) -->
+    <xsl:variable name="empty-rows" as="element(px:slot)*" select="if (@kind eq 'entity' or $no-row-headers) then ()
+        else (px:row[px:slot/@row-headers][not(@index = $note-rows) and not(px:slot[@cell][f:cell(.)/@role = 'data'])]
+           /px:slot[@row-headers][f:cell(.)/@role = 'empty'][1])
+        [exists(fp:header-cells($table, string(@row-headers))[not(@role = 'section')])]"/>
     <!-- Slots of one row share their row header cells, and slots of one column their column header cells: the cells
          and the element each makes are found once per distinct px:slot/@row-headers (@column-headers) value (read
-         with "!", not "/": a path would sort the slots into document order, ~1 us a slot, for a set of strings). -->
-    <xsl:variable name="row-headers" as="map(xs:string, element(px:cell)*)" select="
-        map:merge(distinct-values(($data-slots, $empty-rows) ! @row-headers ! string())
-                  ! map:entry(., fp:header-cells($table, .)))"/>
+         with "!", not "/": a path would sort the slots into document order, ~1 us a slot, for a set of strings).
+         Without row header cells, the row header maps are not needed (made only on the other path: a map is made
+         where it is declared). -->
     <xsl:variable name="column-headers" as="map(xs:string, element(px:cell)*)" select="
         map:merge(distinct-values($data-slots ! @column-headers ! string()) ! map:entry(., fp:header-cells($table, .)))"/>
-    <xsl:variable name="row-header-ids" as="xs:string*" select="if ($no-row-headers) then ()
-                  else distinct-values(map:for-each($row-headers, function($k, $cells) {$cells/@id}))"/>
+    <xsl:variable name="row-header-values" as="xs:string*" select="if ($no-row-headers) then ()
+        else distinct-values(($data-slots, $empty-rows) ! @row-headers ! string())"/>
+    <xsl:variable name="row-header-ids" as="xs:string*"
+                  select="distinct-values($row-header-values ! fp:header-cells($table, .)/@id)"/>
     <xsl:variable name="column-header-ids" as="xs:string*"
                   select="distinct-values(map:for-each($column-headers, function($k, $cells) {$cells/@id}))"/>
     <!-- the header cells of the table and the label of each, made once: the names need all labels of the table
@@ -86,7 +90,8 @@
     <xsl:variable name="labels" as="map(xs:string, xs:string)" select="
         map:merge(for $i in 1 to count($header-cells) return map:entry(string($header-cells[$i]/@id), $header-labels[$i]))"/>
     <xsl:variable name="names" as="map(xs:string, xs:string)" select="fp:label-names(distinct-values($header-labels))"/>
-    <xsl:variable name="corners" as="map(xs:integer, xs:string)" select="fp:corner-labels($table)"/>
+    <xsl:variable name="corners" as="map(xs:integer, xs:string)"
+                  select="if (empty($row-header-ids)) then map {} else fp:corner-labels($table)"/>
     <xsl:variable name="steps" as="map(xs:string, element())" select="
         if (empty($row-header-ids))
         then map:merge(for $i in 1 to count($header-cells) return let $cell := $header-cells[$i]
@@ -97,24 +102,6 @@
                                                              $corners(xs:integer($cell/@col))[$cell/@role eq 'header'])),
           $column-header-ids
             ! map:entry('c' || ., fp:header-step(key('f:cell', ., root($table))[1], $labels(.), $names, false(), ()))))"/>
-    <!-- the identity of a row header path: the ids of its non-null row header cells -->
-    <xsl:variable name="paths" as="map(xs:string, xs:string)" select="
-        map:merge(map:for-each($row-headers, function($k, $cells) {map:entry($k, string-join($cells/@id, ' '))}))"/>
-    <!-- the data slots by row (adjacent: rows in order), each row's distinct row header values read once -->
-    <xsl:variable name="data-rows" as="map(*)*">
-      <xsl:for-each-group select="$data-slots" group-adjacent="string(../@index)">
-        <xsl:sequence select="map { 'row' : current-grouping-key(), 'slots' : current-group(),
-                                    'row-headers' : distinct-values(current-group() ! string(@row-headers)) }"/>
-      </xsl:for-each-group>
-    </xsl:variable>
-    <xsl:variable name="rows-per-path" as="map(xs:string, xs:integer)">
-      <xsl:map>
-        <xsl:for-each-group select="$data-rows ! (let $row := ?row return ?row-headers ! map {
-            'path' : ($paths(.), '')[1], 'row' : $row })" group-by="?path">
-          <xsl:map-entry key="current-grouping-key()" select="count(distinct-values(current-group() ! ?row))"/>
-        </xsl:for-each-group>
-      </xsl:map>
-    </xsl:variable>
     <xsl:element name="{if ($f:generic-names) then 'table' else fp:table-name($label?text)}">
       <xsl:if test="$f:generic-names">
         <xsl:attribute name="name" select="$label?text"/>
@@ -146,46 +133,68 @@
         </xsl:when>
         <xsl:when test="$no-row-headers">
           <xsl:variable name="columns" as="map(xs:string, item())" select="fp:columns($column-headers, $steps)"/>
-          <xsl:for-each-group select="$data-slots" group-adjacent="string(../@index)">
-            <row px:row="{current-grouping-key()}" px:key="r{current-grouping-key()}">
+          <xsl:for-each select="$data-rows">
+            <row px:row="{?row}" px:key="r{?row}">
               <xsl:call-template name="fp:column-parts">
-                <xsl:with-param name="slots" select="current-group()"/>
-                <xsl:with-param name="row" select="current-grouping-key()"/>
+                <xsl:with-param name="slots" select="?slots"/>
+                <xsl:with-param name="cells" select="?cells"/>
+                <xsl:with-param name="row" select="?row"/>
                 <xsl:with-param name="columns" select="$columns"/>
               </xsl:call-template>
             </row>
-          </xsl:for-each-group>
+          </xsl:for-each>
         </xsl:when>
         <xsl:otherwise>
+          <xsl:variable name="row-headers" as="map(xs:string, element(px:cell)*)"
+                        select="map:merge($row-header-values ! map:entry(., fp:header-cells($table, .)))"/>
+          <!-- the identity of a row header path: the ids of its non-null row header cells -->
+          <xsl:variable name="paths" as="map(xs:string, xs:string)" select="
+              map:merge(map:for-each($row-headers, function($k, $cells) {map:entry($k, string-join($cells/@id, ' '))}))"/>
+          <!-- the data rows with each row's distinct row header values, read once -->
+          <xsl:variable name="headed-rows" as="map(*)*"
+                        select="$data-rows ! map:put(., 'row-headers', distinct-values(?slots ! string(@row-headers)))"/>
+          <xsl:variable name="rows-per-path" as="map(xs:string, xs:integer)">
+            <xsl:map>
+              <xsl:for-each-group select="$headed-rows ! (let $row := ?row return ?row-headers ! map {
+                  'path' : ($paths(.), '')[1], 'row' : $row })" group-by="?path">
+                <xsl:map-entry key="current-grouping-key()" select="count(distinct-values(current-group() ! ?row))"/>
+              </xsl:for-each-group>
+            </xsl:map>
+          </xsl:variable>
           <xsl:variable name="units" as="array(*)*"
-                        select="fp:units($data-rows, $row-headers, $paths, $rows-per-path, $steps)"/>
+                        select="fp:units($headed-rows, $row-headers, $paths, $rows-per-path, $steps)"/>
           <xsl:variable name="empty-row-units" as="array(*)*" select="
               for $slot in $empty-rows return
               let $ids := fp:header-cells($table, string($slot/@row-headers))/@id ! string()
-              return [$ids, $ids ! $steps('r' || .), string($slot/../@index), ()]"/>
-          <xsl:sequence select="fp:nest-units(if (empty($empty-row-units)) then $units
-                                              else sort(($units, $empty-row-units), (), function($unit) {xs:integer($unit(3))}),
-                                              1, fp:columns($column-headers, $steps))"/>
+              return [$ids, $ids ! $steps('r' || .), string($slot/../@index), (), ()]"/>
+          <xsl:call-template name="fp:nest-units">
+            <xsl:with-param name="units" select="if (empty($empty-row-units)) then $units
+                else sort(($units, $empty-row-units), (), function($unit) {xs:integer($unit(3))})"/>
+            <xsl:with-param name="depth" select="1"/>
+            <xsl:with-param name="columns" select="fp:columns($column-headers, $steps)"/>
+          </xsl:call-template>
         </xsl:otherwise>
       </xsl:choose>
       <xsl:for-each-group select="if (@kind eq 'entity' or empty($note-rows)) then ()
-                                  else $all-data-slots[../@index = $note-rows]"
+                                  else f:data-slots($table)[../@index = $note-rows]"
                           group-by="../@index">
         <note px:row="{current-grouping-key()}" px:key="n{current-grouping-key()}">
-          <xsl:sequence select="f:value(f:cell(.))"/>
+          <xsl:call-template name="fp:value">
+            <xsl:with-param name="cell" select="f:cell(.)"/>
+          </xsl:call-template>
         </note>
       </xsl:for-each-group>
     </xsl:element>
   </xsl:template>
 
   <!-- The row parts of a table's chains, in row order ($data-rows: maps { 'row' : the row index, 'slots' : its data
-       slots, 'row-headers' : their distinct px:slot/@row-headers values}). The chain of nested elements of one data
-       slot is made of a row part (its row header cells, outermost first, and the record element when the row needs
-       one) and a column part (its column header cells, or the positional column element), around its value. The
-       row part is the same for the adjacent slots of a row with the same row header cells: each run of them is one
-       unit [keys, elements, row, slots]: the px:key of each element of the row part, outermost first; the elements
-       (made once per table: fp:header-step, $fp:record-step), whose copies fp:nest-units nests; the row index; the
-       slots of the run, in order. -->
+       slots, 'cells' : their cells, 'row-headers' : the slots' distinct px:slot/@row-headers values}). The chain of
+       nested elements of one data slot is made of a row part (its row header cells, outermost first, and the record
+       element when the row needs one) and a column part (its column header cells, or the positional column element),
+       around its value. The row part is the same for the adjacent slots of a row with the same row header cells:
+       each run of them is one unit [keys, elements, row, slots, cells]: the px:key of each element of the row part,
+       outermost first; the elements (made once per table: fp:header-step, $fp:record-step), whose copies
+       fp:nest-units nests; the row index; the slots of the run, in order, and their cells. -->
   <xsl:function name="fp:units" as="array(*)*">
     <xsl:param name="data-rows" as="map(*)*"/>
     <xsl:param name="row-headers" as="map(xs:string, element(px:cell)*)"/>
@@ -203,13 +212,19 @@
       <xsl:choose>
         <xsl:when test="count(?row-headers) eq 1">
           <xsl:variable name="prefix" as="array(*)" select="$prefixes(?row-headers)"/>
-          <xsl:sequence select="[$prefix(1), $prefix(2), $row, ?slots]"/>
+          <xsl:sequence select="[$prefix(1), $prefix(2), $row, ?slots, ?cells]"/>
         </xsl:when>
         <xsl:otherwise>
-          <!-- runs of slots whose row parts have the same keys (two row header values can name the same cells) -->
-          <xsl:for-each-group select="?slots" group-adjacent="string-join($prefixes(string(@row-headers))(1), ' ')">
-            <xsl:variable name="prefix" as="array(*)" select="$prefixes(string(@row-headers))"/>
-            <xsl:sequence select="[$prefix(1), $prefix(2), $row, current-group()]"/>
+          <!-- runs of slots whose row parts have the same keys (two row header values can name the same cells),
+               by the slots' positions in the row -->
+          <xsl:variable name="slots" as="element(px:slot)*" select="?slots"/>
+          <xsl:variable name="cells" as="element(px:cell)*" select="?cells"/>
+          <xsl:for-each-group select="1 to count($slots)" group-adjacent="
+              let $i := . return string-join($prefixes(string($slots[$i]/@row-headers))(1), ' ')">
+            <xsl:variable name="first" as="xs:integer" select="."/>
+            <xsl:variable name="prefix" as="array(*)" select="$prefixes(string($slots[$first]/@row-headers))"/>
+            <xsl:sequence select="[$prefix(1), $prefix(2), $row, for $i in current-group() return $slots[$i],
+                                   for $i in current-group() return $cells[$i]]"/>
           </xsl:for-each-group>
         </xsl:otherwise>
       </xsl:choose>
@@ -239,7 +254,7 @@
        the same key share one copy, holding the rest of each: the merge rule (merge.xsl) would join those copies
        anyway, and making them once saves building and merging an element per slot. The element that ends the row
        part of a row without values (no slots) is its own. -->
-  <xsl:function name="fp:nest-units" as="element()*">
+  <xsl:template name="fp:nest-units" as="element()*">
     <xsl:param name="units" as="array(*)*"/>
     <xsl:param name="depth" as="xs:integer"/>
     <xsl:param name="columns" as="map(xs:string, item())"/>
@@ -250,6 +265,7 @@
         <xsl:when test="count($unit(1)) lt $depth">
           <xsl:call-template name="fp:column-parts">
             <xsl:with-param name="slots" select="$unit(4)"/>
+            <xsl:with-param name="cells" select="$unit(5)"/>
             <xsl:with-param name="row" select="$unit(3)"/>
             <xsl:with-param name="columns" select="$columns"/>
           </xsl:call-template>
@@ -262,32 +278,38 @@
             </xsl:if>
             <xsl:sequence select="$step/@*"/>
             <xsl:attribute name="px:key" select="$unit(1)[$depth]"/>
-            <xsl:sequence select="fp:nest-units(current-group(), $depth + 1, $columns)"/>
+            <xsl:call-template name="fp:nest-units">
+              <xsl:with-param name="units" select="current-group()"/>
+              <xsl:with-param name="depth" select="$depth + 1"/>
+              <xsl:with-param name="columns" select="$columns"/>
+            </xsl:call-template>
           </xsl:copy>
         </xsl:otherwise>
       </xsl:choose>
     </xsl:for-each-group>
-  </xsl:function>
+  </xsl:template>
 
   <!-- The column parts of some slots of one row and their values: for each slot, the elements of its column header
        cells (top first, px:key = the cell id @ the row index), or its positional column element (px:key = p + the
-       column @ the row index), the innermost holding the slot's value. Where every column part is one element
-       (one row of column headers), each slot gives its element directly; otherwise the column parts are nested as
-       chains (fp:nest), adjacent slots sharing the elements of a column header cell that spans them. A named
-       template, so that its elements are written straight into the row's element; each copies its column's element
-       without namespace nodes (copy-namespaces="no": the px namespace its attributes need is declared anyway). -->
+       column @ the row index), the innermost holding the value of the slot's cell ($cells: the slots' cells, in the
+       same order). Where every column part is one element (one row of column headers), each slot gives its element
+       directly; otherwise the column parts are nested as chains (fp:nest), adjacent slots sharing the elements of a
+       column header cell that spans them. A named template, so that its elements are written straight into the
+       row's element; each copies its column's element without namespace nodes (copy-namespaces="no": the px
+       namespace its attributes need is declared anyway). -->
   <xsl:template name="fp:column-parts" as="element()*">
     <xsl:param name="slots" as="element(px:slot)*"/>
+    <xsl:param name="cells" as="element(px:cell)*"/>
     <xsl:param name="row" as="xs:string"/>
     <xsl:param name="columns" as="map(xs:string, item())"/>
     <xsl:choose>
       <xsl:when test="$columns?flat">
         <xsl:variable name="parts" as="map(xs:string, map(*))" select="$columns?parts"/>
-        <!-- f:cell inline, with the document found once -->
-        <xsl:variable name="root" as="node()?" select="head($slots) ! root()"/>
         <xsl:variable name="at" as="xs:string" select="'@' || $row"/>
         <xsl:for-each select="$slots">
           <xsl:variable name="slot" as="element(px:slot)" select="."/>
+          <xsl:variable name="i" as="xs:integer" select="position()"/>
+          <xsl:variable name="cell" as="element(px:cell)" select="$cells[$i]"/>
           <xsl:variable name="part" as="map(*)?" select="$parts(string(@column-headers))"/>
           <xsl:variable name="id" as="xs:string?" select="$part?ids"/>
           <xsl:choose>
@@ -299,7 +321,6 @@
                 <xsl:if test="$part?wide">
                   <xsl:attribute name="px:col" select="xs:integer($slot/@col)"/>
                 </xsl:if>
-                <xsl:variable name="cell" select="key('f:cell', string($slot/@cell), $root)[1]"/>
                 <xsl:choose>
                   <!-- a cell with px:text alone (most cells; the grid's px:cell starts with px:text) is text only:
                        its text, without fp:value's tests and call (~4% of map on a plain table) -->
@@ -321,7 +342,7 @@
                 <xsl:sequence select="$step/@*"/>
                 <xsl:attribute name="px:key" select="'p' || $column || '@' || $row"/>
                 <xsl:call-template name="fp:value">
-                  <xsl:with-param name="cell" select="key('f:cell', string($slot/@cell), $root)[1]"/>
+                  <xsl:with-param name="cell" select="$cell"/>
                 </xsl:call-template>
               </xsl:copy>
             </xsl:otherwise>
@@ -329,47 +350,128 @@
         </xsl:for-each>
       </xsl:when>
       <xsl:otherwise>
-        <xsl:sequence select="fp:nest(for $slot in $slots return
-            let $part := $columns?parts(string($slot/@column-headers)),
+        <xsl:call-template name="fp:nest">
+          <xsl:with-param name="chains" select="for $i in 1 to count($slots) return
+            let $slot := $slots[$i],
+                $part := $columns?parts(string($slot/@column-headers)),
                 $column := xs:integer($slot/@col)
-            return [if (exists($part?ids)) then $part?ids ! (. || '@' || $row) else 'p' || $column || '@' || $row,
-                    if (exists($part?ids)) then $part?steps else fp:column-step($column),
-                    $row,
-                    $slot,
-                    $column[exists($part?ids) and $part?wide]], 1)"/>
+            return if (exists($part?ids)) then [$part?ids, $part?steps, $cells[$i], $column[$part?wide]]
+                   else ['p' || $column, fp:column-step($column), $cells[$i], ()]"/>
+          <xsl:with-param name="depth" select="1"/>
+          <xsl:with-param name="at" select="'@' || $row"/>
+        </xsl:call-template>
       </xsl:otherwise>
     </xsl:choose>
   </xsl:template>
 
-  <!-- The elements of the column parts of chains [keys, elements, row, slot, column] from their $depth-th element
-       on: a copy of that element with its px:key holding the chain's next elements, or, for the last, the slot's
-       value (with px:col when the chain gives a column). Adjacent chains whose element at $depth has the same key
-       and is not the last of either share one copy, holding the rest of each. -->
-  <xsl:function name="fp:nest" as="element()*">
+  <!-- The elements of the column parts of chains [keys, elements, cell, column] from their $depth-th element on: a
+       copy of that element with its px:key (its key, then $at: @ the row index) holding the chain's next elements,
+       or, for the last, the value of the slot's cell (with px:col when the chain gives a column). Adjacent chains
+       whose element at $depth has the same key and is not the last of either share one copy, holding the rest of
+       each. -->
+  <xsl:template name="fp:nest" as="element()*">
     <xsl:param name="chains" as="array(*)*"/>
     <xsl:param name="depth" as="xs:integer"/>
-    <xsl:for-each-group select="$chains"
-                        group-adjacent="if (count(?1) gt $depth) then ?1[$depth] else '#' || position()">
+    <xsl:param name="at" as="xs:string"/>
+    <xsl:for-each-group select="$chains" group-adjacent="if (count(?1) gt $depth) then ?1[$depth] else position()">
       <xsl:variable name="chain" as="array(*)" select="."/>
       <xsl:variable name="step" as="element()" select="$chain(2)[$depth]"/>
       <xsl:copy select="$step">
         <xsl:sequence select="$step/@*"/>
-        <xsl:attribute name="px:key" select="$chain(1)[$depth]"/>
-        <xsl:if test="count($chain(1)) eq $depth and exists($chain(5))">
-          <xsl:attribute name="px:col" select="$chain(5)"/>
-        </xsl:if>
+        <xsl:attribute name="px:key" select="$chain(1)[$depth] || $at"/>
         <xsl:choose>
           <xsl:when test="count($chain(1)) gt $depth">
-            <xsl:sequence select="fp:nest(current-group(), $depth + 1)"/>
+            <xsl:call-template name="fp:nest">
+              <xsl:with-param name="chains" select="current-group()"/>
+              <xsl:with-param name="depth" select="$depth + 1"/>
+              <xsl:with-param name="at" select="$at"/>
+            </xsl:call-template>
           </xsl:when>
           <xsl:otherwise>
+            <xsl:if test="exists($chain(4))">
+              <xsl:attribute name="px:col" select="$chain(4)"/>
+            </xsl:if>
             <xsl:call-template name="fp:value">
-              <xsl:with-param name="cell" select="f:cell($chain(4))"/>
+              <xsl:with-param name="cell" select="$chain(3)"/>
             </xsl:call-template>
           </xsl:otherwise>
         </xsl:choose>
       </xsl:copy>
     </xsl:for-each-group>
+  </xsl:template>
+
+  <!-- fp:data-rows($table, $note-rows): the rows of a table with data slots (f:data-slots, the same slots in the
+       same order), note rows left out, as maps { 'row' : the row index, 'slots' : the row's data slots, 'cells' :
+       the cell of each }: each slot's cell is looked up once, for the data test and for the value. -->
+  <xsl:function name="fp:data-rows" as="map(*)*">
+    <xsl:param name="table" as="element(px:table)"/>
+    <xsl:param name="note-rows" as="xs:string*"/>
+    <xsl:variable name="rows" as="element(px:row)*" select="$table/px:row"/>
+    <xsl:variable name="root" as="node()" select="root($table)"/>
+    <xsl:choose>
+      <!-- rows with distinct indexes (a grid's rows): one row at a time, as f:data-slots takes them -->
+      <xsl:when test="count(distinct-values($rows/@index ! string())) eq count($rows)">
+        <xsl:variable name="data-rows" as="map(*)*">
+          <xsl:for-each select="if (empty($note-rows)) then $rows else $rows[not(@index = $note-rows)]">
+            <xsl:variable name="slots" as="element(px:slot)*" select="px:slot[@cell]"/>
+            <xsl:variable name="cells" as="element(px:cell)*" select="$slots ! key('f:cell', string(@cell), $root)[1]"/>
+            <!-- the data slots and their cells: all slots (a row of data cells, most rows); those of data cells, by
+                 position; or, where a slot names no cell (so the two do not pair up), looked up again -->
+            <xsl:variable name="paired" as="xs:boolean" select="count($cells) eq count($slots)"/>
+            <xsl:variable name="data" as="xs:integer*" select="
+                if (not($paired) or empty($cells[not(@role = 'data')])) then ()
+                else for $i in 1 to count($cells) return $i[$cells[$i]/@role = 'data']"/>
+            <xsl:variable name="row-slots" as="element(px:slot)*" select="
+                if (not($paired)) then $slots[key('f:cell', string(@cell), $root)[1]/@role = 'data']
+                else if (empty($cells[not(@role = 'data')])) then $slots
+                else for $i in $data return $slots[$i]"/>
+            <xsl:if test="exists($row-slots)">
+              <xsl:choose>
+                <!-- no cell with several data slots in the row: no span duplicates -->
+                <xsl:when test="count(distinct-values($row-slots ! string(@cell))) eq count($row-slots)">
+                  <xsl:sequence select="map { 'row' : string(@index), 'slots' : $row-slots, 'cells' :
+                      if (not($paired)) then $row-slots ! key('f:cell', string(@cell), $root)[1]
+                      else if (empty($data)) then $cells
+                      else for $i in $data return $cells[$i] }"/>
+                </xsl:when>
+                <xsl:otherwise>
+                  <!-- span duplicates: the first slots found below, with the header ids of all such rows -->
+                  <xsl:sequence select="map { 'row' : string(@index), 'slots' : $row-slots, 'spans' : true() }"/>
+                </xsl:otherwise>
+              </xsl:choose>
+            </xsl:if>
+          </xsl:for-each>
+        </xsl:variable>
+        <xsl:variable name="spans" as="map(*)*" select="$data-rows[?spans]"/>
+        <xsl:choose>
+          <xsl:when test="empty($spans)">
+            <xsl:sequence select="$data-rows"/>
+          </xsl:when>
+          <xsl:otherwise>
+            <xsl:variable name="header-ids" as="map(xs:string, xs:string*)"
+                          select="fp:header-ids($table, $spans ! ?slots)"/>
+            <xsl:for-each select="$data-rows">
+              <xsl:choose>
+                <xsl:when test="?spans">
+                  <xsl:variable name="first" as="element(px:slot)*" select="fp:first-slots-by(?slots, $header-ids)"/>
+                  <xsl:sequence select="map { 'row' : ?row, 'slots' : $first,
+                                              'cells' : $first ! key('f:cell', string(@cell), $root)[1] }"/>
+                </xsl:when>
+                <xsl:otherwise>
+                  <xsl:sequence select="."/>
+                </xsl:otherwise>
+              </xsl:choose>
+            </xsl:for-each>
+          </xsl:otherwise>
+        </xsl:choose>
+      </xsl:when>
+      <xsl:otherwise>
+        <xsl:for-each-group select="f:data-slots($table)[not(../@index = $note-rows)]" group-adjacent="string(../@index)">
+          <xsl:sequence select="map { 'row' : current-grouping-key(), 'slots' : current-group(),
+                                      'cells' : current-group() ! key('f:cell', string(@cell), $root)[1] }"/>
+        </xsl:for-each-group>
+      </xsl:otherwise>
+    </xsl:choose>
   </xsl:function>
 
 </xsl:stylesheet>
