@@ -1,8 +1,8 @@
-"""The headers stage's annotation copies a cell's attributes and children with ``xsl:copy-of`` (annotate.xsl, px:cell)
-where the general path is a template call per node of the mode ``m:annotate`` (shallow-copy for every node that no
-template matches): the stage's output must be the same.
+"""The headers stage's annotation copies a cell's attributes and children with ``xsl:copy-of`` (annotate.xsl: the
+table's one pass over its children, and px:cell) where the general path is a template call per node of the mode
+``m:annotate`` (shallow-copy for every node that no template matches): the stage's output must be the same.
 
-The general path is the template below, which a small stylesheet importing ``headers.xsl`` puts in place of the
+The general path is the templates below, which a small stylesheet importing ``headers.xsl`` puts in place of the
 stage's own (import precedence); both are run on generated grids whose cells hold every child the grid schema allows
 (text, sort key, links, images, table references), attributes of another namespace and, for the fall-back, elements
 that a template of the mode matches (a px:table or px:row inside a cell, which no grid written by normalize holds).
@@ -22,10 +22,27 @@ from hypothesis import strategies as st
 from .grid_builder import grids_xml
 from .headers_helpers import stage_and_variant
 
-# headers.xsl with the px:cell template of the general path: every attribute and child through the mode's templates.
+# headers.xsl with the px:table and px:cell templates of the general path: every child of the table, and every
+# attribute and child of a cell, through the mode's templates.
 _GENERAL = """<xsl:stylesheet version="3.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform"
-    xmlns:px="urn:pyxform" xmlns:m="urn:pyxform:mode" exclude-result-prefixes="#all">
+    xmlns:px="urn:pyxform" xmlns:m="urn:pyxform:mode" xmlns:fp="urn:pyxform:function:private"
+    exclude-result-prefixes="#all">
   <xsl:import href="HEADERS"/>
+  <xsl:template match="px:table" mode="m:annotate">
+    <xsl:param name="result" as="map(*)" tunnel="yes"/>
+    <xsl:copy>
+      <xsl:copy-of select="@* except (@header-rows, @header-cols, @header-method, @kind)"/>
+      <xsl:attribute name="header-rows" select="$result?k"/>
+      <xsl:attribute name="header-cols" select="$result?p"/>
+      <xsl:attribute name="header-method" select="$result?method"/>
+      <xsl:attribute name="kind" select="$result?kind"/>
+      <xsl:apply-templates select="px:caption | px:summary" mode="#current"/>
+      <xsl:call-template name="fp:evidence">
+        <xsl:with-param name="result" select="$result"/>
+      </xsl:call-template>
+      <xsl:apply-templates select="node() except (px:caption | px:summary | px:header-evidence)" mode="#current"/>
+    </xsl:copy>
+  </xsl:template>
   <xsl:template match="px:cell" mode="m:annotate">
     <xsl:param name="result" as="map(*)" tunnel="yes"/>
     <xsl:copy>

@@ -4,10 +4,11 @@ paths they replace: the stage's output must be the same.
 The replaced paths are put back by a small stylesheet importing ``headers.xsl`` (import precedence): the cell map's
 tag (lower-case of every tag) and bold (a general comparison of the attribute), the test of a usual row in
 fp:row-owners (each slot's column compared with its position made a string), and the annotation of a row's slots
-(fp:count-less for every slot's column headers, the roles compared with a general comparison). Both run on
-generated grids with header cells in any position and spans (columns with none, one or several header blocks),
-tags in upper case, bold written as "1", "TRUE" or "0", and rows whose slots are out of column order or missing
-(the model's fall-back by column). The stylesheets are compiled in a Saxon processor of the test's own."""
+(each slot's column read from its col attribute, not its position in a usual row; fp:count-less for every slot's
+column headers, the roles compared with a general comparison). Both run on generated grids with header cells in any
+position and spans (columns with none, one or several header blocks), tags in upper case, bold written as "1",
+"TRUE" or "0", and rows whose slots are out of column order or missing (the model's fall-back by column), or whose
+index repeats the row's before (two rows of one index: the model's row of that index is one of them). The stylesheets are compiled in a Saxon processor of the test's own."""
 
 from __future__ import annotations
 
@@ -50,7 +51,7 @@ _OLD = """<xsl:stylesheet version="3.0" xmlns:xsl="http://www.w3.org/1999/XSL/Tr
     <xsl:param name="row" as="element(px:row)"/>
     <xsl:param name="n" as="xs:integer"/>
     <xsl:param name="cells" as="map(*)"/>
-    <xsl:param name="col-names" as="xs:string*"/>
+    <xsl:param name="in-order" as="xs:boolean"/>
     <xsl:variable name="slots" as="element(px:slot)*" select="$row/px:slot"/>
     <xsl:variable name="owners" as="xs:string*" select="$slots ! string(@cell)"/>
     <xsl:choose>
@@ -141,7 +142,7 @@ _TABLES = st.lists(st.lists(st.lists(_CELL, min_size=1, max_size=5), min_size=1,
 
 def _grid(tables: list[Any], seed: int | None) -> str:
     """The grid of the tables with the cells' bold attributes as drawn, and, for some seeds (not None), a row's slots
-    reversed or one slot left out."""
+    reversed or one slot left out, and a row given the index of the row before."""
     bolds = iter([cell["bold"] for table in tables for row in table for cell in row])
     specs = [[[{"tag": c["tag"], "text": c["text"], **{k: c[k] for k in ("colspan", "rowspan") if k in c}}
                for c in row] for row in table] for table in tables]
@@ -161,6 +162,12 @@ def _grid(tables: list[Any], seed: int | None) -> str:
         if len(slots) > 1 and rng.random() < 0.3:
             changed = slots[::-1] if rng.random() < 0.5 else slots[:-1]
             xml = xml.replace(row, row.replace("".join(slots), "".join(changed)), 1)
+    if rng.random() < 0.3:
+        # a row (not the first of its table) with the index of the row before
+        starts = [m for m in re.finditer(r'<px:row index="(\d+)"', xml) if m.group(1) != "0"]
+        if starts:
+            m = rng.choice(starts)
+            xml = xml[:m.start(1)] + str(int(m.group(1)) - 1) + xml[m.end(1):]
     return xml
 
 
@@ -180,3 +187,17 @@ def test_columns_with_several_header_blocks() -> None:
     assert '<px:slot col="0" cell="t0.c3" row-headers="" column-headers="t0.c0"/>' in stage
     assert '<px:slot col="1" cell="t0.c10" row-headers="" column-headers="t0.c1"/>' in stage
     assert '<px:slot col="2" cell="t0.c8" row-headers="t0.c6" column-headers="t0.c2"/>' in stage
+
+
+def test_a_row_with_the_index_of_the_row_before() -> None:
+    # the last row's slots reversed and its index that of the row before: the model's row of that index is the row
+    # before, in column order, so the last row's slots are read by their columns, not by their positions
+    rows = [["th:A", "th:B", "th:C"], ["th:D", "td:1", "td:2"], ["th:E", "td:3", "td:4"]]
+    tables = [[[{"tag": t, "text": x, "bold": None} for t, _, x in (c.partition(":") for c in row)] for row in rows]]
+    xml = _grid(tables, None)
+    last = re.findall(r'<px:row index="2"[^>]*>(?:<px:slot [^>]*/>)*</px:row>', xml)[0]
+    slots = re.findall(r"<px:slot [^>]*/>", last)
+    xml = xml.replace(last, last.replace('index="2"', 'index="1"').replace("".join(slots), "".join(slots[::-1])))
+    stage, old = _outputs(xml, "markup")
+    assert stage == old
+    assert '<px:slot col="2" cell="t0.c5" row-headers="t0.c3" column-headers="t0.c2"/>' in stage

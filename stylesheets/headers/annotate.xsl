@@ -35,7 +35,27 @@
       <xsl:call-template name="fp:evidence">
         <xsl:with-param name="result" select="$result"/>
       </xsl:call-template>
-      <xsl:apply-templates select="node() except (px:caption | px:summary | px:header-evidence)" mode="#current"/>
+      <!-- the cells and rows in one pass, without a template call per cell: a cell is copied as px:cell below
+           copies it, with its role from the table's roles map; where a cell of the table holds an element that a
+           template of the mode matches (no grid written by normalize), the cells, and any other child, go through
+           the templates. tests/test_headers_annotate.py compares both paths on generated grids. -->
+      <xsl:variable name="roles" as="map(*)" select="$result?roles"/>
+      <xsl:variable name="plain" as="xs:boolean"
+          select="empty(px:cell/descendant::*[self::px:table or self::px:cell or self::px:row or self::px:slot])"/>
+      <xsl:for-each select="node() except (px:caption | px:summary | px:header-evidence)">
+        <xsl:choose>
+          <xsl:when test="$plain and self::px:cell">
+            <xsl:copy>
+              <xsl:copy-of select="@* except @role"/>
+              <xsl:attribute name="role" select="$roles(string(@id))"/>
+              <xsl:copy-of select="node()"/>
+            </xsl:copy>
+          </xsl:when>
+          <xsl:otherwise>
+            <xsl:apply-templates select="." mode="#current"/>
+          </xsl:otherwise>
+        </xsl:choose>
+      </xsl:for-each>
     </xsl:copy>
   </xsl:template>
 
@@ -44,7 +64,8 @@
        template of this mode matches an attribute (each is shallow-copied, as xsl:copy-of copies it), nor any
        descendant of a cell of the grid (px:text, px:sort-key, px:link, px:image, px:table-ref), so that
        shallow-copy copies the subtree as it is; a cell that holds an element a template matches (no grid written
-       by normalize) goes through the templates. tests/test_headers_annotate.py compares both on generated grids. -->
+       by normalize) goes through the templates. The table's pass above copies the cells of a table without such a
+       cell the same way. tests/test_headers_annotate.py compares both on generated grids. -->
   <xsl:template match="px:cell" mode="m:annotate">
     <xsl:param name="result" as="map(*)" tunnel="yes"/>
     <xsl:copy>
@@ -92,31 +113,31 @@
               select="if (empty($row-firsts)) then $row-texts(1) else ()"/>
           <xsl:variable name="column-texts" as="array(*)" select="$assignment?column-texts"/>
           <xsl:variable name="column-firsts" as="array(*)" select="$assignment?column-firsts"/>
-          <xsl:for-each select="node()">
-            <xsl:choose>
-              <xsl:when test="self::px:slot">
-                <xsl:variable name="x" as="xs:double" select="number(@col)"/>
-                <xsl:variable name="id" as="xs:string" select="
-                    if ($x ne floor($x) or $x lt 0 or $x ge $n) then '' else $owners(xs:integer($x) + 1)"/>
-                <xsl:variable name="cell" as="map(*)?" select="
-                    if ($id eq '') then ()
-                    else let $role := $roles($id) return
-                         if ($role eq 'data' or $role eq 'empty') then $cells($id) else ()"/>
-                <!-- (row headers, column headers); a column with one header block (or none) answers without
-                     fp:count-less: its text is the first or the second by the block's start alone -->
+          <xsl:choose>
+            <!-- the usual row: the model's row of its index, whose children are its n slots in column order (the
+                 model's 'in-order' and no other child), so that a slot's column is its position, without reading and
+                 casting its col attribute -->
+            <xsl:when test="$model?in-order[$row] and $model?row-elements[$row] is . and count(node()) eq $n">
+              <xsl:for-each select="node()">
+                <xsl:variable name="x" as="xs:integer" select="position()"/>
+                <xsl:variable name="id" as="xs:string" select="$owners($x)"/>
+                <!-- (row headers, column headers); in a headerless table every cell is a data or empty cell, so
+                     that no role is looked up; the cell map is looked up only where a headers attribute or a line's
+                     header blocks need it -->
                 <xsl:variable name="headers" as="xs:string*" select="
-                    if (empty($cell)) then ()
+                    if ($id eq '') then ()
                     else if ($headerless) then ('', '')
-                    else if ($markup and fp:has-headers($cell))
-                    then f:slot-header-texts($assignment, $row - 1, xs:integer($x))
+                    else let $role := $roles($id) return
+                    if (not($role eq 'data' or $role eq 'empty')) then ()
+                    else if ($markup and fp:has-headers($cells($id)))
+                    then f:slot-header-texts($assignment, $row - 1, $x - 1)
                     else (if (empty($row-firsts)) then $row-text
-                          else $row-texts(1 + fp:count-less($row-firsts, $cell?col)),
-                          let $column := xs:integer($x) + 1,
-                              $firsts := $column-firsts($column)
-                          return $column-texts($column)(
+                          else $row-texts(1 + fp:count-less($row-firsts, $cells($id)?col)),
+                          let $firsts := $column-firsts($x)
+                          return $column-texts($x)(
                               if (empty($firsts)) then 1
-                              else if (empty(tail($firsts))) then (if ($firsts lt $cell?row) then 2 else 1)
-                              else 1 + fp:count-less($firsts, $cell?row)))"/>
+                              else if (empty(tail($firsts))) then (if ($firsts lt $cells($id)?row) then 2 else 1)
+                              else 1 + fp:count-less($firsts, $cells($id)?row)))"/>
                 <xsl:copy>
                   <xsl:copy-of select="@* except (@row-headers, @column-headers)"/>
                   <xsl:if test="exists($headers)">
@@ -125,12 +146,50 @@
                   </xsl:if>
                   <xsl:apply-templates select="node()" mode="#current"/>
                 </xsl:copy>
-              </xsl:when>
-              <xsl:otherwise>
-                <xsl:apply-templates select="." mode="#current"/>
-              </xsl:otherwise>
-            </xsl:choose>
-          </xsl:for-each>
+              </xsl:for-each>
+            </xsl:when>
+            <xsl:otherwise>
+              <xsl:for-each select="node()">
+                <xsl:choose>
+                  <xsl:when test="self::px:slot">
+                    <xsl:variable name="x" as="xs:double" select="number(@col)"/>
+                    <xsl:variable name="id" as="xs:string" select="
+                        if ($x ne floor($x) or $x lt 0 or $x ge $n) then '' else $owners(xs:integer($x) + 1)"/>
+                    <xsl:variable name="cell" as="map(*)?" select="
+                        if ($id eq '') then ()
+                        else let $role := $roles($id) return
+                             if ($role eq 'data' or $role eq 'empty') then $cells($id) else ()"/>
+                    <!-- (row headers, column headers); a column with one header block (or none) answers without
+                         fp:count-less: its text is the first or the second by the block's start alone -->
+                    <xsl:variable name="headers" as="xs:string*" select="
+                        if (empty($cell)) then ()
+                        else if ($headerless) then ('', '')
+                        else if ($markup and fp:has-headers($cell))
+                        then f:slot-header-texts($assignment, $row - 1, xs:integer($x))
+                        else (if (empty($row-firsts)) then $row-text
+                              else $row-texts(1 + fp:count-less($row-firsts, $cell?col)),
+                              let $column := xs:integer($x) + 1,
+                                  $firsts := $column-firsts($column)
+                              return $column-texts($column)(
+                                  if (empty($firsts)) then 1
+                                  else if (empty(tail($firsts))) then (if ($firsts lt $cell?row) then 2 else 1)
+                                  else 1 + fp:count-less($firsts, $cell?row)))"/>
+                    <xsl:copy>
+                      <xsl:copy-of select="@* except (@row-headers, @column-headers)"/>
+                      <xsl:if test="exists($headers)">
+                        <xsl:attribute name="row-headers" select="$headers[1]"/>
+                        <xsl:attribute name="column-headers" select="$headers[2]"/>
+                      </xsl:if>
+                      <xsl:apply-templates select="node()" mode="#current"/>
+                    </xsl:copy>
+                  </xsl:when>
+                  <xsl:otherwise>
+                    <xsl:apply-templates select="." mode="#current"/>
+                  </xsl:otherwise>
+                </xsl:choose>
+              </xsl:for-each>
+            </xsl:otherwise>
+          </xsl:choose>
         </xsl:when>
         <xsl:otherwise>
           <xsl:apply-templates select="node()" mode="#current"/>

@@ -8,6 +8,8 @@
       'cells'  : map { cell id : cell map (below) },
       'ids'    : cell ids in tree order,
       'owner'  : array of m arrays of n strings: the id of the cell covering slot (y, x), or '' if none,
+      'row-elements' : the m px:row elements by index (the rows of 'owner' and 'row'),
+      'in-order' : m booleans: row y's px:slot children are its n slots in column order (fp:slots-in-order),
       'skip'   : map { "y:x" : true } for slots that more than one cell covers (WHATWG: a scan skips them),
       'row'    : array of m row maps { 'index', 'group-kind', 'class', 'ids' (distinct covering cell ids,
                  left to right), 'texts' (those with visible text), 'contents' (those with any content),
@@ -60,8 +62,11 @@
         select="map:merge($table/px:cell ! map { string(@id) : fp:model-cell(.) })"/>
     <!-- the column indexes as the grid writes them, for the test of the usual row in fp:row-owners -->
     <xsl:variable name="col-names" as="xs:string*" select="(0 to $n - 1) ! string(.)"/>
+    <!-- per row: its px:slot children are its n slots in column order (the grid writes them so), which
+         fp:row-owners and the annotation read -->
+    <xsl:variable name="in-order" as="xs:boolean*" select="$rows ! fp:slots-in-order(., $n, $col-names)"/>
     <xsl:variable name="owner" as="array(*)" select="array:join(
-        for $row in $rows return [ array { fp:row-owners($row, $n, $cells, $col-names) } ])"/>
+        for $y in 1 to $m return [ array { fp:row-owners($rows[$y], $n, $cells, $in-order[$y]) } ])"/>
     <xsl:variable name="overlaps" as="element(px:error)*" select="$table/px:error[@code eq 'overlap']"/>
     <xsl:variable name="skip" as="map(xs:string, xs:boolean)"
         select="if (empty($overlaps)) then map {}
@@ -85,28 +90,38 @@
         'cells' : $cells,
         'ids' : $table/px:cell/string(@id),
         'owner' : $owner,
+        'row-elements' : $rows,
+        'in-order' : $in-order,
         'skip' : $skip,
         'row' : $row-maps
       }"/>
   </xsl:function>
 
+  <!-- True if the row's px:slot children are its n slots in column order, the i-th with col "i - 1" (the usual row:
+       the grid writes them so). $col-names: the strings "0" .. "n - 1", compared with the columns as they are, not
+       an integer made a string per slot. -->
+  <xsl:function name="fp:slots-in-order" as="xs:boolean">
+    <xsl:param name="row" as="element(px:row)"/>
+    <xsl:param name="n" as="xs:integer"/>
+    <xsl:param name="col-names" as="xs:string*"/>
+    <xsl:variable name="slots" as="element(px:slot)*" select="$row/px:slot"/>
+    <xsl:sequence select="count($slots) eq $n
+                          and (every $i in 1 to $n satisfies string($slots[$i]/@col) eq $col-names[$i])"/>
+  </xsl:function>
+
   <!-- The owner id of each of the n slots of a row, in column order ('' where no cell covers the slot). A slot that
        names no cell of the table is a broken grid: reported (px:unknown-cell) and read as a slot without a cell.
-       $col-names: the strings "0" .. "n - 1". -->
+       $in-order: fp:slots-in-order of the row. -->
   <xsl:function name="fp:row-owners" as="xs:string*">
     <xsl:param name="row" as="element(px:row)"/>
     <xsl:param name="n" as="xs:integer"/>
     <xsl:param name="cells" as="map(*)"/>
-    <xsl:param name="col-names" as="xs:string*"/>
-    <xsl:variable name="slots" as="element(px:slot)*" select="$row/px:slot"/>
+    <xsl:param name="in-order" as="xs:boolean"/>
     <!-- each slot's cell attribute read once, for the test and the result -->
-    <xsl:variable name="owners" as="xs:string*" select="$slots ! string(@cell)"/>
+    <xsl:variable name="owners" as="xs:string*" select="if ($in-order) then $row/px:slot ! string(@cell) else ()"/>
     <xsl:choose>
-      <!-- the usual row (the grid writes n slots in column order): its slots' cells as they are; the columns
-           compared with the table's strings of 0 .. n - 1 ($col-names), not an integer made a string per slot -->
-      <xsl:when test="count($slots) eq $n
-                      and (every $i in 1 to $n satisfies string($slots[$i]/@col) eq $col-names[$i])
-                      and (every $id in $owners satisfies ($id eq '' or map:contains($cells, $id)))">
+      <!-- the usual row: its slots' cells as they are -->
+      <xsl:when test="$in-order and (every $id in $owners satisfies ($id eq '' or map:contains($cells, $id)))">
         <xsl:sequence select="$owners"/>
       </xsl:when>
       <xsl:otherwise>
