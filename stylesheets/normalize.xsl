@@ -27,8 +27,9 @@
   <xsl:include href="normalize/grid.xsl"/>
   <xsl:include href="normalize/table.xsl"/>
   <xsl:include href="normalize/simple.xsl"/>
-  <xsl:include href="normalize/cells.xsl"/>
+  <!-- text.xsl before cells.xsl: its static variables are read in cells.xsl's shadow attributes -->
   <xsl:include href="normalize/text.xsl"/>
+  <xsl:include href="normalize/cells.xsl"/>
 
   <!-- Most slots (rows x columns) in one table; a bigger table becomes a px:table-failure with code limit. -->
   <xsl:param name="max-slots" as="xs:integer" select="4000000"/>
