@@ -82,6 +82,26 @@
           </px:image>
         </xsl:for-each>
       </xsl:when>
+      <!-- a cell of only text and inline elements ($fp:inline-only; no nested table): its visible text, and that of
+           its links and sort key, is the string value (f:visible-text's first case); its content is every link,
+           image and sort key inside it -->
+      <xsl:when _test="{$fp:inline-only}">
+        <px:text>{normalize-space()}</px:text>
+        <xsl:variable name="content" as="element()*" select="descendant::*[self::a[@href] or self::img
+                                                                 or contains(@class, 'sortkey')
+                                                                    and contains-token(@class, 'sortkey')]"/>
+        <xsl:for-each select="$content[contains-token(@class, 'sortkey')][1]">
+          <px:sort-key>{normalize-space()}</px:sort-key>
+        </xsl:for-each>
+        <xsl:for-each select="$content[self::a[@href]]">
+          <px:link href="{@href}">{normalize-space()}</px:link>
+        </xsl:for-each>
+        <xsl:for-each select="$content[self::img]">
+          <px:image>
+            <xsl:copy-of select="@src, @alt"/>
+          </px:image>
+        </xsl:for-each>
+      </xsl:when>
       <xsl:otherwise>
         <px:text>{f:visible-text(.)}</px:text>
         <xsl:call-template name="fp:cell-elements"/>
