@@ -32,6 +32,7 @@ _X: Final = "{" + XHTML_NS + "}"
 _SKELETON: Final = frozenset({_X + "html", _X + "head", _X + "body"})
 _CELLS: Final = frozenset({_X + "td", _X + "th"})
 _TABLE: Final = _X + "table"
+_HEADINGS: Final = tuple(_X + f"h{n}" for n in range(1, 7))
 # Attributes of the tables' elements that the normalize stage never reads (stylesheets/normalize reads no attribute by
 # a wildcard; clean has read the presentational ones): about a fifth of the bytes of the corpus's tables, most in the
 # first three.
@@ -466,6 +467,9 @@ def _cleaned(source: Source | bytes | str, limits: Limits,
     for element in noscripts:
         _remove(element)
     kept_hidden: list[etree._Element] = []
+    # Only the tables are serialized (in_order): on a page without author rules (whose matches could read any part of
+    # the page, e.g. ":contains()"), an element outside the tables and the headings (px:heading) is not removed.
+    tables_only = in_order is not None and not cascade.author_rules
     for element in cascade.hidden_elements(outermost=False):
         if element.tag in _SKELETON:
             warnings.append(f"<{etree.QName(element).localname}> is hidden by the page's style: kept")
@@ -475,8 +479,12 @@ def _cleaned(source: Source | bytes | str, limits: Limits,
             # not shift. It is marked, and px:hidden="true" goes on every table inside (see _mark_hidden_tables).
             element.set(_PX + "hidden", "true")
             kept_hidden.append(element)
-        elif element.getparent() is not None:
+        elif element.getparent() is not None and not (
+                tables_only and element.tag not in _HEADINGS and next(element.iterancestors(_TABLE, *_HEADINGS), None)
+                is None and next(element.iterdescendants(*_HEADINGS), None) is None):
             _remove(element)
+        # else (tables_only, no author rules): outside every table and heading, holding neither, it cannot change the
+        # tables' bytes: its removal (lxml moves its whole subtree out of the document) is skipped
     _mark_hidden_tables(kept_hidden)
     in_tables = annotate_tables(root, cascade, pending, in_order)
 
