@@ -74,26 +74,3 @@ def test_hidden_skeleton_warnings_follow_the_document_with_or_without_rules(page
     assert [w for w in clean(page).warnings if "is hidden" in w] == [
         f"<{name}> is hidden by the page's style: kept" for name in names]
 
-
-@settings(max_examples=200, deadline=None)
-@given(page=PAGE)
-def test_hidden_elements_come_in_document_order_sorted_by_path_or_by_position(page: str) -> None:
-    """``hidden_elements`` puts the hidden elements found by attributes and by rules in document order by their paths
-    (``style._path``) when they are few: the order of the sort over every element's position (the general path)."""
-    from pyxform.stages.clean import style
-    from pyxform.stages.clean.parse import parse_html
-
-    def hidden(limit: int) -> list[int]:
-        """The positions in the page of the hidden elements, sorted by path up to ``limit`` elements."""
-        parsed = parse_html(page)
-        root = parsed.tree.getroot()
-        at = {element: index for index, element in enumerate(root.iter())}
-        saved, style._SORTED_BY_PATH = style._SORTED_BY_PATH, limit  # type: ignore[misc]
-        try:
-            found = Cascade(root, parsed.style_sheets, quirks=parsed.quirks).hidden_elements(outermost=False)
-        finally:
-            style._SORTED_BY_PATH = saved  # type: ignore[misc]
-        return [at[element] for element in found]
-
-    by_path, by_position = hidden(10_000), hidden(0)
-    assert by_path == by_position == sorted(by_position)

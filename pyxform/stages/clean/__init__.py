@@ -7,6 +7,7 @@ with the formatting features header detection needs (:mod:`.features`) -> page a
 What a ``str`` means: :func:`clean` takes a ``str`` as the page's HTML *text* (already decoded; encoding reported as
 ``utf-8``, source ``caller``); bytes are decoded here; a :class:`~pyxform.base.source.Source` brings its bytes, URI and
 transport charset. Reading files, standard input and URLs is :func:`pyxform.base.source.read_source`'s job.
+A few lines over 500 lines because the tables-only hand-off's shortcuts stay beside the public path they must match.
 """
 
 from __future__ import annotations
@@ -467,8 +468,8 @@ def _cleaned(source: Source | bytes | str, limits: Limits,
     for element in noscripts:
         _remove(element)
     kept_hidden: list[etree._Element] = []
-    # Only the tables are serialized (in_order): on a page without author rules (whose matches could read any part of
-    # the page, e.g. ":contains()"), an element outside the tables and the headings (px:heading) is not removed.
+    # Only tables serialized (in_order), no author rules (":contains()" reads any text): what is hidden outside the
+    # tables and headings (px:heading) is not removed (lxml moves a removed subtree out of the document).
     tables_only = in_order is not None and not cascade.author_rules
     for element in cascade.hidden_elements(outermost=False):
         if element.tag in _SKELETON:
@@ -479,12 +480,10 @@ def _cleaned(source: Source | bytes | str, limits: Limits,
             # not shift. It is marked, and px:hidden="true" goes on every table inside (see _mark_hidden_tables).
             element.set(_PX + "hidden", "true")
             kept_hidden.append(element)
-        elif element.getparent() is not None and not (
+        elif element.getparent() is not None and not (  # else outside tables and headings: the tables stay the same
                 tables_only and element.tag not in _HEADINGS and next(element.iterancestors(_TABLE, *_HEADINGS), None)
                 is None and next(element.iterdescendants(*_HEADINGS), None) is None):
             _remove(element)
-        # else (tables_only, no author rules): outside every table and heading, holding neither, it cannot change the
-        # tables' bytes: its removal (lxml moves its whole subtree out of the document) is skipped
     _mark_hidden_tables(kept_hidden)
     in_tables = annotate_tables(root, cascade, pending, in_order)
 

@@ -106,23 +106,6 @@ _TESTS_BEFORE_QUERY: Final = 8
 _TESTED_BY_NAME: Final = 64
 
 
-# Hidden-element candidates are put in document order by their paths (_path) when at most this many, else by the
-# positions of all the page's elements (a proxy per element: some thousands on the pages with hiding rules).
-_SORTED_BY_PATH: Final = 256
-
-
-def _path(element: etree._Element) -> tuple[int, ...]:
-    """The positions of ``element`` and its ancestors among their parents' children, from the root's child down:
-    paths compare in document order."""
-    path = []
-    parent = element.getparent()
-    while parent is not None:
-        path.append(parent.index(element))
-        element, parent = parent, parent.getparent()
-    path.reverse()
-    return tuple(path)
-
-
 @dataclass(eq=False)
 class _Rule:
     xpath: etree.XPath  # descendant-or-self:: from the root: every element the selector matches
@@ -487,12 +470,8 @@ class Cascade:
         self._own_style = own_style
         matched = [e for r in self._hiding_rules if self._subject_on_page(r.key) for e in self._hiding_matches(r)]
         if matched:  # rule matches are sets
-            merged = {*candidates, *matched}
-            if len(merged) <= _SORTED_BY_PATH:
-                candidates = sorted(merged, key=_path)
-            else:
-                at = {e: i for i, e in enumerate(self.root.iter())}
-                candidates = sorted(merged, key=at.__getitem__)
+            at = {e: i for i, e in enumerate(self.root.iter())}
+            candidates = sorted({*candidates, *matched}, key=at.__getitem__)
         hidden: list[etree._Element] = []
         for element in dict.fromkeys(candidates):
             # display and visibility: the rules that declare neither change neither, and are not matched
