@@ -79,7 +79,8 @@ def test_a_cells_features_are_its_own_when_the_shared_style_memos_are_emptied_mi
 _PIECES = ["<table>", "</table>", "<tr>", "<td>", "<th>", "<td style='font-weight:bold'>", "<td colspan=2>", "x",
            "\u00a0 y", "<b>z</b>", "<span style='color:red'>w</span>", "<p>", "<svg><td>s</td></svg>", "<template>",
            "</template>", "<tbody>", "<caption>c", "<h2>h</h2>", "<div style='display:none'>", "</div>", "<td></td>",
-           "<math><mi>m</mi></math>", "<!-- c -->", "<style>td{color:blue} b{display:none}</style>", "<noscript>"]
+           "<math><mi>m</mi></math>", "<!-- c -->", "<style>td{color:blue} b{display:none}</style>", "<noscript>",
+           "<h3 hidden>g</h3>", "<span style='visibility:hidden'>v</span>", "<h4>", "<div hidden><h5>k</h5></div>"]
 
 
 def _public(page: object) -> bytes:
@@ -104,7 +105,8 @@ def _fused(page: object) -> bytes:
     "<template><tr><td>t</td></tr></template><table><tr><td>a</table>",
     "<table><tr><td><template><tr><td>t</td></tr></template></td></tr></table>",
     "<table><tr><td>a<!-- <td> --></td><th>b</th></tr></table><p>x</p><table><tr><td>c</table>",
-    "<p>no table</p>"])
+    "<p>no table</p>", "<h1>a</h1><div hidden><p><h2>b</h2></div><p hidden>e</p><table><tr><td>f</table>"
+    "<h3>c<b hidden>d</b></h3><table><tr><td>g</table><h4 hidden>h</h4><table><tr><td>i</table>"])
 def test_the_tables_hand_off_in_document_order_is_the_public_paths(page: str) -> None:
     assert _fused(page) == _public(page) == _written(page)
 

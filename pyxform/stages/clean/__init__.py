@@ -7,6 +7,7 @@ with the formatting features header detection needs (:mod:`.features`) -> page a
 What a ``str`` means: :func:`clean` takes a ``str`` as the page's HTML *text* (already decoded; encoding reported as
 ``utf-8``, source ``caller``); bytes are decoded here; a :class:`~pyxform.base.source.Source` brings its bytes, URI and
 transport charset. Reading files, standard input and URLs is :func:`pyxform.base.source.read_source`'s job.
+A few lines over 500 lines because the tables-only hand-off's shortcuts stay beside the public path they must match.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ _X: Final = "{" + XHTML_NS + "}"
 _SKELETON: Final = frozenset({_X + "html", _X + "head", _X + "body"})
 _CELLS: Final = frozenset({_X + "td", _X + "th"})
 _TABLE: Final = _X + "table"
+_HEADINGS: Final = tuple(_X + f"h{n}" for n in range(1, 7))
 # Attributes of the tables' elements that the normalize stage never reads (stylesheets/normalize reads no attribute by
 # a wildcard; clean has read the presentational ones): about a fifth of the bytes of the corpus's tables, most in the
 # first three.
@@ -466,6 +468,9 @@ def _cleaned(source: Source | bytes | str, limits: Limits,
     for element in noscripts:
         _remove(element)
     kept_hidden: list[etree._Element] = []
+    # Only tables serialized (in_order), no author rules (":contains()" reads any text): what is hidden outside the
+    # tables and headings (px:heading) is not removed (lxml moves a removed subtree out of the document).
+    tables_only = in_order is not None and not cascade.author_rules
     for element in cascade.hidden_elements(outermost=False):
         if element.tag in _SKELETON:
             warnings.append(f"<{etree.QName(element).localname}> is hidden by the page's style: kept")
@@ -475,7 +480,9 @@ def _cleaned(source: Source | bytes | str, limits: Limits,
             # not shift. It is marked, and px:hidden="true" goes on every table inside (see _mark_hidden_tables).
             element.set(_PX + "hidden", "true")
             kept_hidden.append(element)
-        elif element.getparent() is not None:
+        elif element.getparent() is not None and not (  # else outside tables and headings: the tables stay the same
+                tables_only and element.tag not in _HEADINGS and next(element.iterancestors(_TABLE, *_HEADINGS), None)
+                is None and next(element.iterdescendants(*_HEADINGS), None) is None):
             _remove(element)
     _mark_hidden_tables(kept_hidden)
     in_tables = annotate_tables(root, cascade, pending, in_order)
