@@ -73,4 +73,3 @@ def test_hidden_skeleton_warnings_follow_the_document_with_or_without_rules(page
     """Elements hidden by an attribute (hidden, style) and by a rule come in one document order (review13)."""
     assert [w for w in clean(page).warnings if "is hidden" in w] == [
         f"<{name}> is hidden by the page's style: kept" for name in names]
-
