@@ -8,8 +8,8 @@
     normalize/grid.xsl   the dense grid (named templates) and the table model errors (functions)
     normalize/table.xsl  mode m:normalize-table: one table -> px:table or px:table-failure
     normalize/simple.xsl the direct path of a simple table: anchors from its rows, its px:table from its row groups
-    normalize/text.xsl   mode m:visible-text: the visible text of a cell or caption
     normalize/cells.xsl  fp:cell-content: one td/th -> the content of its px:cell
+    normalize/text.xsl   mode m:visible-text: the visible text of a cell or caption
     normalize/functions.xsl the stage's functions (WHATWG microsyntaxes, text normalization, locators)
 -->
 <xsl:stylesheet version="3.0"
@@ -27,9 +27,8 @@
   <xsl:include href="normalize/grid.xsl"/>
   <xsl:include href="normalize/table.xsl"/>
   <xsl:include href="normalize/simple.xsl"/>
-  <!-- text.xsl before cells.xsl: its static variables are read in cells.xsl's shadow attributes -->
-  <xsl:include href="normalize/text.xsl"/>
   <xsl:include href="normalize/cells.xsl"/>
+  <xsl:include href="normalize/text.xsl"/>
 
   <!-- Most slots (rows x columns) in one table; a bigger table becomes a px:table-failure with code limit. -->
   <xsl:param name="max-slots" as="xs:integer" select="4000000"/>

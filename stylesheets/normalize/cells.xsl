@@ -61,85 +61,36 @@
     <xsl:if test="exists(@id)">
       <xsl:attribute name="html-id" select="@id"/>
     </xsl:if>
-    <xsl:choose>
-      <!-- a cell of text only (most cells): what f:visible-text gives, without the call -->
-      <xsl:when test="empty(*)">
-        <px:text>{normalize-space()}</px:text>
-      </xsl:when>
-      <!-- a cell whose one element is an inline element without elements ($fp:inline-names) and without the class
-           sortkey (a cell of one link: a third of the cells with elements on the corpus): its visible text is its
-           string value (f:visible-text's first case), its link's text that of the link, its one element is its
-           content; what the general way below gives, without its two walks of the descendants -->
-      <xsl:when _test="empty(*[2]) and empty(*/*) and exists(*[{$fp:inline-names}])
-                       and not(contains(*/@class, 'sortkey'))">
-        <px:text>{normalize-space()}</px:text>
-        <xsl:for-each select="a[@href]">
-          <px:link href="{@href}">{normalize-space()}</px:link>
-        </xsl:for-each>
-        <xsl:for-each select="img">
-          <px:image>
-            <xsl:copy-of select="@src, @alt"/>
-          </px:image>
-        </xsl:for-each>
-      </xsl:when>
-      <!-- a cell of only text and inline elements ($fp:inline-only; no nested table): its visible text, and that of
-           its links and sort key, is the string value (f:visible-text's first case); its content is every link,
-           image and sort key inside it -->
-      <xsl:when _test="{$fp:inline-only}">
-        <px:text>{normalize-space()}</px:text>
-        <xsl:variable name="content" as="element()*" select="descendant::*[self::a[@href] or self::img
-                                                                 or contains(@class, 'sortkey')
-                                                                    and contains-token(@class, 'sortkey')]"/>
-        <xsl:for-each select="$content[contains-token(@class, 'sortkey')][1]">
-          <px:sort-key>{normalize-space()}</px:sort-key>
-        </xsl:for-each>
-        <xsl:for-each select="$content[self::a[@href]]">
-          <px:link href="{@href}">{normalize-space()}</px:link>
-        </xsl:for-each>
-        <xsl:for-each select="$content[self::img]">
-          <px:image>
-            <xsl:copy-of select="@src, @alt"/>
-          </px:image>
-        </xsl:for-each>
-      </xsl:when>
-      <xsl:otherwise>
-        <px:text>{f:visible-text(.)}</px:text>
-        <xsl:call-template name="fp:cell-elements"/>
-      </xsl:otherwise>
-    </xsl:choose>
-  </xsl:template>
-
-  <!--
-    fp:cell-elements: with a td or th that holds elements as the context item, its content: its sort key, links,
-    images and references to the tables nested in it (those inside a nested table belong to that table's cells: the
-    cell's table is its nearest table ancestor, a cell being a td or th of a tr of the table or of its row group).
-    A class with the token sortkey holds the string sortkey: contains() first, cheaper than contains-token() on each
-    class: the same elements (every 16th corpus page: 3,909 of the 28,337 elements in cells have a class, 18 the
-    token sortkey).
-  -->
-  <xsl:template name="fp:cell-elements">
-    <xsl:context-item as="element()" use="required"/>
-    <xsl:variable name="found" as="element()*" select="descendant::*[self::a[@href] or self::img or self::table
-                                                           or contains(@class, 'sortkey')
-                                                              and contains-token(@class, 'sortkey')]"/>
-    <xsl:variable name="table" as="element(table)" select="ancestor::table[1]"/>
-    <xsl:variable name="content" as="element()*"
-        select="if (exists($found[self::table])) then $found[ancestor::table[1] is $table] else $found"/>
-    <xsl:for-each select="$content[contains-token(@class, 'sortkey')][1]">
-      <px:sort-key>{f:visible-text(.)}</px:sort-key>
-    </xsl:for-each>
-    <xsl:for-each select="$content[self::a[@href]]">
-      <px:link href="{@href}">{if (empty(*)) then normalize-space() else f:visible-text(.)}</px:link>
-    </xsl:for-each>
-    <xsl:for-each select="$content[self::img]">
-      <px:image>
-        <xsl:copy-of select="@src, @alt"/>
-      </px:image>
-    </xsl:for-each>
-    <xsl:if test="exists($content[self::table])">
-      <xsl:call-template name="fp:table-refs">
-        <xsl:with-param name="tables" select="$content[self::table]"/>
-      </xsl:call-template>
+    <!-- a cell of text only (most cells): what f:visible-text gives, without the call -->
+    <px:text>{if (empty(*)) then normalize-space() else f:visible-text(.)}</px:text>
+    <xsl:if test="exists(*)">
+      <!-- links, images and tables of this cell: those inside a nested table belong to that table's cells (the
+           cell's table is its nearest table ancestor: a cell is a td or th of a tr of the table or of its row group).
+           A class with the token sortkey holds the string sortkey: contains() first, cheaper than contains-token()
+           on each class: the same elements (every 16th corpus page: 3,909 of the 28,337 elements in cells have a
+           class, 18 the token sortkey) -->
+      <xsl:variable name="found" as="element()*" select="descendant::*[self::a[@href] or self::img or self::table
+                                                             or contains(@class, 'sortkey')
+                                                                and contains-token(@class, 'sortkey')]"/>
+      <xsl:variable name="table" as="element(table)" select="ancestor::table[1]"/>
+      <xsl:variable name="content" as="element()*"
+          select="if (exists($found[self::table])) then $found[ancestor::table[1] is $table] else $found"/>
+      <xsl:for-each select="$content[contains-token(@class, 'sortkey')][1]">
+        <px:sort-key>{f:visible-text(.)}</px:sort-key>
+      </xsl:for-each>
+      <xsl:for-each select="$content[self::a[@href]]">
+        <px:link href="{@href}">{if (empty(*)) then normalize-space() else f:visible-text(.)}</px:link>
+      </xsl:for-each>
+      <xsl:for-each select="$content[self::img]">
+        <px:image>
+          <xsl:copy-of select="@src, @alt"/>
+        </px:image>
+      </xsl:for-each>
+      <xsl:if test="exists($content[self::table])">
+        <xsl:call-template name="fp:table-refs">
+          <xsl:with-param name="tables" select="$content[self::table]"/>
+        </xsl:call-template>
+      </xsl:if>
     </xsl:if>
   </xsl:template>
 

@@ -24,8 +24,7 @@
     string value with each whitespace character as a space (comments and processing instructions add nothing to
     either). f:visible-text takes a container of that kind by its string value, and the general way an element of
     that kind inside a container (rules below: about a tenth of f:visible-text's instructions on real pages, one
-    template call per node less; normalize/cells.xsl takes a cell of that kind, and its links, by the string
-    value without f:visible-text). Static variables, so that the tests are one list. The common names first:
+    template call per node less). Static variables, so that the three tests are one list. The common names first:
     a test stops at the first that fits.
   -->
   <xsl:variable name="fp:inline-names" static="yes" as="xs:string"
