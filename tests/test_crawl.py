@@ -401,6 +401,35 @@ def test_errors_non_html_and_broken_pages(tmp_path: Path) -> None:
     assert summary.stats.pages >= 5  # type: ignore[attr-defined]
 
 
+
+def test_only_whole_html_answers_are_read_as_pages(tmp_path: Path) -> None:
+    """200 and 203 carry the page (RFC 9110 15.3); a 201 or 202 describes an action, so its links are not followed
+    and its tables not converted; without a Content-Type the body is sniffed (WHATWG: ``<table`` starts HTML)."""
+    table = "<table><tr><th>Year</th><th>Gold</th></tr><tr><td>2008</td><td>51</td></tr></table>"
+
+    def page(status: int, link: str, headers: tuple[tuple[str, str], ...] = Reply.headers) -> Reply:
+        words = " ".join(f"{link[6:]}{i}" for i in range(40))  # distinct texts: no near-duplicate pages
+        body = f"{table}<p>{words}</p><a href='{link}'>olympic medal</a>".encode()
+        return Reply(status, (b"" if headers != Reply.headers else b"<html><body>") + body, headers)
+
+    site = chain_site(1, {
+        "/": html_page("Home", "olympic medals", {"/created": "a", "/accepted": "b", "/copy": "c", "/bare": "d"}),
+        "/created": page(201, "/from-created"), "/accepted": page(202, "/from-accepted"),
+        "/copy": page(203, "/from-copy"), "/bare": page(200, "/from-bare", headers=()),
+        **{f"/from-{name}": html_page(name, "olympic medal") for name in ("created", "accepted", "copy", "bare")},
+    })
+    with TestWeb(static_site(site)) as web:
+        run(web, tmp_path, convert=True)
+    requested = set(page_requests(web))
+    assert {"/from-copy", "/from-bare"} <= requested
+    assert not {"/from-created", "/from-accepted"} & requested
+    conversions = dict((url.rsplit("/", 1)[1], (status, tables)) for url, status, tables in
+                       rows(tmp_path, "SELECT url, conversion, tables FROM pages WHERE conversion IS NOT NULL"))
+    assert conversions["copy"] == ("ok", 1) and conversions["bare"] == ("ok", 1)
+    assert "created" not in conversions and "accepted" not in conversions
+    statuses = dict((url.rsplit("/", 1)[1], status) for url, status in rows(tmp_path, "SELECT url, status FROM pages"))
+    assert statuses["created"] == 201 and statuses["accepted"] == 202 and statuses["copy"] == 203
+
 # -- traps -------------------------------------------------------------------------------------------------------------
 def trap_site(path: str, headers: Mapping[str, str]) -> Reply:
     """Articles with links into four endless traps."""

@@ -31,7 +31,7 @@ from .warc_readers import Records as _Records
 from .warc_readers import content_stream as _content_stream
 
 __all__ = ["WarcPage", "WarcSkip", "WarcBroken", "scan", "read_page", "is_html", "sniffs_as_html", "looks_like_warc",
-           "HTML_MEDIA_TYPES", "PAGE_STATUSES"]
+           "HTML_MEDIA_TYPES", "PAGE_STATUSES", "SNIFF_BYTES"]
 
 #: The HTTP status codes of a response that carries a whole page (:func:`_verdict`).
 PAGE_STATUSES: Final = frozenset({"200", "203"})
@@ -43,7 +43,8 @@ _WARC_LINE: Final = re.compile(rb"WARC/(?:1\.[01]|0\.1[78])\r?\n")
 _TARGET_URI: Final = re.compile(rb"\r?\nWARC-Target-URI:[ \t]*<?([^\r\n>]*)>?", re.IGNORECASE)
 _BLOCK: Final = 1 << 20
 _HEADER_LOOK: Final = 65536  # bytes of a broken record's headers looked at for its target URI
-_SNIFF_BYTES: Final = 1445  # WHATWG MIME sniffing reads at most 1445 bytes of the resource header
+#: WHATWG MIME sniffing reads at most 1445 bytes of the resource header.
+SNIFF_BYTES: Final = 1445
 #: What reading a broken record raises: warcio's errors, and its own failures on headers it does not expect (a response
 #: record without a WARC-Target-URI: AttributeError), which must cost that record only.
 _READ_ERRORS = (ArchiveLoadFailed, StatusAndHeadersParserException, zlib.error, EOFError, ValueError, IndexError,
@@ -107,7 +108,7 @@ def sniffs_as_html(head: bytes) -> bool:
 
     :param head: the first bytes of the resource (1445 suffice).
     """
-    start = head[:_SNIFF_BYTES].lstrip(b"\t\n\x0c\r ")
+    start = head[:SNIFF_BYTES].lstrip(b"\t\n\x0c\r ")
     upper = start.upper()
     return any(upper.startswith(pattern) and upper[len(pattern):len(pattern) + 1] in (b" ", b">")
                for pattern in _HTML_PATTERNS)
@@ -262,7 +263,7 @@ def _decoded_head(record: object) -> bytes:
     """The first bytes of a record's body after transfer and content decoding (chunked, gzip, deflate, br: what
     sniffing reads, as a browser would), or ``b""`` when they cannot be decoded."""
     try:
-        return _content_stream(record).read(_SNIFF_BYTES)  # type: ignore[no-any-return]
+        return _content_stream(record).read(SNIFF_BYTES)  # type: ignore[no-any-return]
     except (*_READ_ERRORS, OSError):
         return b""
 
@@ -399,7 +400,7 @@ def _scan_from(stream: BinaryIO, position: int, compressed: bool) -> Generator[W
             current = record
             offset, errors = records.offset, records.err_count
             body = record.raw_stream
-            head = _decoded_head(record) if _needs_sniffing(record) else body.read(_SNIFF_BYTES)
+            head = _decoded_head(record) if _needs_sniffing(record) else body.read(SNIFF_BYTES)
             verdict = _verdict(record, head)
             while body.read(_BLOCK):
                 pass

@@ -12,7 +12,6 @@ parsed.
 from __future__ import annotations
 
 import asyncio
-import re
 import time
 from datetime import timezone
 from email.utils import parsedate_to_datetime
@@ -23,9 +22,11 @@ from typing import Final
 import httpx
 
 from ...base.errors import FetchError
+from ...base import warc
+from ...base.warc import SNIFF_BYTES
 from ...base.fetch import pinned, resolve_checked
 
-__all__ = ["Answer", "Fetcher", "USER_AGENT", "ROBOTS_TOKEN", "is_html", "retry_after", "REDIRECTS", "OVERLOADED",
+__all__ = ["Answer", "Fetcher", "USER_AGENT", "ROBOTS_TOKEN", "is_html", "is_page", "retry_after", "REDIRECTS", "OVERLOADED",
            "ERROR_BODY_BYTES"]
 
 try:
@@ -40,9 +41,6 @@ REDIRECTS: Final = frozenset({301, 302, 303, 307, 308})
 ERROR_BODY_BYTES: Final = 64 * 1024
 #: Answers that say the server is overloaded: its host is paused (Retry-After, else the backoff).
 OVERLOADED: Final = frozenset({429, 503})
-_HTML_TYPES: Final = ("text/html", "application/xhtml+xml")
-_LOOKS_HTML: Final = re.compile(rb"^\s*(?:<!--.*?-->\s*)*<(?:!doctype\s+html|html|head|body)",
-                                re.IGNORECASE | re.DOTALL)
 
 
 def retry_after(value: str | None, now: float | None = None) -> float | None:
@@ -66,10 +64,15 @@ def retry_after(value: str | None, now: float | None = None) -> float | None:
 
 
 def is_html(content_type: str | None, body_start: bytes = b"") -> bool:
-    """Whether an answer is an HTML page: its media type, else (no ``Content-Type``) how its body starts."""
-    if content_type:
-        return content_type.split(";", 1)[0].strip().lower() in _HTML_TYPES
-    return bool(_LOOKS_HTML.match(body_start[:1024]))
+    """Whether an answer is an HTML page: its media type, else (no ``Content-Type``) WHATWG sniffing of its first
+    bytes (:func:`pyxform.base.warc.is_html`, the rule the WARC readers apply)."""
+    return warc.is_html(content_type, None, body_start)
+
+
+def is_page(status: int | None, content_type: str | None, body_start: bytes = b"") -> bool:
+    """Whether an answer is a page to read (links, relevance, tables): status 200 or 203, the 2xx codes whose content
+    is the whole representation (RFC 9110 section 15.3; :data:`pyxform.base.warc.PAGE_STATUSES`), and HTML."""
+    return str(status) in warc.PAGE_STATUSES and is_html(content_type, body_start)
 
 
 @dataclass
@@ -204,7 +207,7 @@ class Fetcher:
                             del body[limit:]
                             answer.truncated = "length"
                             break
-                    answer.html = ok and is_html(answer.content_type, bytes(body[:1024]))
+                    answer.html = is_page(response.status_code, answer.content_type, bytes(body[:SNIFF_BYTES]))
                     if answer.html and answer.truncated and max_bytes is None:
                         answer.error = f"response larger than {cap} bytes (limit max_fetch_bytes)"
         except TimeoutError:

@@ -20,7 +20,8 @@ except ImportError:  # pragma: no cover - not a POSIX system: no folder lock
     fcntl = None  # type: ignore[assignment]
 
 from ...base.errors import CrawlStateError, OutputError
-from .fetcher import USER_AGENT, Answer, is_html
+from ...base.warc import SNIFF_BYTES
+from .fetcher import USER_AGENT, Answer, is_page
 from .ordering import Candidate, Evidence
 from .politeness import Robots
 from .store import Store, utc_now
@@ -243,7 +244,7 @@ class Resuming:
                 warc_name, response = recovered
                 answer = Answer(url, response.status, "", response.headers, response.body, sent=True,
                                 ended=time.time())
-                answer.html = 200 <= response.status < 300 and is_html(answer.content_type, response.body[:1024])
+                answer.html = is_page(response.status, answer.content_type, response.body[:SNIFF_BYTES])
                 self._pending_recovered.append((candidate, fetch_id, answer, (response.offset, response.length),
                                                 warc_name))
             else:
