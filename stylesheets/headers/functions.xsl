@@ -195,11 +195,17 @@
       'summary', 'dtstart', 'dtend', 'location', 'description', 'uid', 'attendee', 'contact', 'organization-name',
       'organization-unit', 'photo', 'logo') ! map { . : true() })"/>
 
-  <!-- True if one of the class tokens names a heading role: it contains head, label, title or caption, or is th. -->
+  <!-- True if one of the class tokens names a heading role: it contains head, label, title or caption, or is th.
+       A token contains one of the four words if and only if the whole string does (a word holds no white space, so
+       it lies inside one token): answered by contains(), without a regular expression per token (~0.4 us per
+       character read; this runs twice per cell with text in the formatting method); the tokens are compared with
+       "th" only if the string contains it. -->
   <xsl:function name="f:is-header-class" as="xs:boolean">
     <xsl:param name="classes" as="xs:string?"/>
-    <xsl:sequence select="some $token in tokenize(string($classes))
-                          satisfies ($token eq 'th' or matches($token, 'head|label|title|caption'))"/>
+    <xsl:variable name="string" as="xs:string" select="string($classes)"/>
+    <xsl:sequence select="contains($string, 'head') or contains($string, 'label') or contains($string, 'title')
+                          or contains($string, 'caption')
+                          or (contains($string, 'th') and (some $token in tokenize($string) satisfies $token eq 'th'))"/>
   </xsl:function>
 
   <!-- ===================================================================================================== -->
