@@ -50,12 +50,24 @@
        f:cell-features computes the clean form once for the type and the length. -->
   <xsl:function name="f:clean-content-type" as="xs:string">
     <xsl:param name="clean" as="xs:string"/>
+    <xsl:sequence select="fp:clean-content-type($clean, fp:ascii-rest($clean))"/>
+  </xsl:function>
+
+  <!-- A text without its printable ASCII characters (space to ~): '' for a text of printable ASCII alone. -->
+  <xsl:function name="fp:ascii-rest" as="xs:string">
+    <xsl:param name="clean" as="xs:string"/>
+    <xsl:sequence select="translate($clean, ' !&quot;#$%&amp;''()*+,-./0123456789:;&lt;=&gt;?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[\]^_`abcdefghijklmnopqrstuvwxyz{|}~', '')"/>
+  </xsl:function>
+
+  <!-- f:clean-content-type given the clean text's fp:ascii-rest ($rest: f:cell-features reads it for the script too). -->
+  <xsl:function name="fp:clean-content-type" as="xs:string">
+    <xsl:param name="clean" as="xs:string"/>
+    <xsl:param name="rest" as="xs:string"/>
     <!-- printable ASCII (most cells, and most characters of the others) is recognized and counted with translate(),
          which costs far less than a regular expression: Saxon's cost ~0.4 us per character of the text it reads.
          The regular expressions read only the characters outside printable ASCII ($rest): the ASCII letters and
          digits are counted with translate() (\p{L} and \p{Nd} hold no other ASCII character), so the counts are
          those of the regular expressions over the whole text. -->
-    <xsl:variable name="rest" as="xs:string" select="translate($clean, ' !&quot;#$%&amp;''()*+,-./0123456789:;&lt;=&gt;?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[\]^_`abcdefghijklmnopqrstuvwxyz{|}~', '')"/>
     <xsl:variable name="letters" as="xs:integer" select="string-length($clean) - string-length(translate($clean,
         'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz', ''))
         + (if ($rest eq '') then 0 else string-length(replace($rest, '\P{L}+', '')))"/>
