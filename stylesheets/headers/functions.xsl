@@ -266,8 +266,9 @@
   <xsl:function name="f:mode" as="xs:string?">
     <xsl:param name="values" as="xs:string*"/>
     <!-- values all equal (most tables: one font size, one indentation, no row class) are answered by comparison,
-         without the grouping -->
-    <xsl:sequence select="if (every $value in $values satisfies $value eq $values[1]) then $values[1]
+         without the grouping; of two values the tie rule takes the second, whether or not they differ -->
+    <xsl:sequence select="if (count($values) eq 2) then $values[2]
+                          else if (every $value in $values satisfies $value eq $values[1]) then $values[1]
                           else fp:mode($values)"/>
   </xsl:function>
 
