@@ -141,18 +141,21 @@
 
   <!-- The usual face, colour, background and class of some cells: the most frequent value of each (and their
        'look', f:look). Cells that all look alike (most lines: equal looks are equal in all four) have the first
-       one's values, without the four fp:usual-value scans. -->
+       one's values, without the four fp:usual-value scans; one or two cells (the rows of a two-column table) have
+       the last one's values, as f:mode gives them (a tie goes to the value that first occurs last). -->
   <xsl:function name="fp:usual" as="map(*)">
     <xsl:param name="cells" as="map(*)*"/>
     <xsl:variable name="first" as="map(*)?" select="$cells[1]"/>
+    <xsl:variable name="count" as="xs:integer" select="count($cells)"/>
     <xsl:choose>
-      <xsl:when test="exists($first) and (every $cell in $cells satisfies $cell?look eq $first?look)">
+      <xsl:when test="$count eq 1 or $count eq 2 or (exists($first) and (every $cell in $cells satisfies $cell?look eq $first?look))">
+        <xsl:variable name="cell" as="map(*)" select="if ($count le 2) then $cells[$count] else $first"/>
         <xsl:sequence select="map {
-            'face' : $first?face,
-            'color' : $first?color,
-            'background' : $first?background,
-            'class' : $first?class,
-            'look' : $first?look
+            'face' : $cell?face,
+            'color' : $cell?color,
+            'background' : $cell?background,
+            'class' : $cell?class,
+            'look' : $cell?look
           }"/>
       </xsl:when>
       <xsl:otherwise>

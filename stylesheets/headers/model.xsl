@@ -211,6 +211,18 @@
   <xsl:function name="f:cell-features" as="map(*)">
     <xsl:param name="cell" as="map(*)"/>
     <xsl:param name="row-classes" as="map(*)"/>
+    <xsl:sequence select="fp:cell-features($cell, $row-classes, true())"/>
+  </xsl:function>
+
+  <!-- f:cell-features, with 'link-coloured' computed only if $coloured (some cell of the table has a colour): else it
+       is false(), never read (f:distinct-score reads it only for a cell whose colour differs from its line's usual
+       colour, the most frequent among the cells with text: all of them '' where no cell has a colour). A text
+       without '[' (no reference mark: its clean form is its normalized form) of printable ASCII and white space
+       alone, of type 'text' (so with a letter), has script 'latin', without f:script's two passes over it. -->
+  <xsl:function name="fp:cell-features" as="map(*)">
+    <xsl:param name="cell" as="map(*)"/>
+    <xsl:param name="row-classes" as="map(*)"/>
+    <xsl:param name="coloured" as="xs:boolean"/>
     <xsl:variable name="text" as="xs:string" select="$cell?text"/>
     <xsl:variable name="element" as="element(px:cell)" select="$cell?element"/>
     <xsl:variable name="font-size" as="xs:double" select="number($element/@font-size)"/>
@@ -219,7 +231,8 @@
          'text' alone (content.xsl counts them over text cells, f:content-score compares them for a text cell only),
          so the other cells (numbers and dates: most data cells) get constants instead of their costs -->
     <xsl:variable name="clean" as="xs:string" select="normalize-space(f:strip-marks($text))"/>
-    <xsl:variable name="type" as="xs:string" select="f:clean-content-type($clean)"/>
+    <xsl:variable name="rest" as="xs:string" select="fp:ascii-rest($clean)"/>
+    <xsl:variable name="type" as="xs:string" select="fp:clean-content-type($clean, $rest)"/>
     <xsl:variable name="is-text" as="xs:boolean" select="$type eq 'text'"/>
     <xsl:variable name="face" as="xs:string" select="lower-case(normalize-space($element/@face))"/>
     <xsl:variable name="color" as="xs:string" select="lower-case(normalize-space($element/@color))"/>
@@ -228,7 +241,9 @@
         select="if (exists($element/@class)) then f:style-classes($element/@class) else ''"/>
     <xsl:sequence select="map {
         'type' : $type,
-        'script' : if ($is-text) then f:script($text) else 'none',
+        'script' : if (not($is-text)) then 'none'
+                   else if ($rest eq '' and not(contains($text, '['))) then 'latin'
+                   else f:script($text),
         'case' : if ($is-text) then f:initial-case($text) else 'none',
         'length' : if ($is-text) then string-length($clean) else 0,
         'colon' : f:has-trailing-colon($text),
@@ -236,7 +251,7 @@
         'italic' : $element/@italic = ('true', '1'),
         'face' : $face,
         'color' : $color,
-        'link-coloured' : exists($element/px:link)
+        'link-coloured' : $coloured and exists($element/px:link)
                           and sum($element/px:link ! string-length(normalize-space(.))) * 2
                               ge string-length(normalize-space($text)),
         'background' : $background,
@@ -257,10 +272,13 @@
          the formatting method reads it -->
     <xsl:variable name="row-classes" as="map(*)"
         select="map:merge($model?table/px:row ! map { xs:integer(@index) : f:style-classes(@class) })"/>
+    <!-- a cell with a colour: fp:cell-features' 'link-coloured' is read -->
+    <xsl:variable name="coloured" as="xs:boolean"
+        select="some $color in $model?table/px:cell/@color satisfies normalize-space($color) ne ''"/>
     <xsl:sequence select="map:put($model, 'cells', map:merge(
         $model?ids ! (let $cell := $cells(.) return
                       map { . : if ($cell?blank) then $cell
-                                else map:merge(($cell, f:cell-features($cell, $row-classes))) })))"/>
+                                else map:merge(($cell, fp:cell-features($cell, $row-classes, $coloured))) })))"/>
   </xsl:function>
 
   <!-- The map of row y (f:table-model), but for 'wide' where it depends on the column marks of the row's one text cell
