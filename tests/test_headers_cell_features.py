@@ -8,14 +8,13 @@ a cell's text, and colours on some cells."""
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from .headers_helpers import stage_and_variant_outputs
+from .headers_helpers import stage_and_variant, stage_and_variant_outputs
 
 _OLD_FUNCTION = """  <xsl:function name="fp:old-cell-features" as="map(*)">
     <xsl:param name="cell" as="map(*)"/>
@@ -99,16 +98,9 @@ _FEATURES = """<xsl:stylesheet version="3.0" xmlns:xsl="http://www.w3.org/1999/X
 </xsl:stylesheet>""".replace("OLD_FUNCTION", _OLD_FUNCTION)
 
 
-@lru_cache(maxsize=None)
 def _features_stylesheet() -> tuple[Any, Any]:
-    from saxonche import PySaxonProcessor
-
-    from pyxform.runtime.saxon import builtin_stylesheet
-
-    processor = PySaxonProcessor(license=False)
-    headers = builtin_stylesheet("headers.xsl").resolve().as_uri()
-    return processor, processor.new_xslt30_processor().compile_stylesheet(
-        stylesheet_text=_FEATURES.replace("HEADERS", headers))
+    processor, _, variant = stage_and_variant(_FEATURES)
+    return processor, variant
 
 
 _TEXTS = st.lists(st.sampled_from(["a", "B", "x", "1", "7", " ", "[1]", "[a]", "[\u65e5]", "[", "]", "\u00e9", "\u65e5",

@@ -9,11 +9,12 @@ space of each kind (space, tab, line feed, carriage return)."""
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
+from .headers_helpers import stage_and_variant
 
 _STYLESHEET = """<xsl:stylesheet version="3.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform"
     xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:f="urn:pyxform:function"
@@ -32,16 +33,9 @@ _STYLESHEET = """<xsl:stylesheet version="3.0" xmlns:xsl="http://www.w3.org/1999
 </xsl:stylesheet>"""
 
 
-@lru_cache(maxsize=None)
 def _compiled() -> tuple[Any, Any]:
-    from saxonche import PySaxonProcessor
-
-    from pyxform.runtime.saxon import builtin_stylesheet
-
-    processor = PySaxonProcessor(license=False)
-    headers = builtin_stylesheet("headers.xsl").resolve().as_uri()
-    compiler = processor.new_xslt30_processor()
-    return processor, compiler.compile_stylesheet(stylesheet_text=_STYLESHEET.replace("HEADERS", headers))
+    processor, _, variant = stage_and_variant(_STYLESHEET)
+    return processor, variant
 
 
 def _answers(strings: list[str]) -> list[tuple[str, str]]:

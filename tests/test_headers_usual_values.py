@@ -6,11 +6,12 @@ and generated sequences of few distinct values, so that ties, equal values and e
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
+from .headers_helpers import stage_and_variant
 
 _STYLESHEET = """<xsl:stylesheet version="3.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform"
     xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:map="http://www.w3.org/2005/xpath-functions/map"
@@ -77,16 +78,9 @@ _STYLESHEET = """<xsl:stylesheet version="3.0" xmlns:xsl="http://www.w3.org/1999
 </xsl:stylesheet>"""
 
 
-@lru_cache(maxsize=None)
 def _compiled() -> tuple[Any, Any]:
-    from saxonche import PySaxonProcessor
-
-    from pyxform.runtime.saxon import builtin_stylesheet
-
-    processor = PySaxonProcessor(license=False)
-    headers = builtin_stylesheet("headers.xsl").resolve().as_uri()
-    return processor, processor.new_xslt30_processor().compile_stylesheet(
-        stylesheet_text=_STYLESHEET.replace("HEADERS", headers))
+    processor, _, variant = stage_and_variant(_STYLESHEET)
+    return processor, variant
 
 
 def _differences(modes: list[list[str]], lines: list[list[tuple[str, str, str, str]]]) -> list[Any]:
