@@ -26,7 +26,7 @@ from ..stages.grid_input import read_grid_input
 from ..stages.headers import METHODS, Method
 from ..stages.normalize import TableFailure
 from ..stages.tabular import TabularTable, read_tabular
-from .pipeline import CONVERSION, Pipeline, PipelineResult
+from .pipeline import CONVERSION, Pipeline, PipelineResult, Step
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..stages.clean import PageLinks
@@ -55,9 +55,13 @@ class Conversion:
     :ivar result: the :class:`~pyxform.api.pipeline.PipelineResult` of the conversion pipeline.
     """
 
-    def __init__(self, result: PipelineResult, *, grid: Any, table: int | None, names: str) -> None:
+    def __init__(self, result: PipelineResult, *, grid: Any, table: int | None, names: str,
+                 unannotated: tuple[Any, dict[str, Any]] | None = None) -> None:
         self.result = result
         self._grid = grid
+        # the grid before the headers stage and that stage's parameters, when the conversion ran headers and map as
+        # one stage (headers-map.xsl): the annotated grid is made from them when first asked for
+        self._unannotated = unannotated
         self._runner = result.runner
         self.source = result.source
         self.table = table
@@ -83,20 +87,29 @@ class Conversion:
     def grid(self) -> Any:
         """The header-annotated grid (``docs/formats.md`` sections 2 and 3) as a document node of the pipeline's
         runtime. :raises ValueError: if the conversion pipeline has no ``headers`` step."""
+        if self._grid is None and self._unannotated is not None:
+            node, params = self._unannotated
+            self._grid = self._runner.run("headers", node, params, location=self.source or None)
         if self._grid is None:
             raise ValueError("the conversion pipeline has no headers step, so there is no annotated grid")
         return self._grid
 
+    @property
+    def _tables(self) -> Any:
+        """A grid with the tables and table failures of :attr:`grid` (the headers stage copies both as they are): the
+        grid before that stage when the annotated one has not been made."""
+        return self._unannotated[0] if self._grid is None and self._unannotated is not None else self.grid
+
     def table_indexes(self) -> list[int]:
         """The indexes (``px:index``) of the tables converted, in document order (with ``table``: that one, if it was
         converted)."""
-        indexes = self._runner.table_indexes(self.grid)
+        indexes = self._runner.table_indexes(self._tables)
         return [index for index in indexes if index == self.table] if self.table is not None else indexes
 
     def table_failures(self) -> list[TableFailure]:
         """The tables of the page that could not be converted (``px:table-failure``: a limit, a table the table
         model could not build), in document order (with ``table``: that one's failure, if it failed)."""
-        failures = [TableFailure(**row) for row in self._runner.table_failures(self.grid)]
+        failures = [TableFailure(**row) for row in self._runner.table_failures(self._tables)]
         return [failure for failure in failures if failure.index == self.table] if self.table is not None else failures
 
     def _from_grid(self, stage: str, params: Mapping[str, Any] | None = None) -> str:
@@ -349,13 +362,35 @@ def _run(chosen: Pipeline, document: Any, stage_params: dict[str, dict[str, Any]
     stage_params["map"] = {"table": -1 if table is None else table, "names": names}
     for step, values in (params or {}).items():
         stage_params[step] = {**stage_params.get(step, {}), **values}
-    present = {name: values for name, values in stage_params.items() if name in chosen.names}
-    result = chosen.run(document, params=present, keep=[name for name in ("headers",) if name in chosen.names],
-                        keep_stages=keep_stages, serialize=bool(chosen.steps) and chosen.steps[-1].kind == "xslt"
-                        and not chosen.steps[-1].builtin, source=source, limits=limits)
+    fused = _fused(chosen) if keep_stages is None else None
+    if fused is not None:
+        stage_params[_HEADERS_MAP.name] = {**stage_params.get("headers", {}), **stage_params["map"]}
+    running = chosen if fused is None else fused
+    keep = ("headers",) if fused is None else ("normalize",)
+    present = {name: values for name, values in stage_params.items() if name in running.names}
+    result = running.run(document, params=present, keep=[name for name in keep if name in running.names],
+                         keep_stages=keep_stages, serialize=bool(running.steps) and running.steps[-1].kind == "xslt"
+                         and not running.steps[-1].builtin, source=source, limits=limits)
+    if fused is not None:
+        return Conversion(result, grid=None, table=table, names=names,
+                          unannotated=(result.stage("normalize"), stage_params.get("headers", {})))
     if "headers" in chosen.names:
         grid = result.stage("headers")
     return Conversion(result, grid=grid, table=table, names=names)
+
+
+#: The headers and map stages as one stylesheet (stylesheets/headers-map.xsl): map's output without the annotated grid.
+_HEADERS_MAP = Step.stage("headers-map")
+
+
+def _fused(chosen: Pipeline) -> Pipeline | None:
+    """``chosen`` with its headers and map steps replaced by :data:`_HEADERS_MAP` (the same output), when it starts
+    with :data:`~pyxform.api.pipeline.CONVERSION`'s steps as they are (steps of the user's may follow), else
+    ``None``."""
+    if chosen.steps[:len(CONVERSION)] != CONVERSION.steps or _HEADERS_MAP.name in chosen.names:
+        return None
+    at = chosen.names.index("headers")
+    return Pipeline(chosen.steps[:at] + (_HEADERS_MAP,) + chosen.steps[at + 2:], allow_io=chosen.allow_io)
 
 
 def _shown(text: str) -> str:
