@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pyxform.api.convert import convert
+from pyxform.api.convert import _convert, convert
 from pyxform.api.pipeline import CONVERSION, Step
 from pyxform.base.errors import NoTableError
 from pyxform.base.limits import Limits
@@ -121,3 +121,12 @@ def test_convert_without_the_annotated_grid() -> None:
     assert runner().serialize(fused.grid) == runner().serialize(apart.grid)
     for table in (0, 2):
         assert convert(page, table=table).xml == convert(page, table=table, pipeline=APART).xml
+
+
+def test_grid_wanted_runs_the_headers_stage_apart() -> None:
+    """The callers that read the annotated grid (the CSV, pairs, XHTML and tables formats, DataFrames) convert with
+    the headers stage apart, so that header detection does not run twice."""
+    page = b"<table><tr><th>Name</th><th>Year</th></tr><tr><td>a</td><td>1999</td></tr></table>"
+    wanted = _convert(page, grid_wanted=True)
+    assert wanted._grid is not None and wanted._unannotated is None
+    assert wanted.xml == convert(page).xml and wanted.pairs() == convert(page).pairs()

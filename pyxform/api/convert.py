@@ -292,6 +292,17 @@ def convert(data: bytes | str | os.PathLike[str] | Source, *, table: int | None 
     :raises ValueError: for an option outside the values above.
     :raises TypeError: ``data`` is not bytes, str, a path or a Source.
     """
+    return _convert(data, table=table, names=names, method=method, source=source, limits=limits, pipeline=pipeline,
+                    params=params, keep_stages=keep_stages)
+
+
+def _convert(data: bytes | str | os.PathLike[str] | Source, *, table: int | None = None,
+             names: NameStyle = "paper", method: Method = "auto", source: str | None = None,
+             limits: Limits = DEFAULT_LIMITS, pipeline: Pipeline | None = None,
+             params: Mapping[str, Mapping[str, Any]] | None = None,
+             keep_stages: str | os.PathLike[str] | None = None, grid_wanted: bool = False) -> Conversion:
+    """:func:`convert`; ``grid_wanted``: the caller reads the annotated grid (pairs, tables, XHTML), so the headers
+    stage runs as a stage of its own, not inside headers-map and again when the grid is read."""
     _check_options(table, names, method)
     chosen = CONVERSION if pipeline is None else pipeline
     if not chosen.takes_page:
@@ -316,7 +327,7 @@ def convert(data: bytes | str | os.PathLike[str] | Source, *, table: int | None 
     stage_params = {"normalize": {"max-slots": limits.max_slots, "max-depth": limits.max_depth},
                     "headers": {"method": method}}
     return _run(chosen, page_source, stage_params, table=table, names=names, params=params,
-                keep_stages=keep_stages, limits=limits, source=page_source.uri)
+                keep_stages=keep_stages, limits=limits, source=page_source.uri, fuse=not grid_wanted)
 
 
 def convert_grid(grid: bytes | str, *, table: int | None = None,
@@ -356,13 +367,14 @@ def convert_grid(grid: bytes | str, *, table: int | None = None,
 
 def _run(chosen: Pipeline, document: Any, stage_params: dict[str, dict[str, Any]], *, table: int | None,
          names: str, params: Mapping[str, Mapping[str, Any]] | None, keep_stages: str | os.PathLike[str] | None,
-         limits: Limits, source: str, grid: Any = None) -> Conversion:
+         limits: Limits, source: str, grid: Any = None, fuse: bool = False) -> Conversion:
     """Run a conversion pipeline with the stage parameters of :func:`convert`'s options (and ``params`` over them);
-    ``grid``: the annotated grid when it is the input (the pipeline then has no headers step)."""
+    ``grid``: the annotated grid when it is the input (the pipeline then has no headers step); ``fuse``: run the
+    headers and map steps of convert's default steps as headers-map (:func:`_fused`)."""
     stage_params["map"] = {"table": -1 if table is None else table, "names": names}
     for step, values in (params or {}).items():
         stage_params[step] = {**stage_params.get(step, {}), **values}
-    fused = _fused(chosen) if keep_stages is None else None
+    fused = _fused(chosen) if fuse and keep_stages is None else None
     if fused is not None:
         stage_params[_HEADERS_MAP.name] = {**stage_params.get("headers", {}), **stage_params["map"]}
     running = chosen if fused is None else fused
