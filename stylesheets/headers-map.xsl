@@ -36,7 +36,8 @@
   <!-- The detection of every table, by generate-id of its px:table: map { 'k', 'p', 'method', 'kind' : as the
        headers stage writes them; 'roles' : cell id -> role; 'row-kinds' : f:table-row-kinds; 'texts' : per row
        index + 1, per column + 1, the slot's (row headers, column headers), empty for a slot of a header or section
-       cell (f:slot-header-texts, as the headers stage's px:slot annotations) }. -->
+       cell (f:slot-header-texts, as the headers stage's px:slot annotations); 'row-headers' : f:has-row-headers }.
+       -->
   <xsl:variable name="fp:detected" as="map(xs:string, map(*))"
       select="map:merge(/px:grids/px:table ! map:entry(generate-id(.), fp:detect(.)))"/>
 
@@ -48,14 +49,18 @@
     <xsl:variable name="result" as="map(*)" select="f:detect-headers($table, $method)"/>
     <xsl:variable name="assignment" as="map(*)" select="$result?assignment"/>
     <xsl:variable name="kinds" as="array(xs:string)" select="$result?kinds"/>
+    <xsl:variable name="texts" as="array(array(*))" select="
+        array:join(for $y in 0 to $assignment?model?rows - 1 return
+                   [array:join(for $x in 0 to $assignment?model?cols - 1 return
+                               [f:slot-header-texts($assignment, $y, $x)])])"/>
     <xsl:sequence select="map {
         'k' : string($result?k), 'p' : string($result?p), 'method' : string($result?method),
         'kind' : string($result?kind), 'roles' : $result?roles,
         'row-kinds' : map:merge(for $i in 1 to array:size($kinds) return
                                 $kinds($i)[not(. = ('head', 'data'))] ! map:entry($i - 1, .)),
-        'texts' : array:join(for $y in 0 to $assignment?model?rows - 1 return
-                             [array:join(for $x in 0 to $assignment?model?cols - 1 return
-                                         [f:slot-header-texts($assignment, $y, $x)])]) }"/>
+        'texts' : $texts,
+        'row-headers' : some $row in 1 to array:size($texts), $x in 1 to array:size($texts($row))
+                        satisfies $texts($row)($x)[1] ne '' }"/>
   </xsl:function>
 
   <xsl:template match="/">
@@ -95,6 +100,11 @@
     <xsl:variable name="row" as="element(px:row)" select="$slot/parent::px:row"/>
     <xsl:sequence select="$fp:detected(generate-id($row/parent::px:table))
                           ?texts(xs:integer($row/@index) + 1)(xs:integer($slot/@col) + 1)"/>
+  </xsl:function>
+
+  <xsl:function name="f:has-row-headers" as="xs:boolean">
+    <xsl:param name="table" as="element(px:table)"/>
+    <xsl:sequence select="$fp:detected(generate-id($table))?row-headers"/>
   </xsl:function>
 
   <xsl:function name="f:table-header-rows" as="xs:string?">

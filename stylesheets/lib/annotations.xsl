@@ -1,7 +1,7 @@
 <?xml version="1.0" encoding="UTF-8"?>
 <!--
   The header annotations of a grid (docs/formats.md section 3), as map and the slot rules read them: every read of
-  a cell's role, a slot's row-headers and column-headers, a table's header-rows, header-cols, header-method and kind
+  a cell's role, a slot's row-headers and column-headers (and whether a table has any row-headers), a table's header-rows, header-cols, header-method and kind
   and its px:header-evidence row kinds goes through these functions. Here they read the annotated grid that the
   headers stage writes; headers-map.xsl overrides them to read the header detection's results of the grid's tables
   directly, without that annotated copy.
@@ -31,6 +31,13 @@
   <xsl:function name="f:slot-column-headers" as="xs:string?">
     <xsl:param name="slot" as="element(px:slot)"/>
     <xsl:sequence select="$slot/@column-headers ! string()"/>
+  </xsl:function>
+
+  <!-- f:has-row-headers($table): whether a slot of the table has row header cells (a row-headers value other than
+       ''). -->
+  <xsl:function name="f:has-row-headers" as="xs:boolean">
+    <xsl:param name="table" as="element(px:table)"/>
+    <xsl:sequence select="exists($table/px:row/px:slot[@row-headers ne ''])"/>
   </xsl:function>
 
   <!-- f:table-header-rows($table): the table's number of header rows k (header-rows); empty for a table without the

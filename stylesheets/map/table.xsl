@@ -59,7 +59,7 @@
          header path, which such a row has not): the same as fp:units and fp:nest-units make there, without the maps
          of row header paths. -->
     <xsl:variable name="no-row-headers" as="xs:boolean"
-                  select="not(f:table-kind-of(.) = 'entity') and empty(px:row/px:slot[f:slot-row-headers(.) ne ''])"/>
+                  select="not(f:table-kind-of(.) = 'entity') and not(f:has-row-headers(.))"/>
     <!-- A data row whose every value is missing (its row header cells, then empty cells) is no pair, but it is a
          row of the table: its row header path is kept, ending in an empty element, in its place among the rows (as
          CSV keeps it). A section row (whose one header is a section) is not such a row. (Without row header cells
