@@ -21,7 +21,7 @@ from ..base.errors import NoTableError
 from ..base.limits import DEFAULT_LIMITS, Limits
 from ..base.safexml import parse_xml, serialize_root
 from ..base.source import Source
-from ..runtime.params import check_option_params, check_params
+from ..runtime.params import check_option_params, check_params, check_stage_params
 from ..stages.grid_input import read_grid_input
 from ..stages.headers import METHODS, Method
 from ..stages.normalize import TableFailure
@@ -385,7 +385,8 @@ def _run(chosen: Pipeline, document: Any, stage_params: dict[str, dict[str, Any]
                          and not running.steps[-1].builtin, source=source, limits=limits)
     if fused is not None:
         return Conversion(result, grid=None, table=table, names=names,
-                          unannotated=(result.stage("normalize"), stage_params.get("headers", {})))
+                          unannotated=(result.stage("normalize"),
+                                       check_stage_params("headers", stage_params.get("headers", {}))))
     if "headers" in chosen.names:
         grid = result.stage("headers")
     return Conversion(result, grid=grid, table=table, names=names)
