@@ -33,9 +33,8 @@
   <xsl:template name="fp:entity-content" as="element()*">
     <xsl:param name="table" as="element(px:table)"/>
     <xsl:param name="title-row" as="xs:integer?"/>
-    <xsl:variable name="k" as="xs:integer" select="xs:integer($table/@header-rows)"/>
-    <xsl:variable name="kinds" as="map(xs:integer, xs:string)" select="map:merge(
-        $table/px:header-evidence/px:row-kind ! map { xs:integer(@row) : string(@kind) })"/>
+    <xsl:variable name="k" as="xs:integer" select="xs:integer(f:table-header-rows($table))"/>
+    <xsl:variable name="kinds" as="map(xs:integer, xs:string)" select="f:table-row-kinds($table)"/>
     <!-- one map per row that gives something: { 'row', 'type' : key | group | end | note, 'key', 'cells' } -->
     <xsl:variable name="items" as="map(*)*">
       <xsl:for-each select="$table/px:row[not(xs:integer(@index) = $title-row)]">
@@ -166,7 +165,7 @@
   <xsl:template name="fp:entity-value" as="node()*">
     <xsl:param name="cell" as="element(px:cell)"/>
     <xsl:choose>
-      <xsl:when test="$cell/@role = 'data'">
+      <xsl:when test="f:cell-role($cell) = 'data'">
         <xsl:call-template name="fp:value">
           <xsl:with-param name="cell" select="$cell"/>
         </xsl:call-template>

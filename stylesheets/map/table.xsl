@@ -39,7 +39,7 @@
   <xsl:mode name="m:map-table" on-no-match="fail"/>
 
   <xsl:template match="px:table" mode="m:map-table" as="element()">
-    <xsl:if test="not(@header-rows and @header-cols)">
+    <xsl:if test="empty(f:table-header-rows(.)) or empty(f:table-header-cols(.))">
       <xsl:message terminate="yes" error-code="px:no-header-annotations"
         >[px:no-header-annotations] table {@index} ({@locator}) has no header
         annotations (header-rows, header-cols): run the headers stage before map</xsl:message>
@@ -51,7 +51,7 @@
     <xsl:variable name="note-rows" as="xs:string*" select="f:note-rows($table) ! string()"/>
     <!-- the data rows: maps { 'row' : the row index, 'slots' : its data slots (f:data-slots), 'cells' : their
          cells, in the same order }, note rows left out; each slot's cell looked up once (fp:data-rows) -->
-    <xsl:variable name="data-rows" as="map(*)*" select="if (@kind eq 'entity') then ()
+    <xsl:variable name="data-rows" as="map(*)*" select="if (f:table-kind-of(.) = 'entity') then ()
                                                         else fp:data-rows($table, $note-rows)"/>
     <xsl:variable name="data-slots" as="element(px:slot)*" select="$data-rows ! ?slots"/>
     <!-- Most tables (layout tables, tables with column headers only) have no row header cell: then each data row is
@@ -59,24 +59,25 @@
          header path, which such a row has not): the same as fp:units and fp:nest-units make there, without the maps
          of row header paths. -->
     <xsl:variable name="no-row-headers" as="xs:boolean"
-                  select="not(@kind eq 'entity') and empty(px:row/px:slot[@row-headers ne ''])"/>
+                  select="not(f:table-kind-of(.) = 'entity') and not(f:has-row-headers(.))"/>
     <!-- A data row whose every value is missing (its row header cells, then empty cells) is no pair, but it is a
          row of the table: its row header path is kept, ending in an empty element, in its place among the rows (as
          CSV keeps it). A section row (whose one header is a section) is not such a row. (Without row header cells
          there is no such row.) -->
-    <xsl:variable name="empty-rows" as="element(px:slot)*" select="if (@kind eq 'entity' or $no-row-headers) then ()
-        else (px:row[px:slot/@row-headers][not(@index = $note-rows) and not(px:slot[@cell][f:cell(.)/@role = 'data'])]
-           /px:slot[@row-headers][f:cell(.)/@role = 'empty'][1])
-        [exists(fp:header-cells($table, string(@row-headers))[not(@role = 'section')])]"/>
+    <xsl:variable name="empty-rows" as="element(px:slot)*" select="if (f:table-kind-of(.) = 'entity' or $no-row-headers) then ()
+        else (px:row[px:slot[exists(f:slot-row-headers(.))]]
+              [not(@index = $note-rows) and not(px:slot[@cell][f:cell-role(f:cell(.)) = 'data'])]
+           /px:slot[exists(f:slot-row-headers(.))][f:cell-role(f:cell(.)) = 'empty'][1])
+        [exists(fp:header-cells($table, string(f:slot-row-headers(.)))[not(f:cell-role(.) = 'section')])]"/>
     <!-- Slots of one row share their row header cells, and slots of one column their column header cells: the cells
          and the element each makes are found once per distinct px:slot/@row-headers (@column-headers) value (read
          with "!", not "/": a path would sort the slots into document order, ~1 us a slot, for a set of strings).
          Without row header cells, the row header maps are not needed (made only on the other path: a map is made
          where it is declared). -->
     <xsl:variable name="column-headers" as="map(xs:string, element(px:cell)*)" select="
-        map:merge(distinct-values($data-slots ! @column-headers ! string()) ! map:entry(., fp:header-cells($table, .)))"/>
+        map:merge(distinct-values($data-slots ! f:slot-column-headers(.)) ! map:entry(., fp:header-cells($table, .)))"/>
     <xsl:variable name="row-header-values" as="xs:string*" select="if ($no-row-headers) then ()
-        else distinct-values(($data-slots, $empty-rows) ! @row-headers ! string())"/>
+        else distinct-values(($data-slots, $empty-rows) ! f:slot-row-headers(.))"/>
     <xsl:variable name="row-header-ids" as="xs:string*"
                   select="distinct-values($row-header-values ! fp:header-cells($table, .)/@id)"/>
     <xsl:variable name="column-header-ids" as="xs:string*"
@@ -99,7 +100,7 @@
         else map:merge((
           for $cell in $row-header-ids ! key('f:cell', ., root($table))[1]
           return map:entry('r' || $cell/@id, fp:header-step($cell, $labels(string($cell/@id)), $names, true(),
-                                                             $corners(xs:integer($cell/@col))[$cell/@role eq 'header'])),
+                                                             $corners(xs:integer($cell/@col))[f:cell-role($cell) eq 'header'])),
           $column-header-ids
             ! map:entry('c' || ., fp:header-step(key('f:cell', ., root($table))[1], $labels(.), $names, false(), ()))))"/>
     <xsl:element name="{if ($f:generic-names) then 'table' else fp:table-name($label?text)}">
@@ -111,11 +112,11 @@
       <xsl:attribute name="px:source" select="root($table)/px:grids/@source"/>
       <xsl:attribute name="px:table" select="@index"/>
       <xsl:attribute name="px:locator" select="@locator"/>
-      <xsl:attribute name="px:header-rows" select="@header-rows"/>
-      <xsl:attribute name="px:header-cols" select="@header-cols"/>
-      <xsl:attribute name="px:header-method" select="@header-method"/>
-      <xsl:if test="@kind">
-        <xsl:attribute name="px:table-kind" select="@kind"/>
+      <xsl:attribute name="px:header-rows" select="f:table-header-rows(.)"/>
+      <xsl:attribute name="px:header-cols" select="f:table-header-cols(.)"/>
+      <xsl:attribute name="px:header-method" select="f:table-header-method(.)"/>
+      <xsl:if test="exists(f:table-kind-of(.))">
+        <xsl:attribute name="px:table-kind" select="f:table-kind-of(.)"/>
       </xsl:if>
       <xsl:if test="@parent-table">
         <xsl:attribute name="px:parent-table" select="@parent-table"/>
@@ -125,7 +126,7 @@
       </xsl:if>
       <xsl:attribute name="px:key" select="'t' || @index"/>
       <xsl:choose>
-        <xsl:when test="@kind eq 'entity'">
+        <xsl:when test="f:table-kind-of(.) = 'entity'">
           <xsl:call-template name="fp:entity-content">
             <xsl:with-param name="table" select="$table"/>
             <xsl:with-param name="title-row" select="$label?row"/>
@@ -152,7 +153,7 @@
               map:merge(map:for-each($row-headers, function($k, $cells) {map:entry($k, string-join($cells/@id, ' '))}))"/>
           <!-- the data rows with each row's distinct row header values, read once -->
           <xsl:variable name="headed-rows" as="map(*)*"
-                        select="$data-rows ! map:put(., 'row-headers', distinct-values(?slots ! string(@row-headers)))"/>
+                        select="$data-rows ! map:put(., 'row-headers', distinct-values(?slots ! string(f:slot-row-headers(.))))"/>
           <xsl:variable name="rows-per-path" as="map(xs:string, xs:integer)">
             <xsl:map>
               <xsl:for-each-group select="$headed-rows ! (let $row := ?row return ?row-headers ! map {
@@ -165,7 +166,7 @@
                         select="fp:units($headed-rows, $row-headers, $paths, $rows-per-path, $steps)"/>
           <xsl:variable name="empty-row-units" as="array(*)*" select="
               for $slot in $empty-rows return
-              let $ids := fp:header-cells($table, string($slot/@row-headers))/@id ! string()
+              let $ids := fp:header-cells($table, string(f:slot-row-headers($slot)))/@id ! string()
               return [$ids, $ids ! $steps('r' || .), string($slot/../@index), (), ()]"/>
           <xsl:call-template name="fp:nest-units">
             <xsl:with-param name="units" select="if (empty($empty-row-units)) then $units
@@ -175,7 +176,7 @@
           </xsl:call-template>
         </xsl:otherwise>
       </xsl:choose>
-      <xsl:for-each-group select="if (@kind eq 'entity' or empty($note-rows)) then ()
+      <xsl:for-each-group select="if (f:table-kind-of(.) = 'entity' or empty($note-rows)) then ()
                                   else f:data-slots($table)[../@index = $note-rows]"
                           group-by="../@index">
         <note px:row="{current-grouping-key()}" px:key="n{current-grouping-key()}">
@@ -206,7 +207,7 @@
       <!-- per row header value: the keys and elements of the row header cells and of the record element -->
       <xsl:variable name="prefixes" as="map(xs:string, array(*))" select="map:merge(?row-headers ! (
           let $cells := $row-headers(.),
-              $record := empty($cells[not(@role = 'section')]) or $rows-per-path(($paths(.), '')[1]) gt 1
+              $record := empty($cells[not(f:cell-role(.) = 'section')]) or $rows-per-path(($paths(.), '')[1]) gt 1
           return map { . : [($cells/@id ! string(), ('r' || $row)[$record]),
                             ($cells/@id ! $steps('r' || .), $fp:record-step[$record])] }))"/>
       <xsl:choose>
@@ -220,9 +221,9 @@
           <xsl:variable name="slots" as="element(px:slot)*" select="?slots"/>
           <xsl:variable name="cells" as="element(px:cell)*" select="?cells"/>
           <xsl:for-each-group select="1 to count($slots)" group-adjacent="
-              let $i := . return string-join($prefixes(string($slots[$i]/@row-headers))(1), ' ')">
+              let $i := . return string-join($prefixes(string(f:slot-row-headers($slots[$i])))(1), ' ')">
             <xsl:variable name="first" as="xs:integer" select="."/>
-            <xsl:variable name="prefix" as="array(*)" select="$prefixes(string($slots[$first]/@row-headers))"/>
+            <xsl:variable name="prefix" as="array(*)" select="$prefixes(string(f:slot-row-headers($slots[$first])))"/>
             <xsl:sequence select="[$prefix(1), $prefix(2), $row, for $i in current-group() return $slots[$i],
                                    for $i in current-group() return $cells[$i]]"/>
           </xsl:for-each-group>
@@ -310,7 +311,7 @@
           <xsl:variable name="slot" as="element(px:slot)" select="."/>
           <xsl:variable name="i" as="xs:integer" select="position()"/>
           <xsl:variable name="cell" as="element(px:cell)" select="$cells[$i]"/>
-          <xsl:variable name="part" as="map(*)?" select="$parts(string(@column-headers))"/>
+          <xsl:variable name="part" as="map(*)?" select="$parts(string(f:slot-column-headers(.)))"/>
           <xsl:variable name="id" as="xs:string?" select="$part?ids"/>
           <xsl:choose>
             <xsl:when test="exists($id)">
@@ -353,7 +354,7 @@
         <xsl:call-template name="fp:nest">
           <xsl:with-param name="chains" select="for $i in 1 to count($slots) return
             let $slot := $slots[$i],
-                $part := $columns?parts(string($slot/@column-headers)),
+                $part := $columns?parts(string(f:slot-column-headers($slot))),
                 $column := xs:integer($slot/@col)
             return if (exists($part?ids)) then [$part?ids, $part?steps, $cells[$i], $column[$part?wide]]
                    else ['p' || $column, fp:column-step($column), $cells[$i], ()]"/>
@@ -419,11 +420,11 @@
                  position; or, where a slot names no cell (so the two do not pair up), looked up again -->
             <xsl:variable name="paired" as="xs:boolean" select="count($cells) eq count($slots)"/>
             <xsl:variable name="data" as="xs:integer*" select="
-                if (not($paired) or empty($cells[not(@role = 'data')])) then ()
-                else for $i in 1 to count($cells) return $i[$cells[$i]/@role = 'data']"/>
+                if (not($paired) or empty($cells[not(f:cell-role(.) = 'data')])) then ()
+                else for $i in 1 to count($cells) return $i[f:cell-role($cells[$i]) = 'data']"/>
             <xsl:variable name="row-slots" as="element(px:slot)*" select="
-                if (not($paired)) then $slots[key('f:cell', string(@cell), $root)[1]/@role = 'data']
-                else if (empty($cells[not(@role = 'data')])) then $slots
+                if (not($paired)) then $slots[f:cell-role(key('f:cell', string(@cell), $root)[1]) = 'data']
+                else if (empty($cells[not(f:cell-role(.) = 'data')])) then $slots
                 else for $i in $data return $slots[$i]"/>
             <xsl:if test="exists($row-slots)">
               <xsl:choose>
