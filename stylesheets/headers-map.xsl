@@ -41,9 +41,6 @@
   <xsl:variable name="fp:detected" as="map(xs:string, map(*))"
       select="map:merge(/px:grids/px:table ! map:entry(generate-id(.), fp:detect(.)))"/>
 
-  <!-- The roles of every table's cells, by cell id (ids are unique in a grid document). -->
-  <xsl:variable name="fp:roles" as="map(xs:string, xs:string)" select="map:merge($fp:detected?*?roles)"/>
-
   <xsl:function name="fp:detect" as="map(*)">
     <xsl:param name="table" as="element(px:table)"/>
     <xsl:variable name="result" as="map(*)" select="f:detect-headers($table, $method)"/>
@@ -80,56 +77,168 @@
     </xsl:if>
   </xsl:template>
 
-  <xsl:function name="f:cell-role" as="xs:string?">
-    <xsl:param name="cell" as="element(px:cell)?"/>
-    <xsl:sequence select="$cell ! string($fp:roles(string(@id)))"/>
+  <!-- The detection of a table (fp:detect). -->
+  <xsl:function name="fp:detected" as="map(*)">
+    <xsl:param name="table" as="element(px:table)"/>
+    <xsl:sequence select="$fp:detected(generate-id($table))"/>
   </xsl:function>
 
-  <xsl:function name="f:slot-row-headers" as="xs:string?">
-    <xsl:param name="slot" as="element(px:slot)"/>
-    <xsl:sequence select="fp:slot-texts($slot)[1]"/>
+  <!-- map's readers of the header annotations (lib/annotations.xsl), by table or for a few cells at once -->
+
+  <xsl:function name="fp:is-annotated" as="xs:boolean">
+    <xsl:param name="table" as="element(px:table)"/>
+    <xsl:sequence select="true()"/>
   </xsl:function>
 
-  <xsl:function name="f:slot-column-headers" as="xs:string?">
-    <xsl:param name="slot" as="element(px:slot)"/>
-    <xsl:sequence select="fp:slot-texts($slot)[2]"/>
-  </xsl:function>
-
-  <xsl:function name="fp:slot-texts" as="xs:string*">
-    <xsl:param name="slot" as="element(px:slot)"/>
-    <xsl:variable name="row" as="element(px:row)" select="$slot/parent::px:row"/>
-    <xsl:sequence select="$fp:detected(generate-id($row/parent::px:table))
-                          ?texts(xs:integer($row/@index) + 1)(xs:integer($slot/@col) + 1)"/>
+  <xsl:function name="f:cell-roles" as="xs:string*">
+    <xsl:param name="cells" as="element(px:cell)*"/>
+    <xsl:sequence select="$cells ! string(fp:detected(parent::px:table)?roles(string(@id)))"/>
   </xsl:function>
 
   <xsl:function name="f:has-row-headers" as="xs:boolean">
     <xsl:param name="table" as="element(px:table)"/>
-    <xsl:sequence select="$fp:detected(generate-id($table))?row-headers"/>
+    <xsl:sequence select="fp:detected($table)?row-headers"/>
   </xsl:function>
 
   <xsl:function name="f:table-header-rows" as="xs:string?">
     <xsl:param name="table" as="element(px:table)"/>
-    <xsl:sequence select="$fp:detected(generate-id($table))?k"/>
+    <xsl:sequence select="fp:detected($table)?k"/>
   </xsl:function>
 
   <xsl:function name="f:table-header-cols" as="xs:string?">
     <xsl:param name="table" as="element(px:table)"/>
-    <xsl:sequence select="$fp:detected(generate-id($table))?p"/>
+    <xsl:sequence select="fp:detected($table)?p"/>
   </xsl:function>
 
   <xsl:function name="f:table-header-method" as="xs:string?">
     <xsl:param name="table" as="element(px:table)"/>
-    <xsl:sequence select="$fp:detected(generate-id($table))?method"/>
+    <xsl:sequence select="fp:detected($table)?method"/>
   </xsl:function>
 
   <xsl:function name="f:table-kind-of" as="xs:string?">
     <xsl:param name="table" as="element(px:table)"/>
-    <xsl:sequence select="$fp:detected(generate-id($table))?kind"/>
+    <xsl:sequence select="fp:detected($table)?kind"/>
   </xsl:function>
 
   <xsl:function name="f:table-row-kinds" as="map(xs:integer, xs:string)">
     <xsl:param name="table" as="element(px:table)"/>
-    <xsl:sequence select="$fp:detected(generate-id($table))?row-kinds"/>
+    <xsl:sequence select="fp:detected($table)?row-kinds"/>
+  </xsl:function>
+
+  <!-- map's and lib/slots.xsl's functions that read a table's slots, each as there, with a cell's role from the
+       detection's roles and a slot's (row-headers, column-headers) from its 'texts' -->
+
+  <!-- map/table.xsl's fp:data-rows -->
+  <xsl:function name="fp:data-rows" as="map(*)*">
+    <xsl:param name="table" as="element(px:table)"/>
+    <xsl:param name="note-rows" as="xs:string*"/>
+    <xsl:param name="row-headers" as="xs:boolean"/>
+    <xsl:variable name="detected" as="map(*)" select="fp:detected($table)"/>
+    <xsl:variable name="roles" as="map(*)" select="$detected?roles"/>
+    <xsl:variable name="texts" as="array(*)" select="$detected?texts"/>
+    <xsl:variable name="rows" as="element(px:row)*" select="$table/px:row"/>
+    <xsl:variable name="root" as="node()" select="root($table)"/>
+    <xsl:choose>
+      <xsl:when test="count(distinct-values($rows/@index ! string())) eq count($rows)">
+        <xsl:for-each select="if (empty($note-rows)) then $rows else $rows[not(@index = $note-rows)]">
+          <xsl:variable name="slots" as="element(px:slot)*" select="px:slot[@cell][$roles(string(@cell)) eq 'data']"/>
+          <xsl:if test="exists($slots)">
+            <xsl:variable name="row-texts" as="array(*)" select="$texts(xs:integer(@index) + 1)"/>
+            <xsl:variable name="columns" as="xs:integer*" select="$slots ! (xs:integer(@col) + 1)"/>
+            <xsl:choose>
+              <xsl:when test="count(distinct-values($slots ! string(@cell))) eq count($slots)">
+                <xsl:sequence select="map { 'row' : string(@index), 'slots' : $slots,
+                    'cells' : $slots ! key('f:cell', string(@cell), $root)[1],
+                    'ch' : $columns ! $row-texts(.)[2],
+                    'rh' : if ($row-headers) then $columns ! $row-texts(.)[1] else () }"/>
+              </xsl:when>
+              <xsl:otherwise>
+                <xsl:variable name="first" as="element(px:slot)*" select="fp:first-slots($table, $slots)"/>
+                <xsl:sequence select="map { 'row' : string(@index), 'slots' : $first,
+                    'cells' : $first ! key('f:cell', string(@cell), $root)[1],
+                    'ch' : $first ! $row-texts(xs:integer(@col) + 1)[2],
+                    'rh' : if ($row-headers) then $first ! $row-texts(xs:integer(@col) + 1)[1] else () }"/>
+              </xsl:otherwise>
+            </xsl:choose>
+          </xsl:if>
+        </xsl:for-each>
+      </xsl:when>
+      <xsl:otherwise>
+        <xsl:for-each-group select="f:data-slots($table)[not(../@index = $note-rows)]" group-adjacent="string(../@index)">
+          <xsl:variable name="headers" as="array(*)*"
+              select="current-group() ! array { $texts(xs:integer(../@index) + 1)(xs:integer(@col) + 1) }"/>
+          <xsl:sequence select="map { 'row' : current-grouping-key(), 'slots' : current-group(),
+                                      'cells' : current-group() ! key('f:cell', string(@cell), $root)[1],
+                                      'ch' : $headers ! ?2, 'rh' : if ($row-headers) then $headers ! ?1 else () }"/>
+        </xsl:for-each-group>
+      </xsl:otherwise>
+    </xsl:choose>
+  </xsl:function>
+
+  <!-- map/table.xsl's fp:empty-rows: a slot has row-headers where its cell is a data or an empty cell -->
+  <xsl:function name="fp:empty-rows" as="map(*)*">
+    <xsl:param name="table" as="element(px:table)"/>
+    <xsl:param name="note-rows" as="xs:string*"/>
+    <xsl:variable name="detected" as="map(*)" select="fp:detected($table)"/>
+    <xsl:variable name="roles" as="map(*)" select="$detected?roles"/>
+    <xsl:variable name="texts" as="array(*)" select="$detected?texts"/>
+    <xsl:sequence select="
+        for $row in $table/px:row[not(@index = $note-rows)] return
+        let $slots := $row/px:slot[@cell],
+            $slot-roles := $slots ! string($roles(string(@cell)))
+        return if ($slot-roles = 'data') then ()
+        else (for $i in 1 to count($slots) return $slots[$i][$slot-roles[$i] eq 'empty'])[1]
+             ! (let $rh := $texts(xs:integer($row/@index) + 1)(xs:integer(@col) + 1)[1]
+                return map { 'row' : string($row/@index), 'rh' : $rh }
+                       [exists(fp:header-cells($table, $rh)[not($roles(string(@id)) = 'section')])])"/>
+  </xsl:function>
+
+  <!-- lib/slots.xsl's f:data-slots -->
+  <xsl:function name="f:data-slots" as="element(px:slot)*">
+    <xsl:param name="table" as="element(px:table)"/>
+    <xsl:variable name="roles" as="map(*)" select="fp:detected($table)?roles"/>
+    <xsl:variable name="rows" as="element(px:row)*" select="$table/px:row"/>
+    <xsl:choose>
+      <xsl:when test="count(distinct-values($rows/@index ! string())) eq count($rows)">
+        <xsl:for-each select="$rows">
+          <xsl:variable name="row-slots" as="element(px:slot)*" select="px:slot[@cell][$roles(string(@cell)) eq 'data']"/>
+          <xsl:sequence select="if (count(distinct-values($row-slots ! string(@cell))) eq count($row-slots)) then $row-slots
+                                else fp:first-slots($table, $row-slots)"/>
+        </xsl:for-each>
+      </xsl:when>
+      <xsl:otherwise>
+        <xsl:sequence select="fp:first-slots($table, $rows/px:slot[@cell][$roles(string(@cell)) eq 'data'])"/>
+      </xsl:otherwise>
+    </xsl:choose>
+  </xsl:function>
+
+  <!-- lib/slots.xsl's fp:first-slots: the first slot of each group of slots with the same row index, cell and header
+       cells with text -->
+  <xsl:function name="fp:first-slots" as="element(px:slot)*">
+    <xsl:param name="table" as="element(px:table)"/>
+    <xsl:param name="slots" as="element(px:slot)*"/>
+    <xsl:variable name="texts" as="array(*)" select="fp:detected($table)?texts"/>
+    <xsl:variable name="headers" as="array(*)*"
+        select="$slots ! array { $texts(xs:integer(../@index) + 1)(xs:integer(@col) + 1) }"/>
+    <xsl:variable name="header-ids" as="map(xs:string, xs:string*)" select="
+        map:merge(distinct-values(('', $headers ! ?*)) ! map:entry(., fp:header-cells($table, .)/@id ! string()))"/>
+    <xsl:for-each-group select="1 to count($slots)" group-by="
+        let $i := ., $slot := $slots[$i], $pair := $headers[$i]
+        return string-join(($slot/../@index, $slot/@cell, '|', $header-ids($pair(1)), '|', $header-ids($pair(2))), ' ')">
+      <xsl:sequence select="$slots[current-group()[1]]"/>
+    </xsl:for-each-group>
+  </xsl:function>
+
+  <!-- lib/slots.xsl's f:note-rows -->
+  <xsl:function name="f:note-rows" as="xs:integer*">
+    <xsl:param name="table" as="element(px:table)"/>
+    <xsl:variable name="detected" as="map(*)" select="fp:detected($table)"/>
+    <xsl:variable name="kinds" as="map(xs:integer, xs:string)" select="$detected?row-kinds"/>
+    <xsl:variable name="notes" as="xs:integer*" select="sort(map:keys($kinds)[$kinds(.) eq 'note'])"/>
+    <xsl:sequence select="if (empty($notes)) then () else
+        let $roles := $detected?roles,
+            $first-record := min($table/px:row[px:slot[$roles(string(@cell)) = 'data']]/xs:integer(@index)[not(. = $notes)])
+        return $notes[exists($first-record) and . gt $first-record]"/>
   </xsl:function>
 
 </xsl:stylesheet>

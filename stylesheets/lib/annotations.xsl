@@ -1,10 +1,9 @@
 <?xml version="1.0" encoding="UTF-8"?>
 <!--
-  The header annotations of a grid (docs/formats.md section 3), as map and the slot rules read them: every read of
-  a cell's role, a slot's row-headers and column-headers (and whether a table has any row-headers), a table's header-rows, header-cols, header-method and kind
-  and its px:header-evidence row kinds goes through these functions. Here they read the annotated grid that the
-  headers stage writes; headers-map.xsl overrides them to read the header detection's results of the grid's tables
-  directly, without that annotated copy.
+  The header annotations of a table as map reads them by table (docs/formats.md section 3): its header-rows,
+  header-cols, header-method, kind, px:header-evidence row kinds, whether a slot has row header cells, and the roles
+  of some cells. Here they read the annotated grid; headers-map.xsl overrides them (and map's functions that read a
+  table's slots: fp:data-rows, fp:empty-rows, f:data-slots, f:note-rows) to read the header detection's results.
 -->
 <xsl:stylesheet version="3.0"
                 xmlns:xsl="http://www.w3.org/1999/XSL/Transform"
@@ -12,25 +11,20 @@
                 xmlns:map="http://www.w3.org/2005/xpath-functions/map"
                 xmlns:px="urn:pyxform"
                 xmlns:f="urn:pyxform:function"
+                xmlns:fp="urn:pyxform:function:private"
                 exclude-result-prefixes="#all">
 
-  <!-- f:cell-role($cell): the cell's role (header, data, section, empty); empty for no cell or a cell without one. -->
-  <xsl:function name="f:cell-role" as="xs:string?">
-    <xsl:param name="cell" as="element(px:cell)?"/>
-    <xsl:sequence select="$cell/@role ! string()"/>
+  <!-- fp:is-annotated($table): whether the table has header annotations (header-rows and header-cols). -->
+  <xsl:function name="fp:is-annotated" as="xs:boolean">
+    <xsl:param name="table" as="element(px:table)"/>
+    <xsl:sequence select="exists($table/@header-rows) and exists($table/@header-cols)"/>
   </xsl:function>
 
-  <!-- f:slot-row-headers($slot): the ids of the slot's row header cells, space-separated (row-headers); empty for a
-       slot without the annotation (not a slot of a data or empty cell). -->
-  <xsl:function name="f:slot-row-headers" as="xs:string?">
-    <xsl:param name="slot" as="element(px:slot)"/>
-    <xsl:sequence select="$slot/@row-headers ! string()"/>
-  </xsl:function>
-
-  <!-- f:slot-column-headers($slot): the ids of the slot's column header cells, space-separated (column-headers). -->
-  <xsl:function name="f:slot-column-headers" as="xs:string?">
-    <xsl:param name="slot" as="element(px:slot)"/>
-    <xsl:sequence select="$slot/@column-headers ! string()"/>
+  <!-- f:cell-roles($cells): the role of each cell (header, data, section, empty; '' for a cell without one), in
+       order. -->
+  <xsl:function name="f:cell-roles" as="xs:string*">
+    <xsl:param name="cells" as="element(px:cell)*"/>
+    <xsl:sequence select="$cells ! string(@role)"/>
   </xsl:function>
 
   <!-- f:has-row-headers($table): whether a slot of the table has row header cells (a row-headers value other than

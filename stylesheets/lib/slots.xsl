@@ -19,8 +19,6 @@
                 exclude-result-prefixes="#all"
                 expand-text="yes">
 
-  <xsl:include href="annotations.xsl"/>
-
   <xsl:key name="f:cell" match="px:cell" use="@id"/>
   <xsl:key name="f:table" match="px:table" use="xs:integer(@index)"/>
 
@@ -39,7 +37,7 @@
       <xsl:when test="count(distinct-values($rows/@index ! string())) eq count($rows)">
         <xsl:for-each select="$rows">
           <xsl:variable name="row-slots" as="element(px:slot)*"
-                        select="px:slot[@cell][f:cell-role(key('f:cell', string(@cell), $root)[1]) = 'data']"/>
+                        select="px:slot[@cell][key('f:cell', string(@cell), $root)[1]/@role = 'data']"/>
           <xsl:choose>
             <!-- "!", not "/": the cell ids without sorting the slots into document order -->
             <xsl:when test="count(distinct-values($row-slots ! string(@cell))) eq count($row-slots)">
@@ -53,7 +51,7 @@
       </xsl:when>
       <xsl:otherwise>
         <xsl:sequence
-            select="fp:first-slots($table, $rows/px:slot[@cell][f:cell-role(key('f:cell', string(@cell), $root)[1]) = 'data'])"/>
+            select="fp:first-slots($table, $rows/px:slot[@cell][key('f:cell', string(@cell), $root)[1]/@role = 'data'])"/>
       </xsl:otherwise>
     </xsl:choose>
   </xsl:function>
@@ -72,7 +70,7 @@
     <xsl:param name="table" as="element(px:table)"/>
     <xsl:param name="slots" as="element(px:slot)*"/>
     <xsl:sequence select="
-        map:merge(distinct-values(('', $slots ! f:slot-row-headers(.), $slots ! f:slot-column-headers(.)))
+        map:merge(distinct-values(('', $slots/@row-headers ! string(), $slots/@column-headers ! string()))
                   ! map:entry(., fp:header-cells($table, .)/@id ! string()))"/>
   </xsl:function>
 
@@ -81,8 +79,8 @@
     <xsl:param name="slots" as="element(px:slot)*"/>
     <xsl:param name="header-ids" as="map(xs:string, xs:string*)"/>
     <xsl:for-each-group select="$slots"
-                        group-by="string-join((../@index, @cell, '|', $header-ids(string(f:slot-row-headers(.))), '|',
-                                               $header-ids(string(f:slot-column-headers(.)))), ' ')">
+                        group-by="string-join((../@index, @cell, '|', $header-ids(string(@row-headers)), '|',
+                                               $header-ids(string(@column-headers))), ' ')">
       <xsl:sequence select="current-group()[1]"/>
     </xsl:for-each-group>
   </xsl:function>
@@ -94,10 +92,10 @@
   <xsl:function name="f:note-rows" as="xs:integer*">
     <xsl:param name="table" as="element(px:table)"/>
     <xsl:variable name="notes" as="xs:integer*"
-        select="let $kinds := f:table-row-kinds($table) return sort(map:keys($kinds)[$kinds(.) eq 'note'])"/>
+        select="$table/px:header-evidence/px:row-kind[@kind eq 'note']/@row ! xs:integer(.)"/>
     <!-- most tables have no note row: the search for the first record is made only when there is one -->
     <xsl:sequence select="if (empty($notes)) then () else
-        let $first-record := min($table/px:row[px:slot[f:cell-role(f:cell(.)) = 'data']]/xs:integer(@index)[not(. = $notes)])
+        let $first-record := min($table/px:row[px:slot[f:cell(.)/@role = 'data']]/xs:integer(@index)[not(. = $notes)])
         return $notes[exists($first-record) and . gt $first-record]"/>
   </xsl:function>
 
@@ -111,13 +109,13 @@
        cells whose text is empty (Rule 1's null tags). -->
   <xsl:function name="f:row-headers" as="element(px:cell)*">
     <xsl:param name="slot" as="element(px:slot)"/>
-    <xsl:sequence select="fp:header-cells($slot, string(f:slot-row-headers($slot)))"/>
+    <xsl:sequence select="fp:header-cells($slot, string($slot/@row-headers))"/>
   </xsl:function>
 
   <!-- f:column-headers($slot): the slot's column header cells, top first, without null tags. -->
   <xsl:function name="f:column-headers" as="element(px:cell)*">
     <xsl:param name="slot" as="element(px:slot)"/>
-    <xsl:sequence select="fp:header-cells($slot, string(f:slot-column-headers($slot)))"/>
+    <xsl:sequence select="fp:header-cells($slot, string($slot/@column-headers))"/>
   </xsl:function>
 
   <!-- fp:header-cells($node, $ids): the cells of $node's document named by the space-separated ids (each once, in

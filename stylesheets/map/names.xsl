@@ -27,7 +27,7 @@
                             [fp:has-content(.)]
               return map {'cells': $cells, 'row': xs:integer($row/@index)}[exists($cells)]
              )[1][count(?cells) eq 1 and xs:integer(?cells/@colspan) eq xs:integer($table/@cols)
-                  and (?cells ! f:cell-role(.) = ('header', 'section') or fp:is-heading(?cells))
+                  and (f:cell-roles(?cells) = ('header', 'section') or fp:is-heading(?cells))
                   and empty(?cells/(px:image | px:table-ref))]
              ! map {'from': 'title-row', 'text': f:cell-label(?cells), 'row': ?row}"/>
     <!-- the first candidate with text, each looked at only when those before it have none (a missing caption or
@@ -99,10 +99,13 @@
     <xsl:param name="table" as="element(px:table)"/>
     <xsl:variable name="k" as="xs:integer" select="xs:integer(f:table-header-rows($table))"/>
     <xsl:variable name="p" as="xs:integer" select="xs:integer(f:table-header-cols($table))"/>
+    <!-- the roles of a column's cells read at once (f:cell-roles) -->
     <xsl:sequence select="map:merge(for $x in 0 to $p - 1 return
-        let $labels := distinct-values(
-              $table/px:row[xs:integer(@index) lt $k]/px:slot[xs:integer(@col) eq $x]/f:cell(.)
-                [f:cell-role(.) eq 'header'][xs:integer(@col) + xs:integer(@colspan) le $p] ! f:cell-label(.)[. ne ''])
+        let $cells := $table/px:row[xs:integer(@index) lt $k]/px:slot[xs:integer(@col) eq $x]/f:cell(.),
+            $roles := f:cell-roles($cells),
+            $labels := distinct-values(
+              (for $i in 1 to count($cells) return $cells[$i][$roles[$i] eq 'header'])
+                [xs:integer(@col) + xs:integer(@colspan) le $p] ! f:cell-label(.)[. ne ''])
         return map:entry($x, string-join($labels, ' / '))[exists($labels)])"/>
   </xsl:function>
 
