@@ -46,10 +46,7 @@
     <xsl:variable name="result" as="map(*)" select="f:detect-headers($table, $method)"/>
     <xsl:variable name="assignment" as="map(*)" select="$result?assignment"/>
     <xsl:variable name="kinds" as="array(xs:string)" select="$result?kinds"/>
-    <xsl:variable name="texts" as="array(array(*))" select="
-        array:join(for $y in 0 to $assignment?model?rows - 1 return
-                   [array:join(for $x in 0 to $assignment?model?cols - 1 return
-                               [f:slot-header-texts($assignment, $y, $x)])])"/>
+    <xsl:variable name="texts" as="array(array(*))" select="fp:texts($assignment)"/>
     <xsl:sequence select="map {
         'k' : string($result?k), 'p' : string($result?p), 'method' : string($result?method),
         'kind' : string($result?kind), 'roles' : $result?roles,
@@ -58,6 +55,48 @@
         'texts' : $texts,
         'row-headers' : some $row in 1 to array:size($texts), $x in 1 to array:size($texts($row))
                         satisfies $texts($row)($x)[1] ne '' }"/>
+  </xsl:function>
+
+  <!-- fp:detect's 'texts': per row, per column, the slot's (row headers, column headers) as f:slot-header-texts
+       gives them; where the scans alone decide, read as headers/annotate.xsl reads a row's (the lists joined once per
+       line and number of blocks, the row's shared values read once), without a function call per slot. -->
+  <xsl:function name="fp:texts" as="array(array(*))">
+    <xsl:param name="assignment" as="map(*)"/>
+    <xsl:variable name="model" as="map(*)" select="$assignment?model"/>
+    <xsl:variable name="n" as="xs:integer" select="$model?cols"/>
+    <xsl:choose>
+      <xsl:when test="$assignment?scans-alone">
+        <xsl:variable name="roles" as="map(*)" select="$assignment?roles"/>
+        <xsl:variable name="cells" as="map(*)" select="$model?cells"/>
+        <xsl:variable name="markup" as="xs:boolean" select="$assignment?headers-attribute"/>
+        <xsl:variable name="headerless" as="xs:boolean" select="$assignment?headerless"/>
+        <xsl:variable name="column-texts" as="array(*)" select="$assignment?column-texts"/>
+        <xsl:variable name="column-firsts" as="array(*)" select="$assignment?column-firsts"/>
+        <xsl:sequence select="array:join(for $row in 1 to $model?rows return
+            let $owners := $model?owner($row),
+                $row-texts := $assignment?row-texts($row),
+                $row-firsts := $assignment?row-firsts($row),
+                $row-text := if (empty($row-firsts)) then $row-texts(1) else ()
+            return [array:join(for $x in 1 to $n return [
+                let $id := $owners($x) return
+                if ($id eq '') then ()
+                else if ($headerless) then ('', '')
+                else let $role := $roles($id) return
+                if (not($role eq 'data' or $role eq 'empty')) then ()
+                else if ($markup and fp:has-headers($cells($id))) then f:slot-header-texts($assignment, $row - 1, $x - 1)
+                else (if (empty($row-firsts)) then $row-text
+                      else $row-texts(1 + fp:count-less($row-firsts, $cells($id)?col)),
+                      let $firsts := $column-firsts($x)
+                      return $column-texts($x)(
+                          if (empty($firsts)) then 1
+                          else if (empty(tail($firsts))) then (if ($firsts lt $cells($id)?row) then 2 else 1)
+                          else 1 + fp:count-less($firsts, $cells($id)?row)))])])"/>
+      </xsl:when>
+      <xsl:otherwise>
+        <xsl:sequence select="array:join(for $y in 0 to $model?rows - 1 return
+                              [array:join(for $x in 0 to $n - 1 return [f:slot-header-texts($assignment, $y, $x)])])"/>
+      </xsl:otherwise>
+    </xsl:choose>
   </xsl:function>
 
   <xsl:template match="/">
