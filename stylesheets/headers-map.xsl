@@ -167,7 +167,7 @@
   <!-- map's and lib/slots.xsl's functions that read a table's slots, each as there, with a cell's role from the
        detection's roles and a slot's (row-headers, column-headers) from its 'texts' -->
 
-  <!-- map/table.xsl's fp:data-rows -->
+  <!-- map/rows.xsl's fp:data-rows -->
   <xsl:function name="fp:data-rows" as="map(*)*">
     <xsl:param name="table" as="element(px:table)"/>
     <xsl:param name="note-rows" as="xs:string*"/>
@@ -214,7 +214,7 @@
     </xsl:choose>
   </xsl:function>
 
-  <!-- map/table.xsl's fp:empty-rows: a slot has row-headers where its cell is a data or an empty cell -->
+  <!-- map/rows.xsl's fp:empty-rows: a slot has row-headers where its cell is a data or an empty cell -->
   <xsl:function name="fp:empty-rows" as="map(*)*">
     <xsl:param name="table" as="element(px:table)"/>
     <xsl:param name="note-rows" as="xs:string*"/>
