@@ -30,8 +30,10 @@
   <xsl:include href="lib/name-characters.xsl"/>
   <xsl:include href="lib/names.xsl"/>
   <xsl:include href="lib/slots.xsl"/>
+  <xsl:include href="lib/annotations.xsl"/>
   <xsl:include href="map/document.xsl"/>
   <xsl:include href="map/table.xsl"/>
+  <xsl:include href="map/rows.xsl"/>
   <xsl:include href="map/names.xsl"/>
   <xsl:include href="map/value.xsl"/>
   <xsl:include href="map/entity.xsl"/>

@@ -1,4 +1,5 @@
-"""map/table.xsl's fp:data-rows (each slot's cell looked up once) against lib/slots.xsl's f:data-slots and f:cell."""
+"""map/rows.xsl's fp:data-rows (each slot's cell and annotations read once) against lib/slots.xsl's f:data-slots and
+f:cell and the slots' column-headers and row-headers."""
 
 from __future__ import annotations
 
@@ -18,7 +19,8 @@ from .annotated_grids import C, T, grid_xml, td, th
 MAP = Path(__file__).resolve().parent.parent / "stylesheets" / "map.xsl"
 
 # for each table (entity tables are not mapped by rows): the rows, slots and cells by fp:data-rows, and by
-# f:data-slots (note rows left out, grouped by row as map/table.xsl groups them) with f:cell of each slot
+# f:data-slots (note rows left out, grouped by row as map/table.xsl groups them) with f:cell, column-headers and
+# row-headers of each slot
 SHEET = f"""<xsl:stylesheet version="3.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform"
     xmlns:px="urn:pyxform" xmlns:f="urn:pyxform:function" xmlns:fp="urn:pyxform:function:private"
     exclude-result-prefixes="#all" expand-text="yes">
@@ -27,15 +29,18 @@ SHEET = f"""<xsl:stylesheet version="3.0" xmlns:xsl="http://www.w3.org/1999/XSL/
     <tables>
       <xsl:for-each select="//px:table[not(@kind eq 'entity')]">
         <xsl:variable name="notes" select="f:note-rows(.) ! string()"/>
-        <xsl:variable name="fast" select="fp:data-rows(., $notes)"/>
+        <xsl:variable name="fast" select="fp:data-rows(., $notes, true())"/>
         <xsl:variable name="general" as="xs:string*" xmlns:xs="http://www.w3.org/2001/XMLSchema">
           <xsl:for-each-group select="f:data-slots(.)[not(../@index = $notes)]" group-adjacent="string(../@index)">
             <xsl:sequence select="current-grouping-key() || ':' || string-join(current-group() ! generate-id(.), ' ')
-                                  || '|' || string-join(current-group() ! f:cell(.) ! generate-id(.), ' ')"/>
+                                  || '|' || string-join(current-group() ! f:cell(.) ! generate-id(.), ' ')
+                                  || '|' || string-join(current-group() ! string(@column-headers), ',')
+                                  || '|' || string-join(current-group() ! string(@row-headers), ',')"/>
           </xsl:for-each-group>
         </xsl:variable>
         <table fast="{{$fast ! (?row || ':' || string-join(?slots ! generate-id(.), ' ') || '|'
-                                || string-join(?cells ! generate-id(.), ' '))}}"
+                                || string-join(?cells ! generate-id(.), ' ') || '|' || string-join(?ch, ',')
+                                || '|' || string-join(?rh, ','))}}"
                general="{{$general}}" rows="{{count($general)}}"/>
       </xsl:for-each>
     </tables>

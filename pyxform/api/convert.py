@@ -21,12 +21,12 @@ from ..base.errors import NoTableError
 from ..base.limits import DEFAULT_LIMITS, Limits
 from ..base.safexml import parse_xml, serialize_root
 from ..base.source import Source
-from ..runtime.params import check_option_params, check_params
+from ..runtime.params import check_option_params, check_params, check_stage_params
 from ..stages.grid_input import read_grid_input
 from ..stages.headers import METHODS, Method
 from ..stages.normalize import TableFailure
 from ..stages.tabular import TabularTable, read_tabular
-from .pipeline import CONVERSION, Pipeline, PipelineResult
+from .pipeline import CONVERSION, Pipeline, PipelineResult, Step
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..stages.clean import PageLinks
@@ -55,9 +55,13 @@ class Conversion:
     :ivar result: the :class:`~pyxform.api.pipeline.PipelineResult` of the conversion pipeline.
     """
 
-    def __init__(self, result: PipelineResult, *, grid: Any, table: int | None, names: str) -> None:
+    def __init__(self, result: PipelineResult, *, grid: Any, table: int | None, names: str,
+                 unannotated: tuple[Any, dict[str, Any]] | None = None) -> None:
         self.result = result
         self._grid = grid
+        # the grid before the headers stage and that stage's parameters, when the conversion ran headers and map as
+        # one stage (headers-map.xsl): the annotated grid is made from them when first asked for
+        self._unannotated = unannotated
         self._runner = result.runner
         self.source = result.source
         self.table = table
@@ -83,20 +87,29 @@ class Conversion:
     def grid(self) -> Any:
         """The header-annotated grid (``docs/formats.md`` sections 2 and 3) as a document node of the pipeline's
         runtime. :raises ValueError: if the conversion pipeline has no ``headers`` step."""
+        if self._grid is None and self._unannotated is not None:
+            node, params = self._unannotated
+            self._grid = self._runner.run("headers", node, params, location=self.source or None)
         if self._grid is None:
             raise ValueError("the conversion pipeline has no headers step, so there is no annotated grid")
         return self._grid
 
+    @property
+    def _tables(self) -> Any:
+        """A grid with the tables and table failures of :attr:`grid` (the headers stage copies both as they are): the
+        grid before that stage when the annotated one has not been made."""
+        return self._unannotated[0] if self._grid is None and self._unannotated is not None else self.grid
+
     def table_indexes(self) -> list[int]:
         """The indexes (``px:index``) of the tables converted, in document order (with ``table``: that one, if it was
         converted)."""
-        indexes = self._runner.table_indexes(self.grid)
+        indexes = self._runner.table_indexes(self._tables)
         return [index for index in indexes if index == self.table] if self.table is not None else indexes
 
     def table_failures(self) -> list[TableFailure]:
         """The tables of the page that could not be converted (``px:table-failure``: a limit, a table the table
         model could not build), in document order (with ``table``: that one's failure, if it failed)."""
-        failures = [TableFailure(**row) for row in self._runner.table_failures(self.grid)]
+        failures = [TableFailure(**row) for row in self._runner.table_failures(self._tables)]
         return [failure for failure in failures if failure.index == self.table] if self.table is not None else failures
 
     def _from_grid(self, stage: str, params: Mapping[str, Any] | None = None) -> str:
@@ -279,6 +292,17 @@ def convert(data: bytes | str | os.PathLike[str] | Source, *, table: int | None 
     :raises ValueError: for an option outside the values above.
     :raises TypeError: ``data`` is not bytes, str, a path or a Source.
     """
+    return _convert(data, table=table, names=names, method=method, source=source, limits=limits, pipeline=pipeline,
+                    params=params, keep_stages=keep_stages)
+
+
+def _convert(data: bytes | str | os.PathLike[str] | Source, *, table: int | None = None,
+             names: NameStyle = "paper", method: Method = "auto", source: str | None = None,
+             limits: Limits = DEFAULT_LIMITS, pipeline: Pipeline | None = None,
+             params: Mapping[str, Mapping[str, Any]] | None = None,
+             keep_stages: str | os.PathLike[str] | None = None, grid_wanted: bool = False) -> Conversion:
+    """:func:`convert`; ``grid_wanted``: the caller reads the annotated grid (pairs, tables, XHTML), so the headers
+    stage runs as a stage of its own, not inside headers-map and again when the grid is read."""
     _check_options(table, names, method)
     chosen = CONVERSION if pipeline is None else pipeline
     if not chosen.takes_page:
@@ -303,7 +327,7 @@ def convert(data: bytes | str | os.PathLike[str] | Source, *, table: int | None 
     stage_params = {"normalize": {"max-slots": limits.max_slots, "max-depth": limits.max_depth},
                     "headers": {"method": method}}
     return _run(chosen, page_source, stage_params, table=table, names=names, params=params,
-                keep_stages=keep_stages, limits=limits, source=page_source.uri)
+                keep_stages=keep_stages, limits=limits, source=page_source.uri, fuse=not grid_wanted)
 
 
 def convert_grid(grid: bytes | str, *, table: int | None = None,
@@ -343,19 +367,43 @@ def convert_grid(grid: bytes | str, *, table: int | None = None,
 
 def _run(chosen: Pipeline, document: Any, stage_params: dict[str, dict[str, Any]], *, table: int | None,
          names: str, params: Mapping[str, Mapping[str, Any]] | None, keep_stages: str | os.PathLike[str] | None,
-         limits: Limits, source: str, grid: Any = None) -> Conversion:
+         limits: Limits, source: str, grid: Any = None, fuse: bool = False) -> Conversion:
     """Run a conversion pipeline with the stage parameters of :func:`convert`'s options (and ``params`` over them);
-    ``grid``: the annotated grid when it is the input (the pipeline then has no headers step)."""
+    ``grid``: the annotated grid when it is the input (the pipeline then has no headers step); ``fuse``: run the
+    headers and map steps of convert's default steps as headers-map (:func:`_fused`)."""
     stage_params["map"] = {"table": -1 if table is None else table, "names": names}
     for step, values in (params or {}).items():
         stage_params[step] = {**stage_params.get(step, {}), **values}
-    present = {name: values for name, values in stage_params.items() if name in chosen.names}
-    result = chosen.run(document, params=present, keep=[name for name in ("headers",) if name in chosen.names],
-                        keep_stages=keep_stages, serialize=bool(chosen.steps) and chosen.steps[-1].kind == "xslt"
-                        and not chosen.steps[-1].builtin, source=source, limits=limits)
+    fused = _fused(chosen) if fuse and keep_stages is None else None
+    if fused is not None:
+        stage_params[_HEADERS_MAP.name] = {**stage_params.get("headers", {}), **stage_params["map"]}
+    running = chosen if fused is None else fused
+    keep = ("headers",) if fused is None else ("normalize",)
+    present = {name: values for name, values in stage_params.items() if name in running.names}
+    result = running.run(document, params=present, keep=[name for name in keep if name in running.names],
+                         keep_stages=keep_stages, serialize=bool(running.steps) and running.steps[-1].kind == "xslt"
+                         and not running.steps[-1].builtin, source=source, limits=limits)
+    if fused is not None:
+        return Conversion(result, grid=None, table=table, names=names,
+                          unannotated=(result.stage("normalize"),
+                                       check_stage_params("headers", stage_params.get("headers", {}))))
     if "headers" in chosen.names:
         grid = result.stage("headers")
     return Conversion(result, grid=grid, table=table, names=names)
+
+
+#: The headers and map stages as one stylesheet (stylesheets/headers-map.xsl): map's output without the annotated grid.
+_HEADERS_MAP = Step.stage("headers-map")
+
+
+def _fused(chosen: Pipeline) -> Pipeline | None:
+    """``chosen`` with its headers and map steps replaced by :data:`_HEADERS_MAP` (the same output), when it starts
+    with :data:`~pyxform.api.pipeline.CONVERSION`'s steps as they are (steps of the user's may follow), else
+    ``None``."""
+    if chosen.steps[:len(CONVERSION)] != CONVERSION.steps or _HEADERS_MAP.name in chosen.names:
+        return None
+    at = chosen.names.index("headers")
+    return Pipeline(chosen.steps[:at] + (_HEADERS_MAP,) + chosen.steps[at + 2:], allow_io=chosen.allow_io)
 
 
 def _shown(text: str) -> str:

@@ -44,7 +44,7 @@
        or section cell is listed at the top level instead, so that its data is not lost. -->
   <xsl:function name="fp:in-data-cell" as="xs:boolean">
     <xsl:param name="table" as="element(px:table)"/>
-    <xsl:sequence select="key('f:cell', string($table/@parent-cell), root($table))/@role = 'data'"/>
+    <xsl:sequence select="f:cell-roles(key('f:cell', string($table/@parent-cell), root($table))) = 'data'"/>
   </xsl:function>
 
   <!-- one table's element; a function so that xsl:try can call it in its select -->
@@ -82,13 +82,13 @@
            element apart and copy it into <pyxform> (~10% of map on a large table). -->
       <!-- the failures known before mapping: the grid's, and the tables without header annotations -->
       <xsl:variable name="failures" as="element(px:table-failure)*"
-                    select="px:table-failure, $tables[not(@header-rows and @header-cols)] ! fp:no-header-failure(.)"/>
+                    select="px:table-failure, $tables[not(fp:is-annotated(.))] ! fp:no-header-failure(.)"/>
       <xsl:try>
-        <xsl:apply-templates select="$tables[@header-rows and @header-cols]" mode="m:map-table"/>
+        <xsl:apply-templates select="$tables[fp:is-annotated(.)]" mode="m:map-table"/>
         <xsl:sequence select="fp:in-index-order($failures)"/>
         <xsl:catch>
           <xsl:variable name="mapped" as="element()*">
-            <xsl:for-each select="$tables[@header-rows and @header-cols]">
+            <xsl:for-each select="$tables[fp:is-annotated(.)]">
               <xsl:try select="fp:map-table(.)">
                 <xsl:catch>
                   <px:table-failure index="{@index}" locator="{@locator}" code="map"

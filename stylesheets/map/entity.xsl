@@ -33,9 +33,8 @@
   <xsl:template name="fp:entity-content" as="element()*">
     <xsl:param name="table" as="element(px:table)"/>
     <xsl:param name="title-row" as="xs:integer?"/>
-    <xsl:variable name="k" as="xs:integer" select="xs:integer($table/@header-rows)"/>
-    <xsl:variable name="kinds" as="map(xs:integer, xs:string)" select="map:merge(
-        $table/px:header-evidence/px:row-kind ! map { xs:integer(@row) : string(@kind) })"/>
+    <xsl:variable name="k" as="xs:integer" select="xs:integer(f:table-header-rows($table))"/>
+    <xsl:variable name="kinds" as="map(xs:integer, xs:string)" select="f:table-row-kinds($table)"/>
     <!-- one map per row that gives something: { 'row', 'type' : key | group | end | note, 'key', 'cells' } -->
     <xsl:variable name="items" as="map(*)*">
       <xsl:for-each select="$table/px:row[not(xs:integer(@index) = $title-row)]">
@@ -134,8 +133,10 @@
         <!-- the key's element (fp:header-step without links) made directly around each value, not copied from a
              temporary one -->
         <xsl:variable name="label" as="xs:string" select="f:cell-label($item?key)"/>
+        <xsl:variable name="roles" as="xs:string*" select="f:cell-roles($item?cells)"/>
         <xsl:for-each select="$item?cells">
           <xsl:variable name="cell" as="element(px:cell)" select="."/>
+          <xsl:variable name="i" as="xs:integer" select="position()"/>
           <xsl:element name="{if ($f:generic-names) then 'field' else $names($label)}">
             <xsl:attribute name="{if ($f:generic-names) then 'name' else 'px:label'}" select="$label"/>
             <xsl:if test="count($item?cells) gt 1">
@@ -144,15 +145,19 @@
             <xsl:attribute name="px:key" select="'e' || $item?row || '.' || $cell/@col"/>
             <xsl:call-template name="fp:entity-value">
               <xsl:with-param name="cell" select="$cell"/>
+              <xsl:with-param name="role" select="$roles[$i]"/>
             </xsl:call-template>
           </xsl:element>
         </xsl:for-each>
       </xsl:when>
       <xsl:otherwise>
         <note px:row="{$item?row}" px:key="n{$item?row}">
+          <xsl:variable name="roles" as="xs:string*" select="f:cell-roles($item?cells)"/>
           <xsl:for-each select="$item?cells">
+            <xsl:variable name="i" as="xs:integer" select="position()"/>
             <xsl:call-template name="fp:entity-value">
               <xsl:with-param name="cell" select="."/>
+              <xsl:with-param name="role" select="$roles[$i]"/>
             </xsl:call-template>
           </xsl:for-each>
         </note>
@@ -160,13 +165,14 @@
     </xsl:choose>
   </xsl:template>
 
-  <!-- The value of a cell: f:value for a data cell; for another (a header or section cell read as a value here),
+  <!-- The value of a cell ($role: its role, f:cell-roles): f:value for a data cell; for another (a header or section cell read as a value here),
        its links, images and text, its nested tables being listed at the top level of the output (map/document.xsl),
        so that no table appears twice. A template, so that it writes straight into the element being built. -->
   <xsl:template name="fp:entity-value" as="node()*">
     <xsl:param name="cell" as="element(px:cell)"/>
+    <xsl:param name="role" as="xs:string"/>
     <xsl:choose>
-      <xsl:when test="$cell/@role = 'data'">
+      <xsl:when test="$role eq 'data'">
         <xsl:call-template name="fp:value">
           <xsl:with-param name="cell" select="$cell"/>
         </xsl:call-template>

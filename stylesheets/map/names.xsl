@@ -21,13 +21,13 @@
   <xsl:function name="fp:table-label" as="map(xs:string, item())">
     <xsl:param name="table" as="element(px:table)"/>
     <xsl:variable name="top-level" as="xs:boolean" select="not($table/@parent-table)"/>
-    <xsl:variable name="title-row" as="map(xs:string, item())?" select="if (not($table/@kind = 'entity')) then ()
+    <xsl:variable name="title-row" as="map(xs:string, item())?" select="if (not(f:table-kind-of($table) = 'entity')) then ()
         else (for $row in $table/px:row
               return let $cells := distinct-values($row/px:slot/@cell ! string()) ! key('f:cell', ., root($table))[1]
                             [fp:has-content(.)]
               return map {'cells': $cells, 'row': xs:integer($row/@index)}[exists($cells)]
              )[1][count(?cells) eq 1 and xs:integer(?cells/@colspan) eq xs:integer($table/@cols)
-                  and (?cells/@role = ('header', 'section') or fp:is-heading(?cells))
+                  and (f:cell-roles(?cells) = ('header', 'section') or fp:is-heading(?cells))
                   and empty(?cells/(px:image | px:table-ref))]
              ! map {'from': 'title-row', 'text': f:cell-label(?cells), 'row': ?row}"/>
     <!-- the first candidate with text, each looked at only when those before it have none (a missing caption or
@@ -97,12 +97,15 @@
        level of row headers, which no data slot has among its headers. -->
   <xsl:function name="fp:corner-labels" as="map(xs:integer, xs:string)">
     <xsl:param name="table" as="element(px:table)"/>
-    <xsl:variable name="k" as="xs:integer" select="xs:integer($table/@header-rows)"/>
-    <xsl:variable name="p" as="xs:integer" select="xs:integer($table/@header-cols)"/>
+    <xsl:variable name="k" as="xs:integer" select="xs:integer(f:table-header-rows($table))"/>
+    <xsl:variable name="p" as="xs:integer" select="xs:integer(f:table-header-cols($table))"/>
+    <!-- the roles of a column's cells read at once (f:cell-roles) -->
     <xsl:sequence select="map:merge(for $x in 0 to $p - 1 return
-        let $labels := distinct-values(
-              $table/px:row[xs:integer(@index) lt $k]/px:slot[xs:integer(@col) eq $x]/f:cell(.)
-                [@role eq 'header'][xs:integer(@col) + xs:integer(@colspan) le $p] ! f:cell-label(.)[. ne ''])
+        let $cells := $table/px:row[xs:integer(@index) lt $k]/px:slot[xs:integer(@col) eq $x]/f:cell(.),
+            $roles := f:cell-roles($cells),
+            $labels := distinct-values(
+              (for $i in 1 to count($cells) return $cells[$i][$roles[$i] eq 'header'])
+                [xs:integer(@col) + xs:integer(@colspan) le $p] ! f:cell-label(.)[. ne ''])
         return map:entry($x, string-join($labels, ' / '))[exists($labels)])"/>
   </xsl:function>
 

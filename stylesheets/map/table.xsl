@@ -39,46 +39,48 @@
   <xsl:mode name="m:map-table" on-no-match="fail"/>
 
   <xsl:template match="px:table" mode="m:map-table" as="element()">
-    <xsl:if test="not(@header-rows and @header-cols)">
+    <xsl:if test="not(fp:is-annotated(.))">
       <xsl:message terminate="yes" error-code="px:no-header-annotations"
         >[px:no-header-annotations] table {@index} ({@locator}) has no header
         annotations (header-rows, header-cols): run the headers stage before map</xsl:message>
     </xsl:if>
     <xsl:variable name="table" as="element(px:table)" select="."/>
+    <xsl:variable name="entity" as="xs:boolean" select="f:table-kind-of(.) = 'entity'"/>
     <xsl:variable name="label" as="map(xs:string, item())" select="fp:table-label($table)"/>
     <!-- note rows (a table-wide row after the last data row: a source line, a footnote; headers stage, row kind
          "note") give one <note> element, not a value under every column header of the columns the note spans -->
     <xsl:variable name="note-rows" as="xs:string*" select="f:note-rows($table) ! string()"/>
-    <!-- the data rows: maps { 'row' : the row index, 'slots' : its data slots (f:data-slots), 'cells' : their
-         cells, in the same order }, note rows left out; each slot's cell looked up once (fp:data-rows) -->
-    <xsl:variable name="data-rows" as="map(*)*" select="if (@kind eq 'entity') then ()
-                                                        else fp:data-rows($table, $note-rows)"/>
-    <xsl:variable name="data-slots" as="element(px:slot)*" select="$data-rows ! ?slots"/>
     <!-- Most tables (layout tables, tables with column headers only) have no row header cell: then each data row is
          one record element around its column parts, and no row is without values (an empty row keeps its row
          header path, which such a row has not): the same as fp:units and fp:nest-units make there, without the maps
          of row header paths. -->
-    <xsl:variable name="no-row-headers" as="xs:boolean"
-                  select="not(@kind eq 'entity') and empty(px:row/px:slot[@row-headers ne ''])"/>
+    <xsl:variable name="no-row-headers" as="xs:boolean" select="not($entity) and not(f:has-row-headers(.))"/>
+    <!-- the data rows: maps { 'row' : the row index, 'slots' : its data slots (f:data-slots), 'cells' : their
+         cells, 'ch' : their column-headers values, 'rh' : their row-headers values (with row header cells), in the
+         same order }, note rows left out; each slot's cell and annotations read once (fp:data-rows) -->
+    <xsl:variable name="data-rows" as="map(*)*" select="if ($entity) then ()
+                                                        else fp:data-rows($table, $note-rows, not($no-row-headers))"/>
     <!-- A data row whose every value is missing (its row header cells, then empty cells) is no pair, but it is a
          row of the table: its row header path is kept, ending in an empty element, in its place among the rows (as
          CSV keeps it). A section row (whose one header is a section) is not such a row. (Without row header cells
          there is no such row.) -->
-    <xsl:variable name="empty-rows" as="element(px:slot)*" select="if (@kind eq 'entity' or $no-row-headers) then ()
-        else (px:row[px:slot/@row-headers][not(@index = $note-rows) and not(px:slot[@cell][f:cell(.)/@role = 'data'])]
-           /px:slot[@row-headers][f:cell(.)/@role = 'empty'][1])
-        [exists(fp:header-cells($table, string(@row-headers))[not(@role = 'section')])]"/>
+    <xsl:variable name="empty-rows" as="map(*)*"
+                  select="if ($entity or $no-row-headers) then () else fp:empty-rows($table, $note-rows)"/>
     <!-- Slots of one row share their row header cells, and slots of one column their column header cells: the cells
-         and the element each makes are found once per distinct px:slot/@row-headers (@column-headers) value (read
-         with "!", not "/": a path would sort the slots into document order, ~1 us a slot, for a set of strings).
+         and the element each makes are found once per distinct px:slot/@row-headers (@column-headers) value.
          Without row header cells, the row header maps are not needed (made only on the other path: a map is made
          where it is declared). -->
     <xsl:variable name="column-headers" as="map(xs:string, element(px:cell)*)" select="
-        map:merge(distinct-values($data-slots ! @column-headers ! string()) ! map:entry(., fp:header-cells($table, .)))"/>
+        map:merge(distinct-values($data-rows ! ?ch) ! map:entry(., fp:header-cells($table, .)))"/>
     <xsl:variable name="row-header-values" as="xs:string*" select="if ($no-row-headers) then ()
-        else distinct-values(($data-slots, $empty-rows) ! @row-headers ! string())"/>
+        else distinct-values(($data-rows, $empty-rows) ! ?rh)"/>
     <xsl:variable name="row-header-ids" as="xs:string*"
                   select="distinct-values($row-header-values ! fp:header-cells($table, .)/@id)"/>
+    <!-- the role of each row header cell (header or section), read once (f:cell-roles) -->
+    <xsl:variable name="row-header-roles" as="map(xs:string, xs:string)" select="
+        if (empty($row-header-ids)) then map {}
+        else let $roles := f:cell-roles($row-header-ids ! key('f:cell', ., root($table))[1])
+             return map:merge(for $i in 1 to count($row-header-ids) return map:entry(string($row-header-ids[$i]), $roles[$i]))"/>
     <xsl:variable name="column-header-ids" as="xs:string*"
                   select="distinct-values(map:for-each($column-headers, function($k, $cells) {$cells/@id}))"/>
     <!-- the header cells of the table and the label of each, made once: the names need all labels of the table
@@ -99,7 +101,8 @@
         else map:merge((
           for $cell in $row-header-ids ! key('f:cell', ., root($table))[1]
           return map:entry('r' || $cell/@id, fp:header-step($cell, $labels(string($cell/@id)), $names, true(),
-                                                             $corners(xs:integer($cell/@col))[$cell/@role eq 'header'])),
+                                                             $corners(xs:integer($cell/@col))
+                                                               [$row-header-roles(string($cell/@id)) eq 'header'])),
           $column-header-ids
             ! map:entry('c' || ., fp:header-step(key('f:cell', ., root($table))[1], $labels(.), $names, false(), ()))))"/>
     <xsl:element name="{if ($f:generic-names) then 'table' else fp:table-name($label?text)}">
@@ -111,11 +114,11 @@
       <xsl:attribute name="px:source" select="root($table)/px:grids/@source"/>
       <xsl:attribute name="px:table" select="@index"/>
       <xsl:attribute name="px:locator" select="@locator"/>
-      <xsl:attribute name="px:header-rows" select="@header-rows"/>
-      <xsl:attribute name="px:header-cols" select="@header-cols"/>
-      <xsl:attribute name="px:header-method" select="@header-method"/>
-      <xsl:if test="@kind">
-        <xsl:attribute name="px:table-kind" select="@kind"/>
+      <xsl:attribute name="px:header-rows" select="f:table-header-rows(.)"/>
+      <xsl:attribute name="px:header-cols" select="f:table-header-cols(.)"/>
+      <xsl:attribute name="px:header-method" select="f:table-header-method(.)"/>
+      <xsl:if test="exists(f:table-kind-of(.))">
+        <xsl:attribute name="px:table-kind" select="f:table-kind-of(.)"/>
       </xsl:if>
       <xsl:if test="@parent-table">
         <xsl:attribute name="px:parent-table" select="@parent-table"/>
@@ -125,7 +128,7 @@
       </xsl:if>
       <xsl:attribute name="px:key" select="'t' || @index"/>
       <xsl:choose>
-        <xsl:when test="@kind eq 'entity'">
+        <xsl:when test="$entity">
           <xsl:call-template name="fp:entity-content">
             <xsl:with-param name="table" select="$table"/>
             <xsl:with-param name="title-row" select="$label?row"/>
@@ -138,6 +141,7 @@
               <xsl:call-template name="fp:column-parts">
                 <xsl:with-param name="slots" select="?slots"/>
                 <xsl:with-param name="cells" select="?cells"/>
+                <xsl:with-param name="column-headers" select="?ch"/>
                 <xsl:with-param name="row" select="?row"/>
                 <xsl:with-param name="columns" select="$columns"/>
               </xsl:call-template>
@@ -152,7 +156,7 @@
               map:merge(map:for-each($row-headers, function($k, $cells) {map:entry($k, string-join($cells/@id, ' '))}))"/>
           <!-- the data rows with each row's distinct row header values, read once -->
           <xsl:variable name="headed-rows" as="map(*)*"
-                        select="$data-rows ! map:put(., 'row-headers', distinct-values(?slots ! string(@row-headers)))"/>
+                        select="$data-rows ! map:put(., 'row-headers', distinct-values(?rh))"/>
           <xsl:variable name="rows-per-path" as="map(xs:string, xs:integer)">
             <xsl:map>
               <xsl:for-each-group select="$headed-rows ! (let $row := ?row return ?row-headers ! map {
@@ -162,11 +166,11 @@
             </xsl:map>
           </xsl:variable>
           <xsl:variable name="units" as="array(*)*"
-                        select="fp:units($headed-rows, $row-headers, $paths, $rows-per-path, $steps)"/>
+                        select="fp:units($headed-rows, $row-headers, $row-header-roles, $paths, $rows-per-path, $steps)"/>
           <xsl:variable name="empty-row-units" as="array(*)*" select="
-              for $slot in $empty-rows return
-              let $ids := fp:header-cells($table, string($slot/@row-headers))/@id ! string()
-              return [$ids, $ids ! $steps('r' || .), string($slot/../@index), (), ()]"/>
+              for $row in $empty-rows return
+              let $ids := fp:header-cells($table, $row?rh)/@id ! string()
+              return [$ids, $ids ! $steps('r' || .), $row?row, (), (), ()]"/>
           <xsl:call-template name="fp:nest-units">
             <xsl:with-param name="units" select="if (empty($empty-row-units)) then $units
                 else sort(($units, $empty-row-units), (), function($unit) {xs:integer($unit(3))})"/>
@@ -175,7 +179,7 @@
           </xsl:call-template>
         </xsl:otherwise>
       </xsl:choose>
-      <xsl:for-each-group select="if (@kind eq 'entity' or empty($note-rows)) then ()
+      <xsl:for-each-group select="if ($entity or empty($note-rows)) then ()
                                   else f:data-slots($table)[../@index = $note-rows]"
                           group-by="../@index">
         <note px:row="{current-grouping-key()}" px:key="n{current-grouping-key()}">
@@ -194,10 +198,12 @@
        around its value. The row part is the same for the adjacent slots of a row with the same row header cells:
        each run of them is one unit [keys, elements, row, slots, cells]: the px:key of each element of the row part,
        outermost first; the elements (made once per table: fp:header-step, $fp:record-step), whose copies
-       fp:nest-units nests; the row index; the slots of the run, in order, and their cells. -->
+       fp:nest-units nests; the row index; the slots of the run, in order, their cells and their column-headers values.
+       $row-header-roles: the role of each row header cell, by id. -->
   <xsl:function name="fp:units" as="array(*)*">
     <xsl:param name="data-rows" as="map(*)*"/>
     <xsl:param name="row-headers" as="map(xs:string, element(px:cell)*)"/>
+    <xsl:param name="row-header-roles" as="map(xs:string, xs:string)"/>
     <xsl:param name="paths" as="map(xs:string, xs:string)"/>
     <xsl:param name="rows-per-path" as="map(xs:string, xs:integer)"/>
     <xsl:param name="steps" as="map(xs:string, element())"/>
@@ -206,25 +212,29 @@
       <!-- per row header value: the keys and elements of the row header cells and of the record element -->
       <xsl:variable name="prefixes" as="map(xs:string, array(*))" select="map:merge(?row-headers ! (
           let $cells := $row-headers(.),
-              $record := empty($cells[not(@role = 'section')]) or $rows-per-path(($paths(.), '')[1]) gt 1
+              $record := empty($cells[not($row-header-roles(string(@id)) = 'section')])
+                         or $rows-per-path(($paths(.), '')[1]) gt 1
           return map { . : [($cells/@id ! string(), ('r' || $row)[$record]),
                             ($cells/@id ! $steps('r' || .), $fp:record-step[$record])] }))"/>
       <xsl:choose>
         <xsl:when test="count(?row-headers) eq 1">
           <xsl:variable name="prefix" as="array(*)" select="$prefixes(?row-headers)"/>
-          <xsl:sequence select="[$prefix(1), $prefix(2), $row, ?slots, ?cells]"/>
+          <xsl:sequence select="[$prefix(1), $prefix(2), $row, ?slots, ?cells, ?ch]"/>
         </xsl:when>
         <xsl:otherwise>
           <!-- runs of slots whose row parts have the same keys (two row header values can name the same cells),
                by the slots' positions in the row -->
           <xsl:variable name="slots" as="element(px:slot)*" select="?slots"/>
           <xsl:variable name="cells" as="element(px:cell)*" select="?cells"/>
+          <xsl:variable name="rh" as="xs:string*" select="?rh"/>
+          <xsl:variable name="ch" as="xs:string*" select="?ch"/>
           <xsl:for-each-group select="1 to count($slots)" group-adjacent="
-              let $i := . return string-join($prefixes(string($slots[$i]/@row-headers))(1), ' ')">
+              let $i := . return string-join($prefixes($rh[$i])(1), ' ')">
             <xsl:variable name="first" as="xs:integer" select="."/>
-            <xsl:variable name="prefix" as="array(*)" select="$prefixes(string($slots[$first]/@row-headers))"/>
+            <xsl:variable name="prefix" as="array(*)" select="$prefixes($rh[$first])"/>
             <xsl:sequence select="[$prefix(1), $prefix(2), $row, for $i in current-group() return $slots[$i],
-                                   for $i in current-group() return $cells[$i]]"/>
+                                   for $i in current-group() return $cells[$i],
+                                   for $i in current-group() return $ch[$i]]"/>
           </xsl:for-each-group>
         </xsl:otherwise>
       </xsl:choose>
@@ -266,6 +276,7 @@
           <xsl:call-template name="fp:column-parts">
             <xsl:with-param name="slots" select="$unit(4)"/>
             <xsl:with-param name="cells" select="$unit(5)"/>
+            <xsl:with-param name="column-headers" select="$unit(6)"/>
             <xsl:with-param name="row" select="$unit(3)"/>
             <xsl:with-param name="columns" select="$columns"/>
           </xsl:call-template>
@@ -292,7 +303,7 @@
   <!-- The column parts of some slots of one row and their values: for each slot, the elements of its column header
        cells (top first, px:key = the cell id @ the row index), or its positional column element (px:key = p + the
        column @ the row index), the innermost holding the value of the slot's cell ($cells: the slots' cells, in the
-       same order). Where every column part is one element (one row of column headers), each slot gives its element
+       same order; $column-headers: their column-headers values). Where every column part is one element (one row of column headers), each slot gives its element
        directly; otherwise the column parts are nested as chains (fp:nest), adjacent slots sharing the elements of a
        column header cell that spans them. A named template, so that its elements are written straight into the
        row's element; each copies its column's element without namespace nodes (copy-namespaces="no": the px
@@ -300,6 +311,7 @@
   <xsl:template name="fp:column-parts" as="element()*">
     <xsl:param name="slots" as="element(px:slot)*"/>
     <xsl:param name="cells" as="element(px:cell)*"/>
+    <xsl:param name="column-headers" as="xs:string*"/>
     <xsl:param name="row" as="xs:string"/>
     <xsl:param name="columns" as="map(xs:string, item())"/>
     <xsl:choose>
@@ -310,7 +322,7 @@
           <xsl:variable name="slot" as="element(px:slot)" select="."/>
           <xsl:variable name="i" as="xs:integer" select="position()"/>
           <xsl:variable name="cell" as="element(px:cell)" select="$cells[$i]"/>
-          <xsl:variable name="part" as="map(*)?" select="$parts(string(@column-headers))"/>
+          <xsl:variable name="part" as="map(*)?" select="$parts($column-headers[$i])"/>
           <xsl:variable name="id" as="xs:string?" select="$part?ids"/>
           <xsl:choose>
             <xsl:when test="exists($id)">
@@ -353,7 +365,7 @@
         <xsl:call-template name="fp:nest">
           <xsl:with-param name="chains" select="for $i in 1 to count($slots) return
             let $slot := $slots[$i],
-                $part := $columns?parts(string($slot/@column-headers)),
+                $part := $columns?parts($column-headers[$i]),
                 $column := xs:integer($slot/@col)
             return if (exists($part?ids)) then [$part?ids, $part?steps, $cells[$i], $column[$part?wide]]
                    else ['p' || $column, fp:column-step($column), $cells[$i], ()]"/>
@@ -399,79 +411,5 @@
       </xsl:copy>
     </xsl:for-each-group>
   </xsl:template>
-
-  <!-- fp:data-rows($table, $note-rows): the rows of a table with data slots (f:data-slots, the same slots in the
-       same order), note rows left out, as maps { 'row' : the row index, 'slots' : the row's data slots, 'cells' :
-       the cell of each }: each slot's cell is looked up once, for the data test and for the value. -->
-  <xsl:function name="fp:data-rows" as="map(*)*">
-    <xsl:param name="table" as="element(px:table)"/>
-    <xsl:param name="note-rows" as="xs:string*"/>
-    <xsl:variable name="rows" as="element(px:row)*" select="$table/px:row"/>
-    <xsl:variable name="root" as="node()" select="root($table)"/>
-    <xsl:choose>
-      <!-- rows with distinct indexes (a grid's rows): one row at a time, as f:data-slots takes them -->
-      <xsl:when test="count(distinct-values($rows/@index ! string())) eq count($rows)">
-        <xsl:variable name="data-rows" as="map(*)*">
-          <xsl:for-each select="if (empty($note-rows)) then $rows else $rows[not(@index = $note-rows)]">
-            <xsl:variable name="slots" as="element(px:slot)*" select="px:slot[@cell]"/>
-            <xsl:variable name="cells" as="element(px:cell)*" select="$slots ! key('f:cell', string(@cell), $root)[1]"/>
-            <!-- the data slots and their cells: all slots (a row of data cells, most rows); those of data cells, by
-                 position; or, where a slot names no cell (so the two do not pair up), looked up again -->
-            <xsl:variable name="paired" as="xs:boolean" select="count($cells) eq count($slots)"/>
-            <xsl:variable name="data" as="xs:integer*" select="
-                if (not($paired) or empty($cells[not(@role = 'data')])) then ()
-                else for $i in 1 to count($cells) return $i[$cells[$i]/@role = 'data']"/>
-            <xsl:variable name="row-slots" as="element(px:slot)*" select="
-                if (not($paired)) then $slots[key('f:cell', string(@cell), $root)[1]/@role = 'data']
-                else if (empty($cells[not(@role = 'data')])) then $slots
-                else for $i in $data return $slots[$i]"/>
-            <xsl:if test="exists($row-slots)">
-              <xsl:choose>
-                <!-- no cell with several data slots in the row: no span duplicates -->
-                <xsl:when test="count(distinct-values($row-slots ! string(@cell))) eq count($row-slots)">
-                  <xsl:sequence select="map { 'row' : string(@index), 'slots' : $row-slots, 'cells' :
-                      if (not($paired)) then $row-slots ! key('f:cell', string(@cell), $root)[1]
-                      else if (empty($data)) then $cells
-                      else for $i in $data return $cells[$i] }"/>
-                </xsl:when>
-                <xsl:otherwise>
-                  <!-- span duplicates: the first slots found below, with the header ids of all such rows -->
-                  <xsl:sequence select="map { 'row' : string(@index), 'slots' : $row-slots, 'spans' : true() }"/>
-                </xsl:otherwise>
-              </xsl:choose>
-            </xsl:if>
-          </xsl:for-each>
-        </xsl:variable>
-        <xsl:variable name="spans" as="map(*)*" select="$data-rows[?spans]"/>
-        <xsl:choose>
-          <xsl:when test="empty($spans)">
-            <xsl:sequence select="$data-rows"/>
-          </xsl:when>
-          <xsl:otherwise>
-            <xsl:variable name="header-ids" as="map(xs:string, xs:string*)"
-                          select="fp:header-ids($table, $spans ! ?slots)"/>
-            <xsl:for-each select="$data-rows">
-              <xsl:choose>
-                <xsl:when test="?spans">
-                  <xsl:variable name="first" as="element(px:slot)*" select="fp:first-slots-by(?slots, $header-ids)"/>
-                  <xsl:sequence select="map { 'row' : ?row, 'slots' : $first,
-                                              'cells' : $first ! key('f:cell', string(@cell), $root)[1] }"/>
-                </xsl:when>
-                <xsl:otherwise>
-                  <xsl:sequence select="."/>
-                </xsl:otherwise>
-              </xsl:choose>
-            </xsl:for-each>
-          </xsl:otherwise>
-        </xsl:choose>
-      </xsl:when>
-      <xsl:otherwise>
-        <xsl:for-each-group select="f:data-slots($table)[not(../@index = $note-rows)]" group-adjacent="string(../@index)">
-          <xsl:sequence select="map { 'row' : current-grouping-key(), 'slots' : current-group(),
-                                      'cells' : current-group() ! key('f:cell', string(@cell), $root)[1] }"/>
-        </xsl:for-each-group>
-      </xsl:otherwise>
-    </xsl:choose>
-  </xsl:function>
 
 </xsl:stylesheet>
