@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pyxform.api.convert import _convert, convert
+from pyxform.api.convert import convert
 from pyxform.api.pipeline import CONVERSION, Step
 from pyxform.base.errors import NoTableError
 from pyxform.base.limits import Limits
@@ -123,10 +123,12 @@ def test_convert_without_the_annotated_grid() -> None:
         assert convert(page, table=table).xml == convert(page, table=table, pipeline=APART).xml
 
 
-def test_grid_wanted_runs_the_headers_stage_apart() -> None:
+def test_keep_grid_runs_the_headers_stage_apart() -> None:
     """The callers that read the annotated grid (the CSV, pairs, XHTML and tables formats, DataFrames) convert with
     the headers stage apart, so that header detection does not run twice."""
     page = b"<table><tr><th>Name</th><th>Year</th></tr><tr><td>a</td><td>1999</td></tr></table>"
-    wanted = _convert(page, grid_wanted=True)
+    wanted = convert(page, keep_grid=True)
     assert wanted._grid is not None and wanted._unannotated is None
+    fused = convert(page)
+    assert fused._grid is None and fused._unannotated is not None  # the grid is made when asked for
     assert wanted.xml == convert(page).xml and wanted.pairs() == convert(page).pairs()

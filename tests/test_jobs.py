@@ -105,7 +105,7 @@ def test_what_the_page_causes_is_recorded_not_raised(monkeypatch: pytest.MonkeyP
     def broken(*args: object, **kwargs: object) -> None:
         raise KeyError("a bug")
 
-    monkeypatch.setattr(pyxform.jobs.page, "_convert", broken)
+    monkeypatch.setattr(pyxform.jobs.page, "convert", broken)
     bug = run_page(Source(TWO, "two.html"), PageOptions())
     assert bug.status == "failed" and isinstance(bug.error, InternalError)
     assert bug.error.message == "KeyError: 'a bug'" and isinstance(bug.error.__cause__, KeyError)

@@ -254,7 +254,7 @@ def convert(data: bytes | str | os.PathLike[str] | Source, *, table: int | None 
             names: NameStyle = "paper", method: Method = "auto", source: str | None = None,
             limits: Limits = DEFAULT_LIMITS, pipeline: Pipeline | None = None,
             params: Mapping[str, Mapping[str, Any]] | None = None,
-            keep_stages: str | os.PathLike[str] | None = None) -> Conversion:
+            keep_stages: str | os.PathLike[str] | None = None, keep_grid: bool = False) -> Conversion:
     """Convert the tables of one HTML page into XML.
 
     :param data: the page: bytes (any encoding; decoded by clean), its decoded HTML text (``str``: always markup,
@@ -277,6 +277,10 @@ def convert(data: bytes | str | os.PathLike[str] | Source, *, table: int | None 
         (``{"headers": {"threshold": 4}, "post": {"prefix": "x"}}``), checked before anything runs
         (:func:`pyxform.runtime.params.check_params`, as ``pyxform convert --param`` checks them).
     :param keep_stages: a folder to write every step's result into (:meth:`~pyxform.api.pipeline.Pipeline.run`).
+    :param keep_grid: keep the header-annotated grid that :meth:`Conversion.pairs`, :meth:`~Conversion.tables`,
+        :meth:`~Conversion.to_xhtml` and :attr:`~Conversion.grid` read. Without it the default pipeline runs headers
+        and map as one stage (``headers-map.xsl``: the same XML, ~13% less time) and the grid is made when first
+        asked for, which runs header detection again; pass ``True`` when you will read those outputs.
     :returns: a :class:`Conversion`.
     :raises NoTableError: the page has no table, or ``table`` names none (a ``str`` of one line without markup, such
         as a file name, is said to be one).
@@ -292,17 +296,6 @@ def convert(data: bytes | str | os.PathLike[str] | Source, *, table: int | None 
     :raises ValueError: for an option outside the values above.
     :raises TypeError: ``data`` is not bytes, str, a path or a Source.
     """
-    return _convert(data, table=table, names=names, method=method, source=source, limits=limits, pipeline=pipeline,
-                    params=params, keep_stages=keep_stages)
-
-
-def _convert(data: bytes | str | os.PathLike[str] | Source, *, table: int | None = None,
-             names: NameStyle = "paper", method: Method = "auto", source: str | None = None,
-             limits: Limits = DEFAULT_LIMITS, pipeline: Pipeline | None = None,
-             params: Mapping[str, Mapping[str, Any]] | None = None,
-             keep_stages: str | os.PathLike[str] | None = None, grid_wanted: bool = False) -> Conversion:
-    """:func:`convert`; ``grid_wanted``: the caller reads the annotated grid (pairs, tables, XHTML), so the headers
-    stage runs as a stage of its own, not inside headers-map and again when the grid is read."""
     _check_options(table, names, method)
     chosen = CONVERSION if pipeline is None else pipeline
     if not chosen.takes_page:
@@ -327,7 +320,7 @@ def _convert(data: bytes | str | os.PathLike[str] | Source, *, table: int | None
     stage_params = {"normalize": {"max-slots": limits.max_slots, "max-depth": limits.max_depth},
                     "headers": {"method": method}}
     return _run(chosen, page_source, stage_params, table=table, names=names, params=params,
-                keep_stages=keep_stages, limits=limits, source=page_source.uri, fuse=not grid_wanted)
+                keep_stages=keep_stages, limits=limits, source=page_source.uri, fuse=not keep_grid)
 
 
 def convert_grid(grid: bytes | str, *, table: int | None = None,

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..base.errors import NoTableError
 from ..stages.tabular import DEFAULT_SEPARATOR
-from .convert import Conversion, _convert
+from .convert import Conversion, convert
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas
@@ -20,7 +20,7 @@ __all__ = ["to_dataframe", "to_dataframes"]
 
 
 def _conversion(data: Any, options: dict[str, Any]) -> Conversion:
-    return data if isinstance(data, Conversion) else _convert(data, grid_wanted=True, **options)
+    return data if isinstance(data, Conversion) else convert(data, keep_grid=True, **options)
 
 
 def to_dataframes(data: Any, *, numbers: bool = True, separator: str = DEFAULT_SEPARATOR,

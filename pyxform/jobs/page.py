@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from ..api.convert import NAME_STYLES, _convert, convert_grid
+from ..api.convert import NAME_STYLES, convert, convert_grid
 from ..api.pipeline import Pipeline
 from ..base.errors import (CodedMessage, EmptyInput, InputError, InternalError, NoTableError, PyxformError,
                            TableError, UsageError, coded_error)
@@ -257,8 +257,8 @@ def _convert_page(source: Source, options: PageOptions, pipeline: Pipeline,
     else:
         # the formats read from the annotated grid have the headers stage run apart (not inside headers-map and
         # again for the grid)
-        conversion = _convert(source, limits=options.limits,
-                              grid_wanted=options.format in ("csv", "pairs", "xhtml", "tables"), **kwargs)
+        conversion = convert(source, limits=options.limits,
+                             keep_grid=options.format in ("csv", "pairs", "xhtml", "tables"), **kwargs)
     messages = tuple(conversion.messages)
     tables = len(conversion.table_indexes())
     failures = tuple(conversion.table_failures())
