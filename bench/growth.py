@@ -7,6 +7,8 @@ Contenders (each size and contender a child process of its own, killed over ``--
 - ``pyxform stages``: the stages of ``convert`` one after the other as ``bench.stage_profile`` runs them (clean,
   parse, normalize, headers, map, merge, serialize), stopping after ``--until`` (default ``serialize``: the whole
   conversion); CPU time per stage;
+- ``pyxform convert``: ``pyxform.convert(page).xml`` with the default limits, as a user calls it (the default
+  pipeline runs headers and map as one stage, ``headers-map.xsl``, which the stage by stage run above cannot show);
 - ``pandas lxml``: ``pandas.read_html(flavor="lxml")``, the peer.
 
 Per child: CPU microseconds per cell (the whole run, and per stage), the peak resident memory of the process above
@@ -31,7 +33,7 @@ from bench.memory import PeakMemory
 from bench.run import GROWTH_COLUMNS, _run_capped, table_page
 
 STAGES = ("clean", "parse", "normalize", "headers", "map", "merge", "serialize")
-CONTENDERS = ("pyxform stages", "pandas lxml")
+CONTENDERS = ("pyxform stages", "pyxform convert", "pandas lxml")
 
 
 def child(contender: str, variant: str, rows: int, until: str) -> dict[str, Any]:
@@ -47,6 +49,17 @@ def child(contender: str, variant: str, rows: int, until: str) -> dict[str, Any]
             cpu = time.process_time() - started
         stages = {name: cpu_seconds for name, (cpu_seconds, _peak) in costs.items()}
         stage_peaks = {name: peak for name, (_cpu, peak) in costs.items() if peak is not None}
+    elif contender == "pyxform convert":
+        import pyxform
+
+        _ = pyxform.convert(table_page(10, variant)).xml
+        page = table_page(rows, variant)
+        with PeakMemory() as memory:
+            started = time.process_time()
+            _ = pyxform.convert(page).xml
+            cpu = time.process_time() - started
+        stages = {}
+        stage_peaks = {}
     else:
         import io
         import warnings
