@@ -22,7 +22,7 @@ from lxml import etree
 from ...base.limits import DEFAULT_LIMITS, Limits, check_page_bytes, limit_exceeded
 from ...base.source import Source
 from .decode import Decoded, decode_html
-from .features import annotate_tables, collapse, insert_features, insert_features_in_order
+from .features import annotate_tables, collapse, insert_features, insert_features_in_order, text_content
 from .parse import PX_NS, XHTML_NS, parse_html
 from .style import Cascade
 
@@ -143,7 +143,7 @@ def _page_title(root: etree._Element, titles: list[etree._Element], noscripts: l
             if noscript not in inside:  # an outer noscript's walk took in the ones nested in it
                 inside.update(noscript.iter(_X + "title", _X + "noscript"))
         title = next((element for element in titles if element not in inside), None)
-    return collapse("".join(title.itertext())) if title is not None else ""
+    return collapse(text_content(title)) if title is not None else ""
 
 
 @dataclass
