@@ -442,8 +442,10 @@ def annotate_tables(root: etree._Element, cascade: Cascade,
 # "&lt;"), comments and processing instructions are not in clean's tree, and HTML, SVG and MathML elements are
 # written without a prefix. It ends at its first ">" (attribute values write "&gt;"): its features go before it, or
 # before the "/" that comes before it in an empty element's tag. The group is the start tag up to there, so that
-# re.split gives [before, tag, between, tag, ..., after], in C.
-_CELL_START: Final = re.compile(rb"(<t[dh](?=[ />])[^>]*?)(?=/?>)")
+# re.split gives [before, tag, between, tag, ..., after], in C: its characters but "/" and ">", and each run of "/"
+# with what follows up to the next (a "/" in an attribute value is followed by at least the closing quote).
+# Possessive: nothing given back, no test at every character.
+_CELL_START: Final = re.compile(rb"(<t[dh](?=[ />])[^>/]*+(?:/++[^>/]++)*+)(?=/?>)")
 
 
 def insert_features(serialized: bytes, cells: Iterable[etree._Element],
