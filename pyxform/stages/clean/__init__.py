@@ -463,7 +463,7 @@ def _cleaned(source: Source | bytes | str, limits: Limits,
     _number_tables(tables, limits, location)
 
     title = _page_title(root, titles, noscripts)
-    cascade = Cascade(root, parsed.style_sheets, quirks=parsed.quirks)
+    cascade = Cascade(root, parsed.style_sheets, quirks=parsed.quirks, hidden_attributes=parsed.hidden_attributes)
     cascade.match_before_removal()
     for element in noscripts:
         _remove(element)
