@@ -47,8 +47,6 @@ _ANY_KEY: Final = ("*", "")
 # Elements whose attributes give presentational hints (see values.presentational_hints).
 _HINTED: Final = frozenset({"font", "body", "td", "th", "tr", "thead", "tbody", "tfoot", "table", "caption", "div",
                             "p", *_HEADINGS})
-_HINTED_TAGS: Final = frozenset(_X + name for name in _HINTED)  # the same, as lxml (Clark) names
-_NO_HINTS: Final = (None,) * 6  # the presentational attributes of a hinted element without attributes
 #: The attributes the specified values of an element read on a page without author rules (see Cascade.child_style).
 STYLE_ATTRIBUTES: Final = frozenset({"style", "hidden", "size", "face", "color", "text", "bgcolor", "align"})
 
@@ -381,13 +379,11 @@ class Cascade:
         # attributes alone, so the computed style is found without matching.
         if STYLE_ATTRIBUTES.isdisjoint(element.keys()):
             # most elements (a cell's row, a cell, its inline markup): no attribute to read (one call for the names,
-            # against eight look-ups of a value: cells often have a class or colspan, and none of these)
-            fast_key = (id(parent), tag, None, None, _NO_HINTS if tag in _HINTED_TAGS else None)
-        else:
-            get = element.get
-            fast_key = (id(parent), tag, get("style"), get("hidden"),
-                        (get("size"), get("face"), get("color"), get("text"), get("bgcolor"), get("align"))
-                        if tag in _HINTED_TAGS else None)
+            # against a look-up of each value: cells often have a class or colspan, and none of these)
+            fast_key: tuple = (id(parent), tag)
+        else:  # those it has (names and values, in its order: finer than needed where the name takes no hints), from
+            # one call for its attributes, against eight look-ups of a value
+            fast_key = (id(parent), tag, *[item for item in element.items() if item[0] in STYLE_ATTRIBUTES])
         memo = self._fast_memo.get(fast_key)
         if memo is not None and memo[0] is parent:
             return memo[1]
