@@ -80,7 +80,9 @@ _PIECES = ["<table>", "</table>", "<tr>", "<td>", "<th>", "<td style='font-weigh
            "\u00a0 y", "<b>z</b>", "<span style='color:red'>w</span>", "<p>", "<svg><td>s</td></svg>", "<template>",
            "</template>", "<tbody>", "<caption>c", "<h2>h</h2>", "<div style='display:none'>", "</div>", "<td></td>",
            "<math><mi>m</mi></math>", "<!-- c -->", "<style>td{color:blue} b{display:none}</style>", "<noscript>",
-           "<h3 hidden>g</h3>", "<span style='visibility:hidden'>v</span>", "<h4>", "<div hidden><h5>k</h5></div>"]
+           "<h3 hidden>g</h3>", "<span style='visibility:hidden'>v</span>", "<h4>", "<div hidden><h5>k</h5></div>",
+           # attribute values with "/" (features go before a start tag's ">" or an empty element's "/>")
+           "<td title='a/'>", "<th abbr='//x/ />' class=/>", "<td data-x=/>", "<td/>"]
 
 
 def _public(page: object) -> bytes:

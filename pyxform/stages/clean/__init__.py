@@ -22,7 +22,7 @@ from lxml import etree
 from ...base.limits import DEFAULT_LIMITS, Limits, check_page_bytes, limit_exceeded
 from ...base.source import Source
 from .decode import Decoded, decode_html
-from .features import annotate_tables, collapse, insert_features, insert_features_in_order
+from .features import annotate_tables, collapse, insert_features, insert_features_in_order, text_content
 from .parse import PX_NS, XHTML_NS, parse_html
 from .style import Cascade
 
@@ -143,7 +143,7 @@ def _page_title(root: etree._Element, titles: list[etree._Element], noscripts: l
             if noscript not in inside:  # an outer noscript's walk took in the ones nested in it
                 inside.update(noscript.iter(_X + "title", _X + "noscript"))
         title = next((element for element in titles if element not in inside), None)
-    return collapse("".join(title.itertext())) if title is not None else ""
+    return collapse(text_content(title)) if title is not None else ""
 
 
 @dataclass
@@ -213,23 +213,26 @@ class CleanedPage:
         parts.append(end)
         return b"".join(parts)
 
-    def _tables(self, spend: bool) -> tuple[list[bytes], list[etree._Element], bytes]:
-        """For :meth:`tables_to_bytes`: the ``html`` start tag (in a list), the top-level tables (their unread
-        attributes removed with ``spend``) and the ``html`` end tag."""
+    def _tables(self, spend: bool, tables: list[etree._Element] | None = None
+                ) -> tuple[list[bytes], list[etree._Element], bytes]:
+        """For :meth:`tables_to_bytes`: the ``html`` start tag (in a list), the top-level tables (``tables`` if given,
+        else found in the tree; their unread attributes removed with ``spend``) and the ``html`` end tag."""
         root = self.tree.getroot()
         wrapper = etree.tostring(etree.Element(root.tag, attrib=dict(root.attrib), nsmap=root.nsmap),
                                  encoding="utf-8")
-        tables = [table for table in root.iter(_X + "table") if _top_level(table)]
+        if tables is None:
+            tables = [table for table in root.iter(_X + "table") if _top_level(table)]
         if spend:
             for table in tables:
                 etree.strip_attributes(table, *_UNREAD_ATTRIBUTES)
         # "<html .../>" -> "<html ...>"; the end tag unprefixed: XHTML is the default
         return [wrapper[:-2] + b">"], tables, b"</" + etree.QName(root).localname.encode() + b">"
 
-    def _tables_to_bytes_in_order(self, in_order: list[bytes]) -> bytes | None:
-        """``tables_to_bytes(spend=True)`` of a page cleaned with ``in_order`` (:func:`clean_tables_to_bytes`), or
-        ``None`` if the tables' cell start tags are not one per feature (:func:`.features.insert_features_in_order`)."""
-        parts, tables, end = self._tables(True)
+    def _tables_to_bytes_in_order(self, in_order: list[bytes], tables: list[etree._Element] | None) -> bytes | None:
+        """``tables_to_bytes(spend=True)`` of a page cleaned with ``in_order`` (:func:`clean_tables_to_bytes`; its
+        top-level tables ``tables``, if known), or ``None`` if the tables' cell start tags are not one per feature
+        (:func:`.features.insert_features_in_order`)."""
+        parts, tables, end = self._tables(True, tables)
         position = 0
         for table in tables:
             inserted = insert_features_in_order(etree.tostring(table, encoding="utf-8", with_tail=False), in_order,
@@ -331,9 +334,9 @@ def _slots_at_least(table: etree._Element) -> int:
     return len(rows) * widest
 
 
-def _number_tables(tables: list[etree._Element], limits: Limits, location: str) -> None:
+def _number_tables(tables: list[etree._Element], limits: Limits, location: str) -> list[etree._Element]:
     """``px:index`` (document order among all tables), ``px:locator`` and ``px:depth`` on every table (``tables``: the
-    page's tables in document order, :func:`_scan`).
+    page's tables in document order, :func:`_scan`). Returns the top-level ones (depth 0), in document order.
 
     :raises LimitExceeded: more than ``max_tables`` tables, a table nested deeper than ``max_depth``, or tables whose
         slots add up to more than ``max_page_slots`` (counted from below, so a page under the limit always passes;
@@ -341,6 +344,7 @@ def _number_tables(tables: list[etree._Element], limits: Limits, location: str) 
     """
     page_slots = 0
     locators = _Locators()
+    top_level = []
     for index, table in enumerate(tables):
         if index >= limits.max_tables:
             raise limit_exceeded("max_tables", f"the page has more than {limits.max_tables} tables",
@@ -359,6 +363,9 @@ def _number_tables(tables: list[etree._Element], limits: Limits, location: str) 
         table.set(_PX + "index", str(index))
         table.set(_PX + "locator", locators(table))
         table.set(_PX + "depth", str(depth))
+        if not depth:
+            top_level.append(table)
+    return top_level
 
 
 def _remove(element: etree._Element) -> None:
@@ -418,11 +425,11 @@ def clean_tables_to_bytes(source: Source | bytes | str, limits: Limits, *, name:
     :returns: the bytes, clean's warnings, the page's links and, with ``indexes``, the ``px:index`` of every table
         left in the page (document order; empty without ``indexes``)."""
     in_order: list[bytes] = []
-    page, in_tables = _cleaned(source, limits, None, in_order)
+    page, in_tables, top_level = _cleaned(source, limits, None, in_order)
     root = page.tree.getroot()
     if name is not None:
         root.set(_PX + "source", name)
-    xhtml = page._tables_to_bytes_in_order(in_order) if in_tables else None
+    xhtml = page._tables_to_bytes_in_order(in_order, top_level) if in_tables else None
     if xhtml is None:
         page = _cleaned(source, limits, {}, None)[0]
         root = page.tree.getroot()
@@ -435,9 +442,10 @@ def clean_tables_to_bytes(source: Source | bytes | str, limits: Limits, *, name:
 
 def _cleaned(source: Source | bytes | str, limits: Limits,
              pending: dict[etree._Element, tuple[dict[bytes, str], bytes]] | None,
-             in_order: list[bytes] | None) -> tuple[CleanedPage, bool]:
+             in_order: list[bytes] | None) -> tuple[CleanedPage, bool, list[etree._Element] | None]:
     """:func:`clean` with the cells' features written into the tree, or kept in ``pending`` or ``in_order``
-    (:func:`.features.annotate_tables`); and whether every cell annotated lies in a table."""
+    (:func:`.features.annotate_tables`); whether every cell annotated lies in a table; and the top-level tables
+    left in the page in document order (``None``: look for them in the tree)."""
     if isinstance(source, str):
         text = source
         check_page_bytes(len(text.encode("utf-8", "surrogatepass")), limits, "<text>")
@@ -460,10 +468,10 @@ def _cleaned(source: Source | bytes | str, limits: Limits,
     parsed = parse_html(decoded.text, xml_safe=decoded.xml_safe)
     root = parsed.tree.getroot()
     tables, links, noscripts, titles = _scan(root, limits.max_tables)
-    _number_tables(tables, limits, location)
+    top_level = _number_tables(tables, limits, location)
 
     title = _page_title(root, titles, noscripts)
-    cascade = Cascade(root, parsed.style_sheets, quirks=parsed.quirks)
+    cascade = Cascade(root, parsed.style_sheets, quirks=parsed.quirks, hidden_attributes=parsed.hidden_attributes)
     cascade.match_before_removal()
     for element in noscripts:
         _remove(element)
@@ -492,7 +500,8 @@ def _cleaned(source: Source | bytes | str, limits: Limits,
     root.set(_PX + "encoding-source", decoded.source)
     root.set(_PX + "title", title)
     return CleanedPage(tree=parsed.tree, encoding=decoded.encoding, encoding_source=decoded.source, source=uri,
-                       warnings=warnings, links=links, pending_features=pending), in_tables
+                       warnings=warnings, links=links, pending_features=pending), in_tables, (
+        None if noscripts else top_level)  # a table in a noscript went with it
 
 
 def _mark_hidden_tables(kept_hidden: list[etree._Element]) -> None:

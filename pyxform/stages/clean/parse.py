@@ -113,11 +113,15 @@ class Parsed:
     :ivar style_sheets: ``(css text, media attribute or "")`` of each ``style`` element, in document order (read
         before the ``style`` elements are dropped).
     :ivar quirks: the document is in quirks mode (no or an old doctype), which changes some CSS defaults.
+    :ivar hidden_attributes: whether an element of the tree may have a ``hidden`` attribute (``False`` only when the
+        serialization the tree was parsed from holds no `` hidden="``: most pages; the cascade then looks for
+        ``style`` attributes alone).
     """
 
     tree: etree._ElementTree
     style_sheets: tuple[tuple[str, str], ...] = ()
     quirks: bool = False
+    hidden_attributes: bool = True
 
 
 def _quirks(document: turbohtml.Document) -> bool:
@@ -277,7 +281,7 @@ def parse_html(text: str, *, drop: tuple[str, ...] = DROPPED_ELEMENTS, xml_safe:
         root = etree.fromstring(markup, xml_parser(remove_comments=True, remove_pis=True, collect_ids=False))
     except etree.XMLSyntaxError:
         return Parsed(_build_repaired(document, repaired), sheets, quirks)
-    return Parsed(etree.ElementTree(root), sheets, quirks)
+    return Parsed(etree.ElementTree(root), sheets, quirks, b' hidden="' in markup)
 
 
 def _build_repaired(document: turbohtml.Document, repaired: bool) -> etree._ElementTree:
