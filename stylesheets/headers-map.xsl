@@ -17,6 +17,7 @@
     xmlns:px="urn:pyxform"
     xmlns:f="urn:pyxform:function"
     xmlns:fp="urn:pyxform:function:private"
+    xmlns:c="urn:pyxform:cell"
     exclude-result-prefixes="#all"
     expand-text="yes">
 
@@ -85,12 +86,12 @@
                 if (not($role eq 'data' or $role eq 'empty')) then ()
                 else if ($markup and fp:has-headers($cells($id))) then f:slot-header-texts($assignment, $row - 1, $x - 1)
                 else (if (empty($row-firsts)) then $row-text
-                      else $row-texts(1 + fp:count-less($row-firsts, $cells($id)?col)),
+                      else $row-texts(1 + fp:count-less($row-firsts, $cells($id)($c:col))),
                       let $firsts := $column-firsts($x)
                       return $column-texts($x)(
                           if (empty($firsts)) then 1
-                          else if (empty(tail($firsts))) then (if ($firsts lt $cells($id)?row) then 2 else 1)
-                          else 1 + fp:count-less($firsts, $cells($id)?row)))])])"/>
+                          else if (empty(tail($firsts))) then (if ($firsts lt $cells($id)($c:row)) then 2 else 1)
+                          else 1 + fp:count-less($firsts, $cells($id)($c:row))))])])"/>
       </xsl:when>
       <xsl:otherwise>
         <xsl:sequence select="array:join(for $y in 0 to $model?rows - 1 return

@@ -17,10 +17,10 @@ from hypothesis import strategies as st
 from .headers_helpers import stage_and_variant, stage_and_variant_outputs
 
 _OLD_FUNCTION = """  <xsl:function name="fp:old-cell-features" as="map(*)">
-    <xsl:param name="cell" as="map(*)"/>
+    <xsl:param name="cell" as="array(*)"/>
     <xsl:param name="row-classes" as="map(*)"/>
-    <xsl:variable name="text" as="xs:string" select="$cell?text"/>
-    <xsl:variable name="element" as="element(px:cell)" select="$cell?element"/>
+    <xsl:variable name="text" as="xs:string" select="$cell($c:text)"/>
+    <xsl:variable name="element" as="element(px:cell)" select="$cell($c:element)"/>
     <xsl:variable name="font-size" as="xs:double" select="number($element/@font-size)"/>
     <xsl:variable name="indent" as="xs:double" select="number($element/@indent)"/>
     <!-- the clean text once for the type and the length; script, case and length are read for the cells of type
@@ -51,29 +51,40 @@ _OLD_FUNCTION = """  <xsl:function name="fp:old-cell-features" as="map(*)">
         'indent' : if ($indent eq $indent) then $indent else 0.0e0,
         'class' : $class,
         'look' : f:look($face, $color, $background, $class),
-        'row-class' : ($row-classes($cell?row), '')[1]
+        'row-class' : ($row-classes($cell($c:row)), '')[1]
       }"/>
   </xsl:function>
+  <!-- the members of a cell record that hold each feature -->
+  <xsl:variable name="fp:member" as="map(xs:string, xs:integer)" select="map {
+      'type' : $c:type, 'script' : $c:script, 'case' : $c:case, 'length' : $c:length, 'colon' : $c:colon,
+      'font-size' : $c:font-size, 'italic' : $c:italic, 'face' : $c:face, 'color' : $c:color,
+      'link-coloured' : $c:link-coloured, 'background' : $c:background, 'indent' : $c:indent, 'class' : $c:class,
+      'look' : $c:look, 'row-class' : $c:row-class }"/>
 """
 
 _OLD = """<xsl:stylesheet version="3.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform"
     xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:map="http://www.w3.org/2005/xpath-functions/map"
     xmlns:px="urn:pyxform" xmlns:f="urn:pyxform:function"
-    xmlns:fp="urn:pyxform:function:private" exclude-result-prefixes="#all">
+    xmlns:fp="urn:pyxform:function:private" xmlns:c="urn:pyxform:cell"
+    xmlns:array="http://www.w3.org/2005/xpath-functions/array" exclude-result-prefixes="#all">
   <xsl:import href="HEADERS"/>
   OLD_FUNCTION
-  <xsl:function name="fp:cell-features" as="map(*)">
-    <xsl:param name="cell" as="map(*)"/>
+  <xsl:function name="fp:cell-features" as="array(*)">
+    <xsl:param name="cell" as="array(*)"/>
     <xsl:param name="row-classes" as="map(*)"/>
     <xsl:param name="coloured" as="xs:boolean"/>
-    <xsl:sequence select="fp:old-cell-features($cell, $row-classes)"/>
+    <!-- the record with the old features put in their members -->
+    <xsl:variable name="old" as="map(*)" select="fp:old-cell-features($cell, $row-classes)"/>
+    <xsl:sequence select="fold-left(map:keys($old), array:join(($cell, (1 to $c:row-class - $c:element) ! [()])),
+        function($record, $key) { array:put($record, $fp:member($key), $old($key)) })"/>
   </xsl:function>
 </xsl:stylesheet>""".replace("OLD_FUNCTION", _OLD_FUNCTION)
 
 _FEATURES = """<xsl:stylesheet version="3.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform"
     xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:map="http://www.w3.org/2005/xpath-functions/map"
     xmlns:px="urn:pyxform" xmlns:f="urn:pyxform:function"
-    xmlns:fp="urn:pyxform:function:private" exclude-result-prefixes="#all">
+    xmlns:fp="urn:pyxform:function:private" xmlns:c="urn:pyxform:cell"
+    xmlns:array="http://www.w3.org/2005/xpath-functions/array" exclude-result-prefixes="#all">
   <xsl:import href="HEADERS"/>
   OLD_FUNCTION
   <xsl:template match="/" priority="10">
@@ -84,11 +95,11 @@ _FEATURES = """<xsl:stylesheet version="3.0" xmlns:xsl="http://www.w3.org/1999/X
         <xsl:variable name="row-classes" as="map(*)"
             select="map:merge(px:row ! map { xs:integer(@index) : f:style-classes(@class) })"/>
         <xsl:variable name="coloured" as="xs:boolean" select="exists(px:cell/@color[normalize-space(.) ne ''])"/>
-        <xsl:for-each select="$model?ids ! $model?cells(.)[not(?blank)]">
+        <xsl:for-each select="$model?ids ! $model?cells(.)[not(.($c:blank))]">
           <xsl:variable name="old" as="map(*)" select="fp:old-cell-features(., $row-classes)"/>
-          <xsl:variable name="cell" as="map(*)" select="$new(?id)"/>
+          <xsl:variable name="cell" as="array(*)" select="$new(.($c:id))"/>
           <xsl:for-each select="map:keys($old)[. ne 'link-coloured' or $coloured]">
-            <v cell="{$cell?id}" key="{.}" new="{serialize($cell(.), map { 'method' : 'adaptive' })}"
+            <v cell="{$cell($c:id)}" key="{.}" new="{serialize($cell($fp:member(.)), map { 'method' : 'adaptive' })}"
                old="{serialize($old(.), map { 'method' : 'adaptive' })}"/>
           </xsl:for-each>
         </xsl:for-each>

@@ -1,6 +1,6 @@
 """The table model's cells map (headers/model.xsl: one xsl:map-entry per cell, map:merge's first cell of each id
-when an id repeats) and f:with-features' cells map (one xsl:map-entry per cell map) against the map:merge of
-one-entry maps each replaces: the same ids, each the same px:cell and, with features, the same entries.
+when an id repeats) and f:with-features' cells map (one xsl:map-entry per cell record) against the map:merge of
+one-entry maps each replaces: the same ids, each the same px:cell and, with features, the same members.
 
 Both run on generated grids, some with ids made to repeat (a grid that is not valid, which xsl:map rejects and the
 model reads as map:merge does). The stylesheet is compiled in a Saxon processor of the test's own."""
@@ -20,18 +20,20 @@ from .headers_helpers import stage_and_variant
 _COMPARE = """<xsl:stylesheet version="3.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform"
     xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:map="http://www.w3.org/2005/xpath-functions/map"
     xmlns:px="urn:pyxform" xmlns:f="urn:pyxform:function"
-    xmlns:fp="urn:pyxform:function:private" exclude-result-prefixes="#all">
+    xmlns:fp="urn:pyxform:function:private" xmlns:c="urn:pyxform:cell"
+    xmlns:array="http://www.w3.org/2005/xpath-functions/array" exclude-result-prefixes="#all">
   <xsl:import href="HEADERS"/>
   <xsl:output method="text"/>
   <xsl:function name="fp:described" as="xs:string">
     <xsl:param name="cells" as="map(*)"/>
     <xsl:sequence select="string-join(for $id in sort(map:keys($cells)) return
-        $id || '=' || count($cells($id)?element/preceding-sibling::px:cell) || ':' || $cells($id)?tag, ' ')"/>
+        $id || '=' || count($cells($id)($c:element)/preceding-sibling::px:cell) || ':' || $cells($id)($c:tag), ' ')"/>
   </xsl:function>
   <xsl:function name="fp:features" as="xs:string">
     <xsl:param name="cells" as="map(*)"/>
     <xsl:sequence select="string-join(for $id in sort(map:keys($cells)) return
-        string-join(for $key in sort(map:keys($cells($id))[. ne 'element']) return $key || '=' || string-join($cells($id)($key) ! string(.), ','), ';'), ' ')"/>
+        string-join(for $member in (1 to array:size($cells($id)))[. ne $c:element] return
+                    $member || '=' || string-join($cells($id)($member) ! string(.), ','), ';'), ' ')"/>
   </xsl:function>
   <xsl:template match="/">
     <xsl:for-each select="//px:table">
@@ -41,8 +43,7 @@ _COMPARE = """<xsl:stylesheet version="3.0" xmlns:xsl="http://www.w3.org/1999/XS
       <xsl:variable name="coloured" select="some $color in px:cell/@color satisfies normalize-space($color) ne ''"/>
       <xsl:variable name="features" select="f:with-features($model)?cells"/>
       <xsl:variable name="old-features" select="map:merge($model?ids ! (let $cell := $model?cells(.) return
-          map { . : if ($cell?blank) then $cell
-                    else map:merge(($cell, fp:cell-features($cell, $row-classes, $coloured))) }))"/>
+          map { . : if ($cell($c:blank)) then $cell else fp:cell-features($cell, $row-classes, $coloured) }))"/>
       <xsl:value-of select="fp:described($model?cells) || '|'
           || fp:described(map:merge(px:cell ! map { string(@id) : fp:model-cell(.) })) || '&#10;'"/>
       <xsl:value-of select="fp:described($features) || fp:features($features) || '|'
@@ -58,7 +59,7 @@ _TABLES = st.lists(st.lists(st.lists(_CELL, min_size=1, max_size=4), min_size=1,
 
 def _described(xml: str) -> list[tuple[str, str]]:
     """Per table: the model's cells map and the map:merge one, each as its ids with their cells' positions and tags;
-    then f:with-features' cells map and the map:merge one, each with all entries but the elements."""
+    then f:with-features' cells map and the map:merge one, each with all members but the elements."""
     processor, _stage, compare = stage_and_variant(_COMPARE)
     text = compare.transform_to_string(xdm_node=processor.parse_xml(xml_text=xml))
     return [tuple(line.split("|")) for line in text.splitlines() if line]  # type: ignore[misc]

@@ -30,24 +30,24 @@ _OLD = """<xsl:stylesheet version="3.0" xmlns:xsl="http://www.w3.org/1999/XSL/Tr
     xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:map="http://www.w3.org/2005/xpath-functions/map"
     xmlns:array="http://www.w3.org/2005/xpath-functions/array"
     xmlns:px="urn:pyxform" xmlns:m="urn:pyxform:mode" xmlns:f="urn:pyxform:function"
-    xmlns:fp="urn:pyxform:function:private" exclude-result-prefixes="#all">
+    xmlns:fp="urn:pyxform:function:private" xmlns:c="urn:pyxform:cell" exclude-result-prefixes="#all">
   <xsl:import href="HEADERS"/>
   <xsl:function name="fp:column-profile" as="map(*)">
-      <xsl:param name="cells" as="map(*)*"/>
-      <xsl:variable name="texts" as="map(*)*" select="$cells[?type eq 'text']"/>
-      <xsl:variable name="lengths" as="xs:integer*" select="sort($texts ! ?length)"/>
+      <xsl:param name="cells" as="array(*)*"/>
+      <xsl:variable name="texts" as="array(*)*" select="$cells[.($c:type) eq 'text']"/>
+      <xsl:variable name="lengths" as="xs:integer*" select="sort($texts ! .($c:length))"/>
       <xsl:variable name="first-index" as="map(xs:integer, xs:integer)" select="map:merge(
           for $i in 1 to count($lengths) return map { $lengths[$i] : $i }, map { 'duplicates' : 'use-first' })"/>
       <xsl:sequence select="map {
-          'members' : map:merge($cells ! map { ?id : true() }),
+          'members' : map:merge($cells ! map { .($c:id) : true() }),
           'count' : count($cells),
-          'numeric' : count($cells[?type eq 'numeric']),
+          'numeric' : count($cells[.($c:type) eq 'numeric']),
           'text' : count($texts),
-          'cjk' : count($texts[?script eq 'cjk']),
-          'latin' : count($texts[?script eq 'latin']),
-          'scripted' : count($texts[?script = ('cjk', 'latin', 'other')]),
-          'upper' : count($texts[?case eq 'upper']),
-          'lower' : count($texts[?case eq 'lower']),
+          'cjk' : count($texts[.($c:script) eq 'cjk']),
+          'latin' : count($texts[.($c:script) eq 'latin']),
+          'scripted' : count($texts[.($c:script) = ('cjk', 'latin', 'other')]),
+          'upper' : count($texts[.($c:case) eq 'upper']),
+          'lower' : count($texts[.($c:case) eq 'lower']),
           'lengths' : array { $lengths },
           'first-index' : $first-index
         }"/>
@@ -113,22 +113,22 @@ _OLD = """<xsl:stylesheet version="3.0" xmlns:xsl="http://www.w3.org/1999/XSL/Tr
       <xsl:param name="markup" as="xs:boolean"/>
       <xsl:variable name="y" as="xs:integer" select="$row?index"/>
       <xsl:variable name="cells" as="map(*)" select="$model?cells"/>
-      <xsl:variable name="texts" as="map(*)*" select="$row?texts ! $cells(.)"/>
-      <xsl:variable name="own" as="map(*)*" select="$texts[?row eq $y]"/>
+      <xsl:variable name="texts" as="array(*)*" select="$row?texts ! $cells(.)"/>
+      <xsl:variable name="own" as="array(*)*" select="$texts[.($c:row) eq $y]"/>
       <xsl:variable name="n" as="xs:integer" select="count($texts)"/>
       <xsl:variable name="need" as="xs:integer" select="max((2, ($n + 1) idiv 2))"/>
       <xsl:variable name="repeated" as="xs:boolean" select="$n ge 2 and empty($texts[not(
           let $cell := . return
-          (some $x in $cell?col to $cell?col + $cell?colspan - 1 satisfies exists($header-texts($x)))
-          and (let $key := fp:key-text($cell?text) return
-               some $x in $cell?col to $cell?col + $cell?colspan - 1 satisfies $key = $header-texts($x)))]
+          (some $x in $cell($c:col) to $cell($c:col) + $cell($c:colspan) - 1 satisfies exists($header-texts($x)))
+          and (let $key := fp:key-text($cell($c:text)) return
+               some $x in $cell($c:col) to $cell($c:col) + $cell($c:colspan) - 1 satisfies $key = $header-texts($x)))]
           [$n - $need + 1])"/>
       <xsl:sequence select="
           if ($repeated) then 'repeat'
-          else if ($markup and not($row?row-headed) and exists($own) and (every $c in $own satisfies $c?tag eq 'th'))
-          then (if (some $c in $own satisfies ($c?col ge 1 and ($c?type, f:content-type($c?text))[1] eq 'numeric'))
+          else if ($markup and not($row?row-headed) and exists($own) and (every $c in $own satisfies $c($c:tag) eq 'th'))
+          then (if (some $c in $own satisfies ($c($c:col) ge 1 and f:cell-type($c) eq 'numeric'))
                 then 'summary'
-                else if (some $c in $own satisfies $c?scope ne 'row') then 'repeat'
+                else if (some $c in $own satisfies $c($c:scope) ne 'row') then 'repeat'
                 else 'data')
           else 'data'"/>
     </xsl:function>
@@ -141,26 +141,26 @@ _OLD = """<xsl:stylesheet version="3.0" xmlns:xsl="http://www.w3.org/1999/XSL/Tr
       <xsl:variable name="n" as="xs:integer" select="$model?cols"/>
       <xsl:variable name="row-has-data" as="xs:boolean*" select="for $y in 0 to $m - 1 return
           some $id in $model?row($y + 1)?ids satisfies $roles($id) = ('data', 'empty')"/>
-      <xsl:variable name="headers" as="map(*)*"
+      <xsl:variable name="headers" as="array(*)*"
           select="let $cells := $model?cells return $model?ids[$roles(.) eq 'header'] ! $cells(.)"/>
       <xsl:variable name="column-header" as="map(xs:string, xs:boolean)" select="map:merge($headers ! map {
-          ?id : (let $scope := if ($markup and ?tag eq 'th') then ?scope else '' return
+          .($c:id) : (let $scope := if ($markup and .($c:tag) eq 'th') then .($c:scope) else '' return
                  if ($scope eq 'col') then true()
                  else if ($scope = ('row', 'rowgroup', 'colgroup')) then false()
-                 else not(some $y in ?row to ?row + ?rowspan - 1 satisfies $row-has-data[$y + 1])) })"/>
+                 else not(some $y in .($c:row) to .($c:row) + .($c:rowspan) - 1 satisfies $row-has-data[$y + 1])) })"/>
       <xsl:variable name="row-header" as="map(xs:string, xs:boolean)" select="map:merge($headers ! map {
-          ?id : (let $scope := if ($markup and ?tag eq 'th') then ?scope else '' return
+          .($c:id) : (let $scope := if ($markup and .($c:tag) eq 'th') then .($c:scope) else '' return
                  if ($scope eq 'row') then true()
                  else if ($scope = ('col', 'rowgroup', 'colgroup')) then false()
-                 else not($column-header(?id))) })"/>
+                 else not($column-header(.($c:id)))) })"/>
       <xsl:variable name="skip" as="map(*)" select="$model?skip"/>
       <xsl:variable name="no-skip" as="xs:boolean" select="map:size($skip) eq 0"/>
       <xsl:variable name="owner" as="array(*)" select="$model?owner"/>
       <xsl:variable name="header-slots" as="array(*)*" select="
           for $h in $headers,
-              $id in $h?id,
-              $y in $h?row to min(($h?row + $h?rowspan, $m)) - 1,
-              $x in $h?col to min(($h?col + $h?colspan, $n)) - 1
+              $id in $h($c:id),
+              $y in $h($c:row) to min(($h($c:row) + $h($c:rowspan), $m)) - 1,
+              $x in $h($c:col) to min(($h($c:col) + $h($c:colspan), $n)) - 1
           return if ($owner($y + 1)($x + 1) eq $id
                      and ($no-skip or not(map:contains($skip, $y || ':' || $x))))
                  then [ $y, $x, $id ] else ()"/>
@@ -185,19 +185,19 @@ _OLD = """<xsl:stylesheet version="3.0" xmlns:xsl="http://www.w3.org/1999/XSL/Tr
           [ if (map:contains($by-row, $y))
             then fp:blocks($model, $roles, false(), $y, fp:sort($by-row($y), function($s) { $s(2) })) else () ])"/>
       <xsl:variable name="column-order" as="function(xs:string) as xs:integer*"
-          select="function($id as xs:string) as xs:integer* { f:model-cell($model, $id) ! (?row, ?col) }"/>
+          select="function($id as xs:string) as xs:integer* { f:model-cell($model, $id) ! (.($c:row), .($c:col)) }"/>
       <xsl:variable name="row-order" as="function(xs:string) as xs:integer*"
-          select="function($id as xs:string) as xs:integer* { f:model-cell($model, $id) ! (?col, ?row) }"/>
+          select="function($id as xs:string) as xs:integer* { f:model-cell($model, $id) ! (.($c:col), .($c:row)) }"/>
       <xsl:variable name="column-lists" as="array(*)" select="array:join(for $x in 1 to $n return
           [ if (empty($column-blocks($x))) then [()]
             else fp:scan-lists($model, $column-blocks($x), true(), $column-header, $column-order) ])"/>
       <xsl:variable name="row-lists" as="array(*)" select="array:join(for $y in 1 to $m return
           [ if (empty($row-blocks($y))) then [()]
             else fp:scan-lists($model, $row-blocks($y), false(), $row-header, $row-order) ])"/>
-      <xsl:variable name="rowgroup-headers" as="map(*)*"
-          select="if ($markup) then $headers[?tag eq 'th' and ?scope eq 'rowgroup'] else ()"/>
-      <xsl:variable name="colgroup-headers" as="map(*)*"
-          select="if ($markup) then $headers[?tag eq 'th' and ?scope eq 'colgroup'] else ()"/>
+      <xsl:variable name="rowgroup-headers" as="array(*)*"
+          select="if ($markup) then $headers[.($c:tag) eq 'th' and .($c:scope) eq 'rowgroup'] else ()"/>
+      <xsl:variable name="colgroup-headers" as="array(*)*"
+          select="if ($markup) then $headers[.($c:tag) eq 'th' and .($c:scope) eq 'colgroup'] else ()"/>
       <xsl:variable name="by-html-id" as="map(xs:string, xs:string)" select="fp:by-html-id($model, $markup)"/>
       <xsl:variable name="sections" as="array(*)" select="if ($roles?* = 'section') then fp:section-runs($model, $roles)
                                                            else array:join((1 to $m) ! [()])"/>
@@ -218,13 +218,13 @@ _OLD = """<xsl:stylesheet version="3.0" xmlns:xsl="http://www.w3.org/1999/XSL/Tr
     </xsl:function>
   <xsl:function name="f:rule-content-score" as="xs:double">
       <xsl:param name="rule" as="map(*)"/>
-      <xsl:param name="cell" as="map(*)"/>
+      <xsl:param name="cell" as="array(*)"/>
       <xsl:choose>
-        <xsl:when test="$cell?type ne 'text'">
+        <xsl:when test="$cell($c:type) ne 'text'">
           <xsl:sequence select="0"/>
         </xsl:when>
         <xsl:otherwise>
-          <xsl:variable name="self" as="xs:boolean" select="map:contains($rule?members, $cell?id)"/>
+          <xsl:variable name="self" as="xs:boolean" select="map:contains($rule?members, $cell($c:id))"/>
           <xsl:variable name="score" as="xs:integer" select="if ($self) then $rule?score-self else $rule?score-other"/>
           <xsl:sequence select="if ($score eq 0) then 0
                                 else if ($score eq 1) then $weight-content-type
@@ -235,40 +235,40 @@ _OLD = """<xsl:stylesheet version="3.0" xmlns:xsl="http://www.w3.org/1999/XSL/Tr
     </xsl:function>
     <xsl:function name="fp:rule-shape-differs" as="xs:boolean">
       <xsl:param name="rule" as="map(*)"/>
-      <xsl:param name="cell" as="map(*)"/>
+      <xsl:param name="cell" as="array(*)"/>
       <xsl:param name="self" as="xs:boolean"/>
-      <xsl:variable name="script" as="xs:string" select="$cell?script"/>
-      <xsl:variable name="length" as="xs:integer" select="$cell?length"/>
+      <xsl:variable name="script" as="xs:string" select="$cell($c:script)"/>
+      <xsl:variable name="length" as="xs:integer" select="$cell($c:length)"/>
       <xsl:variable name="median" as="xs:double?"
           select="if ($self) then fp:median-without($rule?column, $length) else $rule?median-other"/>
       <xsl:sequence select="
           (if ($script eq 'cjk') then (if ($self) then $rule?cjk-self else $rule?cjk-other)
            else if ($script eq 'latin') then (if ($self) then $rule?latin-self else $rule?latin-other)
            else false())
-          or ($cell?case eq 'upper' and (if ($self) then $rule?upper-self else $rule?upper-other))
+          or ($cell($c:case) eq 'upper' and (if ($self) then $rule?upper-self else $rule?upper-other))
           or (exists($median) and $length * $length-ratio le $median)"/>
     </xsl:function>
   <xsl:function name="f:format-analysis" as="map(*)">
       <xsl:param name="table-model" as="map(*)"/>
       <xsl:variable name="model" as="map(*)" select="f:with-features($table-model)"/>
       <xsl:variable name="n" as="xs:integer" select="$model?cols"/>
-      <xsl:variable name="scored" as="map(*)*" select="$model?ids ! f:model-cell($model, .)[not(?blank)]"/>
+      <xsl:variable name="scored" as="array(*)*" select="$model?ids ! f:model-cell($model, .)[not(.($c:blank))]"/>
       <xsl:variable name="base" as="map(*)" select="fp:base($model, $scored)"/>
       <xsl:variable name="marks" as="map(xs:string, xs:double)"
-          select="map:merge($scored ! map { ?id : fp:marks-score(., $base) })"/>
+          select="map:merge($scored ! map { .($c:id) : fp:marks-score(., $base) })"/>
       <xsl:variable name="base-level" as="xs:double" select="f:font-size-level($base?font-size)"/>
       <xsl:variable name="values" as="map(xs:string, xs:double)"
-          select="map:merge($scored ! map { ?id : $marks(?id) + fp:size-score(?font-size, $base-level) })"/>
+          select="map:merge($scored ! map { .($c:id) : $marks(.($c:id)) + fp:size-score(.($c:font-size), $base-level) })"/>
       <xsl:variable name="narrow-rows" as="xs:integer*"
           select="(0 to $model?rows - 1)[not(f:is-wide-row($model, .))]"/>
       <xsl:variable name="column-cells" as="array(*)" select="array:join(for $x in 0 to $n - 1 return
-          [ f:column-ids($model, $x, $narrow-rows) ! f:model-cell($model, .)[not(?blank)] ])"/>
+          [ f:column-ids($model, $x, $narrow-rows) ! f:model-cell($model, .)[not(.($c:blank))] ])"/>
       <xsl:variable name="profile" as="map(xs:integer, map(*))" select="f:content-profile($column-cells)"/>
       <xsl:variable name="column-usual" as="map(xs:integer, map(*))" select="map:merge(for $x in 0 to $n - 1 return
           map { $x : fp:usual($column-cells($x + 1)) })"/>
       <xsl:variable name="row-usual" as="map(xs:integer, map(*))" select="map:merge(for $y in 0 to $model?rows - 1
           return map { $y : fp:usual(f:model-row($model, $y)?texts ! f:model-cell($model, .)) })"/>
-      <xsl:variable name="painted" as="xs:boolean" select="some $cell in $scored satisfies $cell?background ne ''"/>
+      <xsl:variable name="painted" as="xs:boolean" select="some $cell in $scored satisfies $cell($c:background) ne ''"/>
       <xsl:variable name="row-bands" as="map(xs:integer, xs:boolean)" select="if (not($painted)) then map {}
           else fp:bands($model, $narrow-rows, function($y) { f:model-row($model, $y)?texts },
                         function($id, $x) { $column-usual($x) }, true())"/>
@@ -308,15 +308,15 @@ _OLD = """<xsl:stylesheet version="3.0" xmlns:xsl="http://www.w3.org/1999/XSL/Tr
         }"/>
     </xsl:function>
     <xsl:function name="fp:marks-score" as="xs:double">
-      <xsl:param name="cell" as="map(*)"/>
+      <xsl:param name="cell" as="array(*)"/>
       <xsl:param name="base" as="map(*)"/>
       <xsl:sequence select="sum((
-          if ($cell?bold) then $weight-bold else 0,
-          if ($cell?italic) then $weight-italic else 0,
-          if ($cell?colon) then $weight-colon else 0,
-          if ($cell?indent lt $base?indent) then $weight-indent else 0,
-          if ($base?row-classes-style and $cell?row-class ne $base?row-class) then $weight-class else 0,
-         if (f:is-header-class($cell?class) or f:is-header-class($cell?row-class)) then $weight-header-class else 0))"/>
+          if ($cell($c:bold)) then $weight-bold else 0,
+          if ($cell($c:italic)) then $weight-italic else 0,
+          if ($cell($c:colon)) then $weight-colon else 0,
+          if ($cell($c:indent) lt $base?indent) then $weight-indent else 0,
+          if ($base?row-classes-style and $cell($c:row-class) ne $base?row-class) then $weight-class else 0,
+         if (f:is-header-class($cell($c:class)) or f:is-header-class($cell($c:row-class))) then $weight-header-class else 0))"/>
     </xsl:function>
     <xsl:function name="fp:row-slots" as="map(*)*">
       <xsl:param name="context" as="map(*)"/>
@@ -337,7 +337,7 @@ _OLD = """<xsl:stylesheet version="3.0" xmlns:xsl="http://www.w3.org/1999/XSL/Tr
         <xsl:variable name="xs" as="xs:integer*"
             select="for $x in 0 to $n - 1 return $x[map:contains($values, $owners[$x + 1])]"/>
         <xsl:variable name="slot-values" as="xs:double*" select="for $x in $xs return
-            let $id := $owners[$x + 1], $cell := $cells($id), $type := $cell?type,
+            let $id := $owners[$x + 1], $cell := $cells($id), $type := $cell($c:type),
                 $distinct := f:distinct-score($cell, $column-usual[$x + 1])
             return ($values($id) + $distinct, $marks-of($id) + $distinct,
                     if ($type eq 'text') then f:rule-content-score($rules[$x + 1], $cell) else 0,
@@ -346,7 +346,7 @@ _OLD = """<xsl:stylesheet version="3.0" xmlns:xsl="http://www.w3.org/1999/XSL/Tr
         <xsl:sequence select="map {
             'index' : $y, 'wide' : $row?wide,
             'text' : exists($row?texts),
-            'spanned-from' : distinct-values($row?texts ! $cells(.)[?row lt $y] ! ?row),
+            'spanned-from' : distinct-values($row?texts ! $cells(.)[.($c:row) lt $y] ! .($c:row)),
             'x' : $xs,
             'format' : for $i in $slots return $slot-values[4 * $i + 1],
             'marks' : for $i in $slots return $slot-values[4 * $i + 2],
@@ -364,13 +364,13 @@ _OLD = """<xsl:stylesheet version="3.0" xmlns:xsl="http://www.w3.org/1999/XSL/Tr
       <xsl:variable name="bands" as="map(xs:integer, xs:boolean)" select="if (not($context?painted)) then map {}
           else fp:bands($model, 0 to $model?cols - 1,
                         function($x) { f:column-ids($model, $x, $rows)[map:contains($context?values, .)] },
-                        function($id, $x) { $context?row-usual(f:model-cell($model, $id)?row) }, false())"/>
+                        function($id, $x) { $context?row-usual(f:model-cell($model, $id)($c:row)) }, false())"/>
       <xsl:variable name="owner" as="array(*)" select="$model?owner"/>
       <xsl:for-each select="0 to $model?cols - 1">
         <xsl:variable name="x" as="xs:integer" select="."/>
         <xsl:variable name="slots" as="xs:double*" select="for $y in $rows return
             $owner($y + 1)($x + 1)[map:contains($context?values, .)] ! f:model-cell($model, .)
-            ! (max(($context?values(?id), $context?marks(?id))) + f:distinct-score(., $context?row-usual($y)))"/>
+            ! (max(($context?values(.($c:id)), $context?marks(.($c:id)))) + f:distinct-score(., $context?row-usual($y)))"/>
         <xsl:variable name="band" as="xs:double" select="if (map:contains($bands, $x)) then $weight-band else 0"/>
         <xsl:sequence select="
             if (exists($slots)) then map { 'index' : $x, 'wide' : false(), 'text' : true(),
@@ -386,15 +386,15 @@ _OLD = """<xsl:stylesheet version="3.0" xmlns:xsl="http://www.w3.org/1999/XSL/Tr
           select="($k to $model?rows - 1)[f:is-wide-row($model, .) or f:is-blank-row($model, .)]"/>
       <xsl:variable name="rows" as="xs:integer*" select="($k to $model?rows - 1)[not(. = $breaks)]"/>
       <xsl:variable name="keys" as="xs:string*" select="
-         for $y in $rows return fp:key-value($model, $y) ! (count($breaks[. lt $y]) || ' ' || normalize-space(?text))"/>
+         for $y in $rows return fp:key-value($model, $y) ! (count($breaks[. lt $y]) || ' ' || normalize-space(.($c:text)))"/>
       <xsl:sequence select="count($keys) ge $least and count($keys) * 2 ge count($rows)
           and (every $y in $rows satisfies count(f:model-row($model, $y)?contents) le 2)
           and count(distinct-values($keys)) eq count($keys)"/>
     </xsl:function>
   <xsl:function name="fp:base" as="map(*)">
       <xsl:param name="model" as="map(*)"/>
-      <xsl:param name="scored" as="map(*)*"/>
-      <xsl:variable name="sizes" as="xs:string*" select="$scored ! ?font-size ! string(.)"/>
+      <xsl:param name="scored" as="array(*)*"/>
+      <xsl:variable name="sizes" as="xs:string*" select="$scored ! .($c:font-size) ! string(.)"/>
       <xsl:variable name="row-classes" as="xs:string*"
           select="(0 to $model?rows - 1)[exists(f:model-row($model, .)?texts)] ! f:model-row($model, .)?class"/>
       <xsl:variable name="table-size" as="xs:double?"
@@ -403,13 +403,13 @@ _OLD = """<xsl:stylesheet version="3.0" xmlns:xsl="http://www.w3.org/1999/XSL/Tr
           'font-size' : (f:mode($sizes) ! xs:double(.), $table-size, 16.0e0)[1],
           'row-class' : (f:mode($row-classes), '')[1],
           'row-classes-style' : f:mode-share($row-classes) ge 0.5,
-          'indent' : (f:mode($scored ! string(?indent)) ! xs:double(.), 0.0e0)[1]
+          'indent' : (f:mode($scored ! string(.($c:indent))) ! xs:double(.), 0.0e0)[1]
         }"/>
     </xsl:function>
   <xsl:function name="f:content-profile" as="map(xs:integer, map(*))">
       <xsl:param name="columns" as="array(*)"/>
       <xsl:sequence select="map:merge(for $x in 0 to array:size($columns) - 1 return
-          map { $x : fp:column-profile($columns($x + 1)[?type = ('numeric', 'text')]) })"/>
+          map { $x : fp:column-profile($columns($x + 1)[.($c:type) = ('numeric', 'text')]) })"/>
     </xsl:function>
   <xsl:template match="px:table" mode="m:annotate">
     <xsl:param name="result" as="map(*)" tunnel="yes"/>

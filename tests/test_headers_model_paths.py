@@ -1,7 +1,7 @@
 """The table model's cheaper per-cell and per-slot paths (headers/model.xsl, headers/annotate.xsl) against the
 paths they replace: the stage's output must be the same.
 
-The replaced paths are put back by a small stylesheet importing ``headers.xsl`` (import precedence): the cell map's
+The replaced paths are put back by a small stylesheet importing ``headers.xsl`` (import precedence): the cell record's
 tag (lower-case of every tag) and bold (a general comparison of the attribute), the test of a usual row in
 fp:row-owners (each slot's column compared with its position made a string), and the annotation of a row's slots
 (each slot's column read from its col attribute, not its position in a usual row; fp:count-less for every slot's
@@ -26,26 +26,26 @@ from .headers_helpers import stage_and_variant_outputs
 _OLD = """<xsl:stylesheet version="3.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform"
     xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:map="http://www.w3.org/2005/xpath-functions/map"
     xmlns:px="urn:pyxform" xmlns:m="urn:pyxform:mode" xmlns:f="urn:pyxform:function"
-    xmlns:fp="urn:pyxform:function:private" exclude-result-prefixes="#all">
+    xmlns:fp="urn:pyxform:function:private" xmlns:c="urn:pyxform:cell" exclude-result-prefixes="#all">
   <xsl:import href="HEADERS"/>
-  <xsl:function name="fp:model-cell" as="map(*)">
+  <xsl:function name="fp:model-cell" as="array(*)">
     <xsl:param name="cell" as="element(px:cell)"/>
     <xsl:variable name="text" as="xs:string" select="string($cell/px:text)"/>
     <xsl:variable name="blank" as="xs:boolean" select="f:is-blank($text)"/>
-    <xsl:map>
-      <xsl:map-entry key="'id'" select="string($cell/@id)"/>
-      <xsl:map-entry key="'row'" select="xs:integer($cell/@row)"/>
-      <xsl:map-entry key="'col'" select="xs:integer($cell/@col)"/>
-      <xsl:map-entry key="'rowspan'" select="fp:span($cell/@rowspan)"/>
-      <xsl:map-entry key="'colspan'" select="fp:span($cell/@colspan)"/>
-      <xsl:map-entry key="'tag'" select="lower-case(string($cell/@tag))"/>
-      <xsl:map-entry key="'scope'" select="if (exists($cell/@scope)) then lower-case(normalize-space($cell/@scope)) else ''"/>
-      <xsl:map-entry key="'text'" select="$text"/>
-      <xsl:map-entry key="'blank'" select="$blank"/>
-      <xsl:map-entry key="'empty'" select="$blank and empty($cell/(px:image | px:table-ref | px:link))"/>
-      <xsl:map-entry key="'bold'" select="$cell/@bold = ('true', '1')"/>
-      <xsl:map-entry key="'element'" select="$cell"/>
-    </xsl:map>
+    <xsl:sequence select="[
+        (: $c:id :) string($cell/@id),
+        (: $c:row :) xs:integer($cell/@row),
+        (: $c:col :) xs:integer($cell/@col),
+        (: $c:rowspan :) fp:span($cell/@rowspan),
+        (: $c:colspan :) fp:span($cell/@colspan),
+        (: $c:tag :) lower-case(string($cell/@tag)),
+        (: $c:scope :) if (exists($cell/@scope)) then lower-case(normalize-space($cell/@scope)) else '',
+        (: $c:text :) $text,
+        (: $c:blank :) $blank,
+        (: $c:empty :) $blank and empty($cell/(px:image | px:table-ref | px:link)),
+        (: $c:bold :) $cell/@bold = ('true', '1'),
+        (: $c:element :) $cell
+      ]"/>
   </xsl:function>
   <xsl:function name="fp:row-owners" as="xs:string*">
     <xsl:param name="row" as="element(px:row)"/>
@@ -93,7 +93,7 @@ _OLD = """<xsl:stylesheet version="3.0" xmlns:xsl="http://www.w3.org/1999/XSL/Tr
                 <xsl:variable name="x" as="xs:double" select="number(@col)"/>
                 <xsl:variable name="id" as="xs:string" select="
                     if ($x ne floor($x) or $x lt 0 or $x ge $n) then '' else $owners(xs:integer($x) + 1)"/>
-                <xsl:variable name="cell" as="map(*)?" select="
+                <xsl:variable name="cell" as="array(*)?" select="
                     if ($id ne '' and $roles($id) = ('data', 'empty')) then $cells($id) else ()"/>
                 <xsl:variable name="headers" as="xs:string*" select="
                     if (empty($cell)) then ()
@@ -101,9 +101,9 @@ _OLD = """<xsl:stylesheet version="3.0" xmlns:xsl="http://www.w3.org/1999/XSL/Tr
                     else if ($markup and fp:has-headers($cell))
                     then f:slot-header-texts($assignment, $row - 1, xs:integer($x))
                     else (if (empty($row-firsts)) then $row-text
-                          else $row-texts(1 + fp:count-less($row-firsts, $cell?col)),
+                          else $row-texts(1 + fp:count-less($row-firsts, $cell($c:col))),
                           $column-texts(xs:integer($x) + 1)(1 + fp:count-less($column-firsts(xs:integer($x) + 1),
-                                                                              $cell?row)))"/>
+                                                                              $cell($c:row))))"/>
                 <xsl:copy>
                   <xsl:copy-of select="@* except (@row-headers, @column-headers)"/>
                   <xsl:if test="exists($headers)">

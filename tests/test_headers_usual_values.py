@@ -15,6 +15,7 @@ from .headers_helpers import stage_and_variant
 
 _STYLESHEET = """<xsl:stylesheet version="3.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform"
     xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:map="http://www.w3.org/2005/xpath-functions/map"
+    xmlns:array="http://www.w3.org/2005/xpath-functions/array" xmlns:c="urn:pyxform:cell"
     xmlns:f="urn:pyxform:function" xmlns:fp="urn:pyxform:function:private" exclude-result-prefixes="#all">
   <xsl:import href="HEADERS"/>
   <xsl:function name="fp:old-mode" as="xs:string?">
@@ -70,7 +71,11 @@ _STYLESHEET = """<xsl:stylesheet version="3.0" xmlns:xsl="http://www.w3.org/1999
         <xsl:variable name="cells" as="map(*)*" select="c ! map { 'face' : string(@face), 'color' : string(@color),
             'background' : string(@background), 'class' : string(@class),
             'look' : f:look(string(@face), string(@color), string(@background), string(@class)) }"/>
-        <usual new="{serialize(fp:usual($cells), map { 'method' : 'adaptive' })}"
+        <!-- the same cells as the model's records (fp:usual reads those): the members it reads set by name -->
+        <xsl:variable name="records" as="array(*)*" select="$cells ! (
+            array:join((1 to $c:row-class) ! [()]) => array:put($c:face, ?face) => array:put($c:color, ?color)
+            => array:put($c:background, ?background) => array:put($c:class, ?class) => array:put($c:look, ?look))"/>
+        <usual new="{serialize(fp:usual($records), map { 'method' : 'adaptive' })}"
                old="{serialize(fp:old-usual($cells), map { 'method' : 'adaptive' })}"/>
       </xsl:for-each>
     </r>

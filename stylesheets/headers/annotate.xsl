@@ -16,6 +16,7 @@
     xmlns:px="urn:pyxform"
     xmlns:f="urn:pyxform:function"
     xmlns:fp="urn:pyxform:function:private"
+    xmlns:c="urn:pyxform:cell"
     xmlns:m="urn:pyxform:mode"
     exclude-result-prefixes="#all"
     expand-text="yes">
@@ -122,7 +123,7 @@
                 <xsl:variable name="x" as="xs:integer" select="position()"/>
                 <xsl:variable name="id" as="xs:string" select="$owners($x)"/>
                 <!-- (row headers, column headers); in a headerless table every cell is a data or empty cell, so
-                     that no role is looked up; the cell map is looked up only where a headers attribute or a line's
+                     that no role is looked up; the cell record is looked up only where a headers attribute or a line's
                      header blocks need it -->
                 <xsl:variable name="headers" as="xs:string*" select="
                     if ($id eq '') then ()
@@ -132,12 +133,12 @@
                     else if ($markup and fp:has-headers($cells($id)))
                     then f:slot-header-texts($assignment, $row - 1, $x - 1)
                     else (if (empty($row-firsts)) then $row-text
-                          else $row-texts(1 + fp:count-less($row-firsts, $cells($id)?col)),
+                          else $row-texts(1 + fp:count-less($row-firsts, $cells($id)($c:col))),
                           let $firsts := $column-firsts($x)
                           return $column-texts($x)(
                               if (empty($firsts)) then 1
-                              else if (empty(tail($firsts))) then (if ($firsts lt $cells($id)?row) then 2 else 1)
-                              else 1 + fp:count-less($firsts, $cells($id)?row)))"/>
+                              else if (empty(tail($firsts))) then (if ($firsts lt $cells($id)($c:row)) then 2 else 1)
+                              else 1 + fp:count-less($firsts, $cells($id)($c:row))))"/>
                 <xsl:copy>
                   <xsl:copy-of select="@* except (@row-headers, @column-headers)"/>
                   <xsl:if test="exists($headers)">
@@ -155,7 +156,7 @@
                     <xsl:variable name="x" as="xs:double" select="number(@col)"/>
                     <xsl:variable name="id" as="xs:string" select="
                         if ($x ne floor($x) or $x lt 0 or $x ge $n) then '' else $owners(xs:integer($x) + 1)"/>
-                    <xsl:variable name="cell" as="map(*)?" select="
+                    <xsl:variable name="cell" as="array(*)?" select="
                         if ($id eq '') then ()
                         else let $role := $roles($id) return
                              if ($role eq 'data' or $role eq 'empty') then $cells($id) else ()"/>
@@ -167,13 +168,13 @@
                         else if ($markup and fp:has-headers($cell))
                         then f:slot-header-texts($assignment, $row - 1, xs:integer($x))
                         else (if (empty($row-firsts)) then $row-text
-                              else $row-texts(1 + fp:count-less($row-firsts, $cell?col)),
+                              else $row-texts(1 + fp:count-less($row-firsts, $cell($c:col))),
                               let $column := xs:integer($x) + 1,
                                   $firsts := $column-firsts($column)
                               return $column-texts($column)(
                                   if (empty($firsts)) then 1
-                                  else if (empty(tail($firsts))) then (if ($firsts lt $cell?row) then 2 else 1)
-                                  else 1 + fp:count-less($firsts, $cell?row)))"/>
+                                  else if (empty(tail($firsts))) then (if ($firsts lt $cell($c:row)) then 2 else 1)
+                                  else 1 + fp:count-less($firsts, $cell($c:row))))"/>
                     <xsl:copy>
                       <xsl:copy-of select="@* except (@row-headers, @column-headers)"/>
                       <xsl:if test="exists($headers)">

@@ -30,6 +30,7 @@
     xmlns:px="urn:pyxform"
     xmlns:f="urn:pyxform:function"
     xmlns:fp="urn:pyxform:function:private"
+    xmlns:c="urn:pyxform:cell"
     exclude-result-prefixes="#all"
     expand-text="yes">
 
@@ -94,7 +95,7 @@
     <!-- rows that a data cell covers -->
     <xsl:variable name="row-has-data" as="xs:boolean*" select="for $y in 0 to $m - 1 return
         some $id in $model?row($y + 1)?ids satisfies $roles($id) = ('data', 'empty')"/>
-    <xsl:variable name="headers" as="map(*)*"
+    <xsl:variable name="headers" as="array(*)*"
         select="let $cells := $model?cells return $model?ids[$roles(.) eq 'header'] ! $cells(.)"/>
     <!-- column header / row header, per the WHATWG definitions (scope only with markup), except that a header cell
          in the auto state that is not a column header is a row header whatever the other cells of its columns are:
@@ -103,15 +104,15 @@
          nothing; a th in a row of td is a row header as accessibility APIs map it (role rowheader) and as the
          authors of such tables mean it -->
     <xsl:variable name="column-header" as="map(xs:string, xs:boolean)" select="map:merge($headers ! map {
-        ?id : (let $scope := if ($markup and ?tag eq 'th') then ?scope else '' return
+        .($c:id) : (let $scope := if ($markup and .($c:tag) eq 'th') then .($c:scope) else '' return
                if ($scope eq 'col') then true()
                else if ($scope = ('row', 'rowgroup', 'colgroup')) then false()
-               else not(some $y in ?row to ?row + ?rowspan - 1 satisfies $row-has-data[$y + 1])) })"/>
+               else not(some $y in .($c:row) to .($c:row) + .($c:rowspan) - 1 satisfies $row-has-data[$y + 1])) })"/>
     <xsl:variable name="row-header" as="map(xs:string, xs:boolean)" select="map:merge($headers ! map {
-        ?id : (let $scope := if ($markup and ?tag eq 'th') then ?scope else '' return
+        .($c:id) : (let $scope := if ($markup and .($c:tag) eq 'th') then .($c:scope) else '' return
                if ($scope eq 'row') then true()
                else if ($scope = ('col', 'rowgroup', 'colgroup')) then false()
-               else not($column-header(?id))) })"/>
+               else not($column-header(.($c:id)))) })"/>
     <!-- the slots of the header cells (those they own, without overlaps), by column and by row, each an array
          [y, x, id] (a map per slot cost several times as much); the key of the overlap map is only made when the
          grid has overlaps -->
@@ -120,9 +121,9 @@
     <xsl:variable name="owner" as="array(*)" select="$model?owner"/>
     <xsl:variable name="header-slots" as="array(*)*" select="
         for $h in $headers,
-            $id in $h?id,
-            $y in $h?row to min(($h?row + $h?rowspan, $m)) - 1,
-            $x in $h?col to min(($h?col + $h?colspan, $n)) - 1
+            $id in $h($c:id),
+            $y in $h($c:row) to min(($h($c:row) + $h($c:rowspan), $m)) - 1,
+            $x in $h($c:col) to min(($h($c:col) + $h($c:colspan), $n)) - 1
         return if ($owner($y + 1)($x + 1) eq $id
                    and ($no-skip or not(map:contains($skip, $y || ':' || $x))))
                then [ $y, $x, $id ] else ()"/>
@@ -160,9 +161,9 @@
          depend only on its column and on how many of the column's header blocks lie above the cell; row headers
          likewise): array per line of arrays indexed by 1 + that number; a line without blocks finds nothing -->
     <xsl:variable name="column-order" as="function(xs:string) as xs:integer*"
-        select="function($id as xs:string) as xs:integer* { f:model-cell($model, $id) ! (?row, ?col) }"/>
+        select="function($id as xs:string) as xs:integer* { f:model-cell($model, $id) ! (.($c:row), .($c:col)) }"/>
     <xsl:variable name="row-order" as="function(xs:string) as xs:integer*"
-        select="function($id as xs:string) as xs:integer* { f:model-cell($model, $id) ! (?col, ?row) }"/>
+        select="function($id as xs:string) as xs:integer* { f:model-cell($model, $id) ! (.($c:col), .($c:row)) }"/>
     <xsl:variable name="column-lists" as="array(*)" select="array:join(for $x in 1 to $n return
         [ if (empty($column-blocks($x))) then [()]
           else fp:scan-lists($model, $column-blocks($x), true(), $column-header, $column-order) ])"/>
@@ -170,10 +171,10 @@
         [ if (empty($row-blocks($y))) then [()]
           else fp:scan-lists($model, $row-blocks($y), false(), $row-header, $row-order) ])"/>
     <!-- markup: row group headers by group, column group headers, first cell of each html id -->
-    <xsl:variable name="rowgroup-headers" as="map(*)*"
-        select="if ($markup) then $headers[?tag eq 'th' and ?scope eq 'rowgroup'] else ()"/>
-    <xsl:variable name="colgroup-headers" as="map(*)*"
-        select="if ($markup) then $headers[?tag eq 'th' and ?scope eq 'colgroup'] else ()"/>
+    <xsl:variable name="rowgroup-headers" as="array(*)*"
+        select="if ($markup) then $headers[.($c:tag) eq 'th' and .($c:scope) eq 'rowgroup'] else ()"/>
+    <xsl:variable name="colgroup-headers" as="array(*)*"
+        select="if ($markup) then $headers[.($c:tag) eq 'th' and .($c:scope) eq 'colgroup'] else ()"/>
     <xsl:variable name="by-html-id" as="map(xs:string, xs:string)" select="fp:by-html-id($model, $markup)"/>
     <!-- a table without section cells (most) has no runs: one empty run per row, without looking at the rows -->
     <xsl:variable name="sections" as="array(*)" select="if ($roles?* = 'section') then fp:section-runs($model, $roles)
@@ -199,8 +200,8 @@
     <xsl:param name="model" as="map(*)"/>
     <xsl:param name="markup" as="xs:boolean"/>
     <xsl:sequence select="if (not($markup) or empty($model?table/px:cell/@html-id)) then map {} else
-        map:merge($model?ids ! f:model-cell($model, .)[string(?element/@html-id) ne '']
-                    ! map { string(?element/@html-id) : ?id },
+        map:merge($model?ids ! f:model-cell($model, .)[string(.($c:element)/@html-id) ne '']
+                    ! map { string(.($c:element)/@html-id) : .($c:id) },
                   map { 'duplicates' : 'use-first' })"/>
   </xsl:function>
 
@@ -289,7 +290,7 @@
       <!-- one block (most lines): its eligible cells with content, no opaque header to compare with; the array built
            at once -->
       <xsl:when test="count($blocks) eq 1">
-        <xsl:sequence select="[ (), fp:sort(distinct-values($blocks?2[$eligible(.)][not($cells(.)?empty)]), $order) ]"/>
+        <xsl:sequence select="[ (), fp:sort(distinct-values($blocks?2[$eligible(.)][not($cells(.)($c:empty))]), $order) ]"/>
       </xsl:when>
       <xsl:otherwise>
         <xsl:variable name="lists" as="array(*)*">
@@ -299,7 +300,7 @@
             <xsl:variable name="added" as="map(*)">
               <xsl:map>
                 <xsl:for-each-group select="?2" group-by="let $c := f:model-cell($model, .) return
-                    if ($vertical) then $c?col || '+' || $c?colspan else $c?row || '+' || $c?rowspan">
+                    if ($vertical) then $c($c:col) || '+' || $c($c:colspan) else $c($c:row) || '+' || $c($c:rowspan)">
                   <xsl:map-entry key="current-grouping-key()" select="current-group()"/>
                 </xsl:for-each-group>
               </xsl:map>
@@ -307,7 +308,7 @@
             <xsl:variable name="now" as="map(*)" select="map:merge(($added, $latest),
                 map { 'duplicates' : 'use-first' })"/>
             <xsl:sequence select="[ fp:sort(distinct-values(map:for-each($now, function($extent, $ids) { $ids })
-                [$eligible(.)][not(f:model-cell($model, .)?empty)]), $order) ]"/>
+                [$eligible(.)][not(f:model-cell($model, .)($c:empty))]), $order) ]"/>
             <xsl:next-iteration>
               <xsl:with-param name="latest" select="$now"/>
             </xsl:next-iteration>
@@ -336,7 +337,7 @@
         <xsl:param name="previous" as="xs:boolean" select="false()"/>
         <xsl:variable name="y" as="xs:integer" select="."/>
         <xsl:variable name="section" as="xs:string?"
-            select="((f:model-row($model, $y)?texts)[$roles(.) eq 'section'][f:model-cell($model, .)?row eq $y])[1]"/>
+            select="((f:model-row($model, $y)?texts)[$roles(.) eq 'section'][f:model-cell($model, .)($c:row) eq $y])[1]"/>
         <xsl:choose>
           <xsl:when test="exists($section)">
             <xsl:sequence select="[()]"/>
@@ -396,12 +397,12 @@
     <xsl:variable name="id" as="xs:string" select="if ($y ge 0 and $y lt $model?rows and $x ge 0 and $x lt $model?cols)
                                                    then f:owner($model, $y, $x) else ''"/>
     <xsl:if test="$id ne '' and $assignment?roles($id) = ('data', 'empty')">
-      <xsl:variable name="cell" as="map(*)" select="f:model-cell($model, $id)"/>
+      <xsl:variable name="cell" as="array(*)" select="f:model-cell($model, $id)"/>
       <xsl:choose>
         <xsl:when test="$assignment?scans-alone and not($assignment?markup and fp:has-headers($cell))">
-          <xsl:sequence select="$assignment?row-texts($y + 1)(1 + fp:count-less($assignment?row-firsts($y + 1), $cell?col)),
+          <xsl:sequence select="$assignment?row-texts($y + 1)(1 + fp:count-less($assignment?row-firsts($y + 1), $cell($c:col))),
                                 $assignment?column-texts($x + 1)(1 + fp:count-less($assignment?column-firsts($x + 1),
-                                                                                   $cell?row))"/>
+                                                                                   $cell($c:row)))"/>
         </xsl:when>
         <xsl:otherwise>
           <xsl:variable name="headers" as="map(*)" select="fp:slot-headers($assignment, $cell, $y, $x)"/>
@@ -413,7 +414,7 @@
 
   <xsl:function name="fp:slot-headers" as="map(*)">
     <xsl:param name="context" as="map(*)"/>
-    <xsl:param name="cell" as="map(*)"/>
+    <xsl:param name="cell" as="array(*)"/>
     <xsl:param name="y" as="xs:integer"/>
     <xsl:param name="x" as="xs:integer"/>
     <xsl:choose>
@@ -421,51 +422,53 @@
         <!-- the headers attribute: the first cell of the table with each id; above the cell = column header -->
         <xsl:variable name="model" as="map(*)" select="$context?model"/>
         <xsl:variable name="listed" as="xs:string*" select="fp:keep($model, $cell,
-            tokenize(string($cell?element/@headers)) ! $context?by-html-id(.))"/>
+            tokenize(string($cell($c:element)/@headers)) ! $context?by-html-id(.))"/>
         <xsl:variable name="above" as="xs:string*" select="$listed[
-            let $h := f:model-cell($model, .) return $h?row + $h?rowspan le $cell?row
-              and not($h?col + $h?colspan le $cell?col and $h?scope eq 'row')]"/>
+            let $h := f:model-cell($model, .) return $h($c:row) + $h($c:rowspan) le $cell($c:row)
+              and not($h($c:col) + $h($c:colspan) le $cell($c:col) and $h($c:scope) eq 'row')]"/>
         <xsl:sequence select="map {
-            'col' : sort($above, (), function($id) { f:model-cell($model, $id) ! (?row, ?col) }),
-            'row' : sort($listed[not(. = $above)], (), function($id) { f:model-cell($model, $id) ! (?col, ?row) }) }"/>
+            'col' : sort($above, (), function($id) { f:model-cell($model, $id) ! (.($c:row), .($c:col)) }),
+            'row' : sort($listed[not(. = $above)], (), function($id) { f:model-cell($model, $id) ! (.($c:col), .($c:row)) }) }"/>
       </xsl:when>
       <xsl:otherwise>
         <!-- the scans' lists are sorted already and hold no empty cell, no section cell and not the data cell
              itself: only row and column group headers need merging -->
         <xsl:variable name="column-scan" as="xs:string*" select="$context?column-lists($x + 1)(1 +
-            fp:count-less($context?column-firsts($x + 1), $cell?row))"/>
+            fp:count-less($context?column-firsts($x + 1), $cell($c:row)))"/>
         <xsl:variable name="row-scan" as="xs:string*" select="$context?row-lists($y + 1)(1 +
-            fp:count-less($context?row-firsts($y + 1), $cell?col))"/>
+            fp:count-less($context?row-firsts($y + 1), $cell($c:col)))"/>
         <xsl:variable name="colgroup" as="xs:string*" select="$context?colgroup-headers[
-            ?col le $x and $x lt ?col + ?colspan and ?row le $y and ?row + ?rowspan le $cell?row] ! ?id"/>
+            .($c:col) le $x and $x lt .($c:col) + .($c:colspan) and .($c:row) le $y
+            and .($c:row) + .($c:rowspan) le $cell($c:row)] ! .($c:id)"/>
         <xsl:variable name="rowgroup" as="xs:string*" select="$context?rowgroup-headers[
-            string(?element/@group) eq string($cell?element/@group) and ?col le $x and ?row le $y] ! ?id"/>
+            string(.($c:element)/@group) eq string($cell($c:element)/@group) and .($c:col) le $x
+            and .($c:row) le $y] ! .($c:id)"/>
         <xsl:variable name="model" as="map(*)" select="$context?model"/>
         <xsl:sequence select="map {
             'col' : if (empty($colgroup)) then $column-scan
                     else sort(fp:keep($model, $cell, ($column-scan, $colgroup)), (),
-                              function($id) { f:model-cell($model, $id) ! (?row, ?col) }),
+                              function($id) { f:model-cell($model, $id) ! (.($c:row), .($c:col)) }),
             'row' : let $sections := $context?sections($y + 1) return
                     if (empty($rowgroup)) then ($sections, $row-scan)
                     else fp:keep($model, $cell, ($sections, sort(($rowgroup, $row-scan), (),
-                                                 function($id) { f:model-cell($model, $id) ! (?col, ?row) }))) }"/>
+                                                 function($id) { f:model-cell($model, $id) ! (.($c:col), .($c:row)) }))) }"/>
       </xsl:otherwise>
     </xsl:choose>
   </xsl:function>
 
-  <!-- True if the cell (cell map) has a headers attribute with at least one id (HTML: the ids of its header cells). -->
+  <!-- True if the cell (cell record) has a headers attribute with at least one id (HTML: the ids of its header cells). -->
   <xsl:function name="fp:has-headers" as="xs:boolean">
-    <xsl:param name="cell" as="map(*)"/>
-    <xsl:variable name="element" as="element()" select="$cell?element"/>
+    <xsl:param name="cell" as="array(*)"/>
+    <xsl:variable name="element" as="element()" select="$cell($c:element)"/>
     <xsl:sequence select="exists($element/@headers) and exists(tokenize(string($element/@headers)))"/>
   </xsl:function>
 
   <!-- Header cell ids without empty cells, the data cell itself and repeats (first occurrence kept). -->
   <xsl:function name="fp:keep" as="xs:string*">
     <xsl:param name="model" as="map(*)"/>
-    <xsl:param name="cell" as="map(*)"/>
+    <xsl:param name="cell" as="array(*)"/>
     <xsl:param name="ids" as="xs:string*"/>
-    <xsl:sequence select="distinct-values($ids[not(f:model-cell($model, .)?empty)][. ne $cell?id])"/>
+    <xsl:sequence select="distinct-values($ids[not(f:model-cell($model, .)($c:empty))][. ne $cell($c:id)])"/>
   </xsl:function>
 
 </xsl:stylesheet>

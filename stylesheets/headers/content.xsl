@@ -28,6 +28,7 @@
     xmlns:array="http://www.w3.org/2005/xpath-functions/array"
     xmlns:f="urn:pyxform:function"
     xmlns:fp="urn:pyxform:function:private"
+    xmlns:c="urn:pyxform:cell"
     exclude-result-prefixes="#all"
     expand-text="yes">
 
@@ -46,7 +47,7 @@
     <xsl:param name="others" as="xs:boolean"/>
     <xsl:map>
       <xsl:for-each select="0 to array:size($columns) - 1">
-        <xsl:map-entry key="." select="fp:column-profile($columns(. + 1)[?type = ('numeric', 'text')], $others)"/>
+        <xsl:map-entry key="." select="fp:column-profile($columns(. + 1)[.($c:type) = ('numeric', 'text')], $others)"/>
       </xsl:for-each>
     </xsl:map>
   </xsl:function>
@@ -57,17 +58,17 @@
        of the column has the shape decide its score (fp:rule-score 2; a column of numbers, most data columns, has no
        shape test): one of its reference cells, or, with $others, another. -->
   <xsl:function name="fp:column-profile" as="map(*)">
-    <xsl:param name="cells" as="map(*)*"/>
+    <xsl:param name="cells" as="array(*)*"/>
     <xsl:param name="others" as="xs:boolean"/>
-    <xsl:variable name="texts" as="map(*)*" select="$cells[?type eq 'text']"/>
+    <xsl:variable name="texts" as="array(*)*" select="$cells[.($c:type) eq 'text']"/>
     <xsl:variable name="count" as="xs:integer" select="count($cells)"/>
-    <xsl:variable name="numeric" as="xs:integer" select="count($cells[?type eq 'numeric'])"/>
+    <xsl:variable name="numeric" as="xs:integer" select="count($cells[.($c:type) eq 'numeric'])"/>
     <xsl:variable name="text" as="xs:integer" select="count($texts)"/>
     <xsl:map>
       <xsl:map-entry key="'members'">
         <xsl:map>
           <xsl:for-each select="$cells">
-            <xsl:map-entry key="?id" select="true()"/>
+            <xsl:map-entry key=".($c:id)" select="true()"/>
           </xsl:for-each>
         </xsl:map>
       </xsl:map-entry>
@@ -76,12 +77,12 @@
       <xsl:map-entry key="'text'" select="$text"/>
       <xsl:if test="fp:rule-score($count - 1, $numeric, $text - 1) eq 2
                     or ($others and fp:rule-score($count, $numeric, $text) eq 2)">
-        <xsl:variable name="lengths" as="xs:integer*" select="sort($texts ! ?length)"/>
-        <xsl:map-entry key="'cjk'" select="count($texts[?script eq 'cjk'])"/>
-        <xsl:map-entry key="'latin'" select="count($texts[?script eq 'latin'])"/>
-        <xsl:map-entry key="'scripted'" select="count($texts[?script = ('cjk', 'latin', 'other')])"/>
-        <xsl:map-entry key="'upper'" select="count($texts[?case eq 'upper'])"/>
-        <xsl:map-entry key="'lower'" select="count($texts[?case eq 'lower'])"/>
+        <xsl:variable name="lengths" as="xs:integer*" select="sort($texts ! .($c:length))"/>
+        <xsl:map-entry key="'cjk'" select="count($texts[.($c:script) eq 'cjk'])"/>
+        <xsl:map-entry key="'latin'" select="count($texts[.($c:script) eq 'latin'])"/>
+        <xsl:map-entry key="'scripted'" select="count($texts[.($c:script) = ('cjk', 'latin', 'other')])"/>
+        <xsl:map-entry key="'upper'" select="count($texts[.($c:case) eq 'upper'])"/>
+        <xsl:map-entry key="'lower'" select="count($texts[.($c:case) eq 'lower'])"/>
         <xsl:map-entry key="'lengths'" select="array { $lengths }"/>
         <xsl:map-entry key="'first-index'" select="map:merge(
             for $i in 1 to count($lengths) return map { $lengths[$i] : $i }, map { 'duplicates' : 'use-first' })"/>
@@ -100,11 +101,11 @@
   <!-- The content score of a cell in column x (see the module comment). -->
   <xsl:function name="f:content-score" as="xs:double">
     <xsl:param name="profile" as="map(*)"/>
-    <xsl:param name="cell" as="map(*)"/>
+    <xsl:param name="cell" as="array(*)"/>
     <xsl:param name="x" as="xs:integer"/>
     <xsl:variable name="column" as="map(*)" select="$profile($x)"/>
-    <xsl:variable name="self" as="xs:boolean" select="map:contains($column?members, $cell?id)"/>
-    <xsl:variable name="is-text" as="xs:boolean" select="$cell?type eq 'text'"/>
+    <xsl:variable name="self" as="xs:boolean" select="map:contains($column?members, $cell($c:id))"/>
+    <xsl:variable name="is-text" as="xs:boolean" select="$cell($c:type) eq 'text'"/>
     <!-- counts over the others: the column less the cell itself -->
     <xsl:variable name="others" as="xs:integer" select="$column?count - (if ($self) then 1 else 0)"/>
     <xsl:variable name="numeric" as="xs:integer" select="$column?numeric"/>
@@ -177,13 +178,13 @@
   <!-- f:content-score of a cell in a column from the column's f:content-rule (the same value). -->
   <xsl:function name="f:rule-content-score" as="xs:double">
     <xsl:param name="rule" as="map(*)"/>
-    <xsl:param name="cell" as="map(*)"/>
+    <xsl:param name="cell" as="array(*)"/>
     <xsl:choose>
-      <xsl:when test="$cell?type ne 'text'">
+      <xsl:when test="$cell($c:type) ne 'text'">
         <xsl:sequence select="0"/>
       </xsl:when>
       <xsl:otherwise>
-        <xsl:variable name="self" as="xs:boolean" select="map:contains($rule?members, $cell?id)"/>
+        <xsl:variable name="self" as="xs:boolean" select="map:contains($rule?members, $cell($c:id))"/>
         <xsl:variable name="score" as="xs:integer" select="if ($self) then $rule?score-self else $rule?score-other"/>
         <xsl:sequence select="if ($score eq 0) then 0
                               else if ($score eq 1) then $weight-content-type
@@ -198,40 +199,40 @@
   <!-- fp:shape-differs of a reference cell of the column (self) from the column's f:content-rule. -->
   <xsl:function name="fp:rule-shape-differs" as="xs:boolean">
     <xsl:param name="rule" as="map(*)"/>
-    <xsl:param name="cell" as="map(*)"/>
-    <xsl:variable name="script" as="xs:string" select="$cell?script"/>
-    <xsl:variable name="length" as="xs:integer" select="$cell?length"/>
+    <xsl:param name="cell" as="array(*)"/>
+    <xsl:variable name="script" as="xs:string" select="$cell($c:script)"/>
+    <xsl:variable name="length" as="xs:integer" select="$cell($c:length)"/>
     <xsl:variable name="median" as="xs:double?" select="fp:median-without($rule?column, $length)"/>
     <xsl:sequence select="
         (if ($script eq 'cjk') then $rule?cjk-self else if ($script eq 'latin') then $rule?latin-self else false())
-        or ($cell?case eq 'upper' and $rule?upper-self)
+        or ($cell($c:case) eq 'upper' and $rule?upper-self)
         or (exists($median) and $length * $length-ratio le $median)"/>
   </xsl:function>
 
   <xsl:function name="fp:shape-differs" as="xs:boolean">
     <xsl:param name="column" as="map(*)"/>
-    <xsl:param name="cell" as="map(*)"/>
+    <xsl:param name="cell" as="array(*)"/>
     <xsl:param name="self" as="xs:boolean"/>
     <xsl:variable name="less" as="xs:integer" select="if ($self) then 1 else 0"/>
     <!-- script -->
     <xsl:variable name="scripted" as="xs:integer"
-        select="$column?scripted - (if ($cell?script = ('cjk', 'latin', 'other')) then $less else 0)"/>
+        select="$column?scripted - (if ($cell($c:script) = ('cjk', 'latin', 'other')) then $less else 0)"/>
     <xsl:variable name="same-script" as="xs:integer" select="
-        if ($cell?script eq 'cjk') then $column?cjk - $less
-        else if ($cell?script eq 'latin') then $column?latin - $less
+        if ($cell($c:script) eq 'cjk') then $column?cjk - $less
+        else if ($cell($c:script) eq 'latin') then $column?latin - $less
         else -1"/>
     <xsl:variable name="script-differs" as="xs:boolean" select="$same-script ge 0 and $scripted ge 1
         and ($scripted - $same-script) ge $typed-share * $scripted"/>
     <!-- initial case -->
     <xsl:variable name="lower" as="xs:integer" select="$column?lower"/>
     <xsl:variable name="cased" as="xs:integer"
-        select="$column?upper + $column?lower - (if ($cell?case = ('upper', 'lower')) then $less else 0)"/>
-    <xsl:variable name="case-differs" as="xs:boolean" select="$cell?case eq 'upper' and $cased ge 1
+        select="$column?upper + $column?lower - (if ($cell($c:case) = ('upper', 'lower')) then $less else 0)"/>
+    <xsl:variable name="case-differs" as="xs:boolean" select="$cell($c:case) eq 'upper' and $cased ge 1
         and $lower ge $typed-share * $cased"/>
     <!-- length: the median of the others' lengths -->
     <xsl:variable name="median" as="xs:double?"
-        select="fp:median-without($column, if ($self and $cell?type eq 'text') then $cell?length else ())"/>
-    <xsl:variable name="length-differs" as="xs:boolean" select="exists($median) and $cell?length * $length-ratio le $median"/>
+        select="fp:median-without($column, if ($self and $cell($c:type) eq 'text') then $cell($c:length) else ())"/>
+    <xsl:variable name="length-differs" as="xs:boolean" select="exists($median) and $cell($c:length) * $length-ratio le $median"/>
     <xsl:sequence select="$script-differs or $case-differs or $length-differs"/>
   </xsl:function>
 

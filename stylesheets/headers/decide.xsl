@@ -26,6 +26,7 @@
     xmlns:px="urn:pyxform"
     xmlns:f="urn:pyxform:function"
     xmlns:fp="urn:pyxform:function:private"
+    xmlns:c="urn:pyxform:cell"
     exclude-result-prefixes="#all"
     expand-text="yes">
 
@@ -73,7 +74,7 @@
     <xsl:param name="format-k" as="xs:integer"/>
     <xsl:variable name="k" as="xs:integer" select="min(($format-k, ($markup-k to $format-k - 1)[
         some $id in f:model-row($model, .)?texts satisfies
-          (let $c := f:model-cell($model, $id) return $c?tag eq 'th' and $c?scope eq 'row' and $c?row eq .)]))"/>
+          (let $c := f:model-cell($model, $id) return $c($c:tag) eq 'th' and $c($c:scope) eq 'row' and $c($c:row) eq .)]))"/>
     <!-- without the blank rows it ends with -->
     <xsl:sequence select="max(($markup-k, ($markup-k to $k - 1)[not(f:is-blank-row($model, .))] ! (. + 1)))"/>
   </xsl:function>

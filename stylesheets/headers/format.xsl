@@ -36,6 +36,7 @@
     xmlns:px="urn:pyxform"
     xmlns:f="urn:pyxform:function"
     xmlns:fp="urn:pyxform:function:private"
+    xmlns:c="urn:pyxform:cell"
     exclude-result-prefixes="#all"
     expand-text="yes">
 
@@ -43,23 +44,24 @@
     <xsl:param name="table-model" as="map(*)"/>
     <xsl:variable name="model" as="map(*)" select="f:with-features($table-model)"/>
     <xsl:variable name="n" as="xs:integer" select="$model?cols"/>
-    <xsl:variable name="scored" as="map(*)*" select="$model?ids ! f:model-cell($model, .)[not(?blank)]"/>
+    <xsl:variable name="scored" as="array(*)*" select="$model?ids ! f:model-cell($model, .)[not(.($c:blank))]"/>
     <xsl:variable name="base" as="map(*)" select="fp:base($model, $scored)"/>
     <!-- the marks a cell carries whatever its type size (its value without the size term), and its value: each
          cell's marks computed once, the usual size's level once per table -->
     <xsl:variable name="marks" as="map(xs:string, xs:double)"
-        select="map:merge($scored ! map { ?id : fp:marks-score(., $base) })"/>
+        select="map:merge($scored ! map { .($c:id) : fp:marks-score(., $base) })"/>
     <xsl:variable name="base-size" as="xs:double" select="$base?font-size"/>
     <xsl:variable name="base-level" as="xs:double" select="f:font-size-level($base-size)"/>
     <!-- a cell of the usual size (most cells) has a size term of 0 (its level less the same level): not computed -->
     <xsl:variable name="values" as="map(xs:string, xs:double)" select="map:merge($scored ! map {
-        ?id : $marks(?id) + (if (?font-size eq $base-size) then 0 else fp:size-score(?font-size, $base-level)) })"/>
+        .($c:id) : $marks(.($c:id)) + (if (.($c:font-size) eq $base-size) then 0
+                                      else fp:size-score(.($c:font-size), $base-level)) })"/>
     <!-- the cells with text of each column over the rows that are not wide, once for the content profile and the
          usual values -->
     <xsl:variable name="narrow-rows" as="xs:integer*"
         select="(0 to $model?rows - 1)[not(f:is-wide-row($model, .))]"/>
     <xsl:variable name="column-cells" as="array(*)" select="array:join(for $x in 0 to $n - 1 return
-        [ f:column-ids($model, $x, $narrow-rows) ! f:model-cell($model, .)[not(?blank)] ])"/>
+        [ f:column-ids($model, $x, $narrow-rows) ! f:model-cell($model, .)[not(.($c:blank))] ])"/>
     <!-- the shape counts for cells outside a column's reference cells only if some row is wide (fp:content-profile) -->
     <xsl:variable name="profile" as="map(xs:integer, map(*))"
         select="fp:content-profile($column-cells, count($narrow-rows) lt $model?rows)"/>
@@ -70,7 +72,7 @@
         return map { $y : fp:usual(f:model-row($model, $y)?texts ! f:model-cell($model, .)) })"/>
     <!-- a band is a line of cells with text that share a background (fp:bands): where no cell with text has one
          (most tables), there is no band, of rows or of columns, and fp:bands is not called -->
-    <xsl:variable name="painted" as="xs:boolean" select="some $cell in $scored satisfies $cell?background ne ''"/>
+    <xsl:variable name="painted" as="xs:boolean" select="some $cell in $scored satisfies $cell($c:background) ne ''"/>
     <xsl:variable name="row-bands" as="map(xs:integer, xs:boolean)" select="if (not($painted)) then map {}
         else fp:bands($model, $narrow-rows, function($y) { f:model-row($model, $y)?texts },
                       function($id, $x) { $column-usual($x) }, true())"/>
@@ -119,9 +121,9 @@
        and row class. -->
   <xsl:function name="fp:base" as="map(*)">
     <xsl:param name="model" as="map(*)"/>
-    <xsl:param name="scored" as="map(*)*"/>
-    <xsl:variable name="sizes" as="xs:double*" select="$scored ! ?font-size"/>
-    <xsl:variable name="indents" as="xs:double*" select="$scored ! ?indent"/>
+    <xsl:param name="scored" as="array(*)*"/>
+    <xsl:variable name="sizes" as="xs:double*" select="$scored ! .($c:font-size)"/>
+    <xsl:variable name="indents" as="xs:double*" select="$scored ! .($c:indent)"/>
     <!-- row classes of the rows with text: styling if one value covers at least half of them (zebra stripes, a
          body class); identifiers otherwise (a class per row, as "product-row-price") -->
     <xsl:variable name="row-classes" as="xs:string*"
@@ -144,25 +146,25 @@
        one's values, without the four fp:usual-value scans; one or two cells (the rows of a two-column table) have
        the last one's values, as f:mode gives them (a tie goes to the value that first occurs last). -->
   <xsl:function name="fp:usual" as="map(*)">
-    <xsl:param name="cells" as="map(*)*"/>
-    <xsl:variable name="first" as="map(*)?" select="$cells[1]"/>
+    <xsl:param name="cells" as="array(*)*"/>
+    <xsl:variable name="first" as="array(*)?" select="$cells[1]"/>
     <xsl:variable name="count" as="xs:integer" select="count($cells)"/>
     <xsl:choose>
-      <xsl:when test="$count eq 1 or $count eq 2 or (exists($first) and (every $cell in $cells satisfies $cell?look eq $first?look))">
-        <xsl:variable name="cell" as="map(*)" select="if ($count le 2) then $cells[$count] else $first"/>
+      <xsl:when test="$count eq 1 or $count eq 2 or (exists($first) and (every $cell in $cells satisfies $cell($c:look) eq $first($c:look)))">
+        <xsl:variable name="cell" as="array(*)" select="if ($count le 2) then $cells[$count] else $first"/>
         <xsl:sequence select="map {
-            'face' : $cell?face,
-            'color' : $cell?color,
-            'background' : $cell?background,
-            'class' : $cell?class,
-            'look' : $cell?look
+            'face' : $cell($c:face),
+            'color' : $cell($c:color),
+            'background' : $cell($c:background),
+            'class' : $cell($c:class),
+            'look' : $cell($c:look)
           }"/>
       </xsl:when>
       <xsl:otherwise>
-        <xsl:variable name="face" as="xs:string" select="fp:usual-value($cells ! ?face)"/>
-        <xsl:variable name="color" as="xs:string" select="fp:usual-value($cells ! ?color)"/>
-        <xsl:variable name="background" as="xs:string" select="fp:usual-value($cells ! ?background)"/>
-        <xsl:variable name="class" as="xs:string" select="fp:usual-value($cells ! ?class)"/>
+        <xsl:variable name="face" as="xs:string" select="fp:usual-value($cells ! .($c:face))"/>
+        <xsl:variable name="color" as="xs:string" select="fp:usual-value($cells ! .($c:color))"/>
+        <xsl:variable name="background" as="xs:string" select="fp:usual-value($cells ! .($c:background))"/>
+        <xsl:variable name="class" as="xs:string" select="fp:usual-value($cells ! .($c:class))"/>
         <xsl:sequence select="map {
             'face' : $face,
             'color' : $color,
@@ -190,23 +192,23 @@
        is mostly links is the page's colour of links, in data cells as much as in headers: it does not count. A cell
        that looks as the usual values (f:look: most cells) scores 0 by one comparison (this runs for every slot). -->
   <xsl:function name="f:distinct-score" as="xs:double">
-    <xsl:param name="cell" as="map(*)"/>
+    <xsl:param name="cell" as="array(*)"/>
     <xsl:param name="usual" as="map(*)"/>
-    <xsl:sequence select="if ($cell?look eq $usual?look) then 0 else sum((
-        if ($cell?face ne $usual?face) then $weight-face else 0,
-        if ($cell?color ne $usual?color and not($cell?link-coloured)) then $weight-color else 0,
-        if ($cell?background ne $usual?background) then $weight-background else 0,
-        if ($cell?class ne $usual?class) then $weight-class else 0))"/>
+    <xsl:sequence select="if ($cell($c:look) eq $usual?look) then 0 else sum((
+        if ($cell($c:face) ne $usual?face) then $weight-face else 0,
+        if ($cell($c:color) ne $usual?color and not($cell($c:link-coloured))) then $weight-color else 0,
+        if ($cell($c:background) ne $usual?background) then $weight-background else 0,
+        if ($cell($c:class) ne $usual?class) then $weight-class else 0))"/>
   </xsl:function>
 
   <!-- The feature value of a cell with text without the features relative to its line (see the module comment;
        weights in params.xsl): size, bold, italic, colon, indentation, a header class, and a row class that differs
        from the table's usual one. -->
   <xsl:function name="f:format-score" as="xs:double">
-    <xsl:param name="cell" as="map(*)"/>
+    <xsl:param name="cell" as="array(*)"/>
     <xsl:param name="base" as="map(*)"/>
     <xsl:sequence select="fp:marks-score($cell, $base)
-                          + fp:size-score($cell?font-size, f:font-size-level($base?font-size))"/>
+                          + fp:size-score($cell($c:font-size), f:font-size-level($base?font-size))"/>
   </xsl:function>
 
   <!-- The size term of f:format-score for a cell of font size $font-size (px; none if unknown: 0) in a table whose
@@ -222,16 +224,16 @@
 
   <!-- f:format-score without the size term: the marks a cell carries whatever its type size. -->
   <xsl:function name="fp:marks-score" as="xs:double">
-    <xsl:param name="cell" as="map(*)"/>
+    <xsl:param name="cell" as="array(*)"/>
     <xsl:param name="base" as="map(*)"/>
     <xsl:sequence select="sum((
-        if ($cell?bold) then $weight-bold else 0,
-        if ($cell?italic) then $weight-italic else 0,
-        if ($cell?colon) then $weight-colon else 0,
-        if ($cell?indent lt $base?indent) then $weight-indent else 0,
-        if ($base?row-classes-style and $cell?row-class ne $base?row-class) then $weight-class else 0,
-        if (($cell?class ne '' and f:is-header-class($cell?class))
-            or ($cell?row-class ne '' and f:is-header-class($cell?row-class))) then $weight-header-class else 0))"/>
+        if ($cell($c:bold)) then $weight-bold else 0,
+        if ($cell($c:italic)) then $weight-italic else 0,
+        if ($cell($c:colon)) then $weight-colon else 0,
+        if ($cell($c:indent) lt $base?indent) then $weight-indent else 0,
+        if ($base?row-classes-style and $cell($c:row-class) ne $base?row-class) then $weight-class else 0,
+        if (($cell($c:class) ne '' and f:is-header-class($cell($c:class)))
+            or ($cell($c:row-class) ne '' and f:is-header-class($cell($c:row-class)))) then $weight-header-class else 0))"/>
   </xsl:function>
 
   <!-- The size term: the paper's signed (n - k0), or its absolute value with $size-difference = 'absolute'. -->
@@ -270,9 +272,9 @@
       <!-- one pass over the slots: four values per slot, the format value, the marks (each with the distinct score),
            the content score and the typed code, read back by position below -->
       <xsl:variable name="slot-values" as="xs:double*" select="for $x in $xs return
-          let $id := $owners[$x + 1], $cell := $cells($id), $type := $cell?type,
+          let $id := $owners[$x + 1], $cell := $cells($id), $type := $cell($c:type),
               $usual := $column-usual[$x + 1],
-              $distinct := if ($cell?look eq $usual?look) then 0 else f:distinct-score($cell, $usual)
+              $distinct := if ($cell($c:look) eq $usual?look) then 0 else f:distinct-score($cell, $usual)
           return ($values($id) + $distinct, $marks-of($id) + $distinct,
                   if ($type eq 'text') then f:rule-content-score($rules[$x + 1], $cell) else 0,
                   if (not($numeric[$x + 1])) then 0 else if ($type eq 'numeric') then 2 else 1)"/>
@@ -280,7 +282,7 @@
       <xsl:sequence select="map {
           'index' : $y, 'wide' : $row?wide,
           'text' : exists($row?texts),
-          'spanned-from' : distinct-values($row?texts ! $cells(.)[?row lt $y] ! ?row),
+          'spanned-from' : distinct-values($row?texts ! $cells(.)[.($c:row) lt $y] ! .($c:row)),
           'x' : $xs,
           'format' : for $i in $slots return $slot-values[4 * $i + 1],
           'marks' : for $i in $slots return $slot-values[4 * $i + 2],
@@ -333,7 +335,7 @@
     <xsl:variable name="bands" as="map(xs:integer, xs:boolean)" select="if (not($context?painted)) then map {}
         else fp:bands($model, 0 to $model?cols - 1,
                       function($x) { f:column-ids($model, $x, $rows)[map:contains($context?values, .)] },
-                      function($id, $x) { $context?row-usual(f:model-cell($model, $id)?row) }, false())"/>
+                      function($id, $x) { $context?row-usual(f:model-cell($model, $id)($c:row)) }, false())"/>
     <xsl:variable name="owner" as="array(*)" select="$model?owner"/>
     <xsl:for-each select="0 to $model?cols - 1">
       <xsl:variable name="x" as="xs:integer" select="."/>
@@ -341,9 +343,9 @@
            its rows as one in the usual size does -->
       <xsl:variable name="slots" as="xs:double*" select="for $y in $rows return
           $owner($y + 1)($x + 1)[map:contains($context?values, .)] ! f:model-cell($model, .)
-          ! (max(($context?values(?id), $context?marks(?id)))
+          ! (max(($context?values(.($c:id)), $context?marks(.($c:id))))
              + (let $usual := $context?row-usual($y) return
-                if (?look eq $usual?look) then 0 else f:distinct-score(., $usual)))"/>
+                if (.($c:look) eq $usual?look) then 0 else f:distinct-score(., $usual)))"/>
       <xsl:variable name="band" as="xs:double" select="if (map:contains($bands, $x)) then $weight-band else 0"/>
       <xsl:sequence select="
           if (exists($slots)) then map { 'index' : $x, 'wide' : false(), 'text' : true(),
@@ -369,12 +371,12 @@
     <xsl:param name="rows" as="xs:boolean"/>
     <!-- the one background of each line whose cells with text share one -->
     <xsl:variable name="painted" as="map(*)*" select="for $line in $lines return
-        let $all := $ids($line) ! f:model-cell($model, .), $colour := fp:usual-value($all ! ?background),
-            $cells := $all[?background eq $colour]
+        let $all := $ids($line) ! f:model-cell($model, .), $colour := fp:usual-value($all ! .($c:background)),
+            $cells := $all[.($c:background) eq $colour]
         return map { 'line' : $line, 'background' : $colour, 'cells' : $cells }
                [$colour ne '' and count($cells) ge 2 and count($cells) ge $typed-share * count($all)]"/>
     <xsl:sequence select="map:merge(for $band in $painted return
-        let $differ := $band?cells[?background ne ($usual(?id, if ($rows) then ?col else ?row)?background, '')[1]]
+        let $differ := $band?cells[.($c:background) ne ($usual(.($c:id), if ($rows) then .($c:col) else .($c:row))?background, '')[1]]
         return if (count($differ) * 2 ge count($band?cells)
                    and count($painted[?background eq $band?background]) eq 1)
                then map { $band?line : true() } else ())"/>
@@ -393,7 +395,7 @@
     <xsl:param name="rows" as="xs:integer*"/>
     <xsl:sequence select="function($x as xs:integer) as xs:boolean {
         let $labels := $rows ! string-join(for $c in 0 to $x return
-                         (f:owner($model, ., $c)[. ne ''] ! f:model-cell($model, .)?text, '')[1], '&#9;')
+                         (f:owner($model, ., $c)[. ne ''] ! f:model-cell($model, .)($c:text), '')[1], '&#9;')
                        [normalize-space(translate(., '&#9;', ' ')) ne '']
         return $model?rows ge 2 and count($labels) * 2 ge count($rows)
                and count(distinct-values($labels)) * 2 ge count($labels) }"/>

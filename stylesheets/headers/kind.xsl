@@ -32,6 +32,7 @@
     xmlns:px="urn:pyxform"
     xmlns:f="urn:pyxform:function"
     xmlns:fp="urn:pyxform:function:private"
+    xmlns:c="urn:pyxform:cell"
     exclude-result-prefixes="#all"
     expand-text="yes">
 
@@ -40,14 +41,14 @@
     <xsl:param name="k" as="xs:integer"/>
     <xsl:param name="p" as="xs:integer"/>
     <xsl:param name="kinds" as="array(*)"/>
-    <!-- the cell maps as the values of the cells map, in any order (the tests below are empty, some): not a look-up
+    <!-- the cell records as the values of the cells map, in any order (the tests below are empty, some): not a look-up
          per id -->
-    <xsl:variable name="cells" as="map(*)*" select="$model?cells?*"/>
+    <xsl:variable name="cells" as="array(*)*" select="$model?cells?*"/>
     <xsl:variable name="titles-only" as="xs:boolean"
         select="every $y in 0 to $k - 1 satisfies (f:is-wide-row($model, $y) or f:is-blank-row($model, $y))"/>
     <xsl:sequence select="
-        if ($model?rows lt 2 or $model?cols lt 2 or empty($cells[not(?blank)][2])) then 'layout'
-        else if ($k + $p eq 0 and (some $c in $cells satisfies exists($c?element/px:table-ref))) then 'layout'
+        if ($model?rows lt 2 or $model?cols lt 2 or empty($cells[not(.($c:blank))][2])) then 'layout'
+        else if ($k + $p eq 0 and (some $c in $cells satisfies exists($c($c:element)/px:table-ref))) then 'layout'
         else if ($titles-only and $p le 1 and fp:is-entity($model, $k, 3 - $p)) then 'entity'
         else if (not($titles-only) and ($p ge 1 or fp:is-cross-tab($model, $k, $kinds))) then 'matrix'
         else 'relational'"/>
@@ -62,14 +63,14 @@
     <xsl:param name="kinds" as="array(*)"/>
     <xsl:variable name="data" as="xs:integer*" select="f:rows-of-kind($kinds, 'data')"/>
     <xsl:sequence select="$k ge 1 and $model?cols ge 3 and exists($data) and (every $x in 1 to $model?cols - 1 satisfies
-        fp:mostly-numeric(f:column-ids($model, $x, $data) ! f:model-cell($model, .)[not(?blank)]))"/>
+        fp:mostly-numeric(f:column-ids($model, $x, $data) ! f:model-cell($model, .)[not(.($c:blank))]))"/>
   </xsl:function>
 
-  <!-- True if at least one and at least three in four of the cells (cell maps with text) hold numbers: their
+  <!-- True if at least one and at least three in four of the cells (cell records with text) hold numbers: their
        content types are read in turn until either count decides (a column of numbers is answered after three
        quarters of its cells, a column of text after a quarter: each type costs the text's content tests). -->
   <xsl:function name="fp:mostly-numeric" as="xs:boolean">
-    <xsl:param name="cells" as="map(*)*"/>
+    <xsl:param name="cells" as="array(*)*"/>
     <xsl:variable name="total" as="xs:integer" select="count($cells)"/>
     <!-- numeric * 4 >= total * 3, that is numeric >= ceiling(3 * total / 4) -->
     <xsl:variable name="need" as="xs:integer" select="(3 * $total + 3) idiv 4"/>
@@ -78,7 +79,7 @@
       <xsl:param name="other" as="xs:integer" select="0"/>
       <!-- reached only without cells: with cells, one of the two counts decides before the last -->
       <xsl:on-completion select="false()"/>
-      <xsl:variable name="is-numeric" as="xs:boolean" select="(?type, f:content-type(?text))[1] eq 'numeric'"/>
+      <xsl:variable name="is-numeric" as="xs:boolean" select="f:cell-type(.) eq 'numeric'"/>
       <xsl:choose>
         <xsl:when test="$is-numeric and $numeric + 1 ge $need">
           <xsl:break select="true()"/>
@@ -106,7 +107,7 @@
     <xsl:variable name="rows" as="xs:integer*" select="($k to $model?rows - 1)[not(. = $breaks)]"/>
     <!-- each key as "RUN KEY": RUN the number of wide or blank rows above it (the group it is in) -->
     <xsl:variable name="keys" as="xs:string*" select="
-        for $y in $rows return fp:key-value($model, $y) ! (count($breaks[. lt $y]) || ' ' || normalize-space(?text))"/>
+        for $y in $rows return fp:key-value($model, $y) ! (count($breaks[. lt $y]) || ' ' || normalize-space(.($c:text)))"/>
     <!-- the rows' counts of cells first: a table with a row of more than two cells with content (most tables that
          get here: no header rows) is answered without the keys, whose content types cost -->
     <xsl:sequence select="(every $y in $rows satisfies count(f:model-row($model, $y)?contents) le 2)
@@ -117,15 +118,15 @@
   <!-- The key cell of row y if the row is a key-value row: two cells with content, the first anchored in column 0
        (and in the row), not spanning the table, its text no number; the second covering every other column or
        the second column of a two-column table. Else empty. -->
-  <xsl:function name="fp:key-value" as="map(*)?">
+  <xsl:function name="fp:key-value" as="array(*)?">
     <xsl:param name="model" as="map(*)"/>
     <xsl:param name="y" as="xs:integer"/>
-    <xsl:variable name="contents" as="map(*)*" select="f:model-row($model, $y)?contents ! f:model-cell($model, .)"/>
-    <xsl:variable name="key" as="map(*)?" select="$contents[1]"/>
-    <xsl:variable name="value" as="map(*)?" select="$contents[2]"/>
-    <xsl:sequence select="$key[count($contents) eq 2 and ?col eq 0 and ?colspan eq 1 and ?row eq $y
-        and not(?blank) and (?type, f:content-type(?text))[1] eq 'text'
-        and $value?col eq 1 and $value?col + $value?colspan ge $model?cols]"/>
+    <xsl:variable name="contents" as="array(*)*" select="f:model-row($model, $y)?contents ! f:model-cell($model, .)"/>
+    <xsl:variable name="key" as="array(*)?" select="$contents[1]"/>
+    <xsl:variable name="value" as="array(*)?" select="$contents[2]"/>
+    <xsl:sequence select="$key[count($contents) eq 2 and .($c:col) eq 0 and .($c:colspan) eq 1 and .($c:row) eq $y
+        and not(.($c:blank)) and f:cell-type(.) eq 'text'
+        and $value($c:col) eq 1 and $value($c:col) + $value($c:colspan) ge $model?cols]"/>
   </xsl:function>
 
 </xsl:stylesheet>

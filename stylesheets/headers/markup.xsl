@@ -30,6 +30,7 @@
     xmlns:array="http://www.w3.org/2005/xpath-functions/array"
     xmlns:f="urn:pyxform:function"
     xmlns:fp="urn:pyxform:function:private"
+    xmlns:c="urn:pyxform:cell"
     exclude-result-prefixes="#all"
     expand-text="yes">
 
@@ -38,20 +39,20 @@
     <xsl:variable name="k" as="xs:integer" select="fp:markup-header-rows($model)"/>
     <xsl:variable name="kinds" as="array(xs:string)" select="f:row-kinds($model, $k, true())"/>
     <xsl:variable name="p" as="xs:integer" select="f:markup-header-cols($model, $kinds)"/>
-    <!-- the cell maps as the values of the cells map, in any order (the tests below are some and count): not a
+    <!-- the cell records as the values of the cells map, in any order (the tests below are some and count): not a
          look-up per id -->
-    <xsl:variable name="cells" as="map(*)*" select="$model?cells?*"/>
+    <xsl:variable name="cells" as="array(*)*" select="$model?cells?*"/>
     <xsl:sequence select="map {
         'k' : $k,
         'p' : $p,
         'kinds' : $kinds,
         'usable' : ($k gt 0 or $p gt 0
-                    or (some $c in $cells satisfies ($c?tag eq 'th' and $c?scope eq 'rowgroup' and not($c?blank)
-                                                    and $kinds($c?row + 1) eq 'section')))
-                   and (some $c in $cells satisfies (not($c?empty) and $c?tag ne 'th')),
+                    or (some $c in $cells satisfies ($c($c:tag) eq 'th' and $c($c:scope) eq 'rowgroup' and not($c($c:blank))
+                                                    and $kinds($c($c:row) + 1) eq 'section')))
+                   and (some $c in $cells satisfies (not($c($c:empty)) and $c($c:tag) ne 'th')),
         'title-only' : $k gt 0 and (every $y in 0 to $k - 1 satisfies
                                       (f:is-wide-row($model, $y) or f:is-blank-row($model, $y))),
-        'th-cells' : count($cells[?tag eq 'th'])
+        'th-cells' : count($cells[.($c:tag) eq 'th'])
       }"/>
   </xsl:function>
 
@@ -65,13 +66,13 @@
     <xsl:param name="model" as="map(*)"/>
     <xsl:param name="y" as="xs:integer"/>
     <xsl:variable name="row" as="map(*)" select="f:model-row($model, $y)"/>
-    <xsl:variable name="texts" as="map(*)*" select="$row?texts ! f:model-cell($model, .)"/>
+    <xsl:variable name="texts" as="array(*)*" select="$row?texts ! f:model-cell($model, .)"/>
     <xsl:sequence select="
         if (empty($row?contents)) then 'blank'
         else if ($row?group-kind eq 'thead') then 'header'
         else if ($row?row-headed and not($row?wide)) then 'data'
-        else if (exists($texts) and (every $c in $texts satisfies $c?tag eq 'th')
-                 and (some $c in $texts satisfies not($c?scope = ('row', 'rowgroup')))) then 'header'
+        else if (exists($texts) and (every $c in $texts satisfies $c($c:tag) eq 'th')
+                 and (some $c in $texts satisfies not($c($c:scope) = ('row', 'rowgroup')))) then 'header'
         else if ($row?wide) then 'title'
         else 'data'"/>
   </xsl:function>
@@ -124,11 +125,11 @@
     <xsl:iterate select="0 to $model?cols - 2">
       <xsl:on-completion select="max((0, $model?cols - 1))"/>
       <xsl:variable name="x" as="xs:integer" select="."/>
-      <xsl:variable name="cells" as="map(*)*" select="f:column-ids($model, $x, $data-rows) ! f:model-cell($model, .)"/>
+      <xsl:variable name="cells" as="array(*)*" select="f:column-ids($model, $x, $data-rows) ! f:model-cell($model, .)"/>
       <xsl:choose>
         <xsl:when test="empty($data-rows)
-                        or (some $c in $cells satisfies ($c?tag ne 'th' and not($c?blank) and not($c?bold)))
-                        or count($cells[?tag eq 'th' and not(?blank)]) * 2 le count($cells[not(?blank)])">
+                        or (some $c in $cells satisfies ($c($c:tag) ne 'th' and not($c($c:blank)) and not($c($c:bold))))
+                        or count($cells[.($c:tag) eq 'th' and not(.($c:blank))]) * 2 le count($cells[not(.($c:blank))])">
           <xsl:break select="$x"/>
         </xsl:when>
         <xsl:otherwise>

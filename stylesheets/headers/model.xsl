@@ -5,7 +5,7 @@
     f:table-model($table) => map {
       'table'  : the px:table element,
       'rows'   : m,  'cols' : n,
-      'cells'  : map { cell id : cell map (below) },
+      'cells'  : map { cell id : cell record (an array, below) },
       'ids'    : cell ids in tree order,
       'owner'  : array of m arrays of n strings: the id of the cell covering slot (y, x), or '' if none,
       'row-elements' : the m px:row elements by index (the rows of 'owner' and 'row'),
@@ -18,13 +18,27 @@
                  cells as the row's headers, since a td shares their row) },
     }
 
-  A cell map holds the grid attributes (row, col, rowspan, colspan, tag, scope), the text (with blank, empty), bold,
-  and the px:cell element ('element'); the attributes that only the markup's rare cases read (group, html-id,
-  headers: assign.xsl) are read from the element where needed, since every entry of a map built once per cell costs
-  (~0.6 us to build and hold, against ~0.1 us an array member). The features that only the formatting method
-  reads (content type, script, case, length, colon; font size, italic, face, colours, indentation, classes) are
-  added for the cells with text by f:with-features($model) (f:cell-features): a cell map costs per entry, and the
-  content features cost regular expressions.
+  A cell record is an array, not a map: in this Saxon build a map costs ~2 K instructions an entry to build and
+  several times an array member's cost to read (a 12-entry map ~3 us to build against ~1.2 us for the array; a
+  look-up ~0.3 us against ~0.1 us). Its members are read by name, through the static variables $c:id .. $c:row-class
+  (namespace urn:pyxform:cell, declared below; measured: $cell($c:row) costs what $cell(2) does, ~30% less than an
+  accessor function call), never by a bare number:
+
+    $c:id       the cell id                     $c:text     the visible text (px:text)
+    $c:row      anchor row (an integer)         $c:blank    the text shows nothing (f:is-blank)
+    $c:col      anchor column                   $c:empty    blank, and no image, table-ref or link
+    $c:rowspan  rows spanned (fp:span)          $c:bold     bold
+    $c:colspan  columns spanned                 $c:element  the px:cell element
+    $c:tag      'td' or 'th' (another tag lower-cased)
+    $c:scope    the scope, lower-cased ('' if none)
+
+  The attributes that only the markup's rare cases read (group, html-id, headers: assign.xsl) are read from the
+  element where needed. The features that only the formatting method reads (content type, script, case, length,
+  colon; font size, italic, face, colours, indentation, classes: members $c:type .. $c:row-class, see
+  f:cell-features) are appended for the cells with text by f:with-features($model), which builds each such cell's
+  longer array in one constructor: a record costs per member, and the content features cost regular expressions.
+  A cell without text has no feature members (reading one is an error): f:cell-type gives the content type of any
+  cell record.
 
   No per-cell sibling scans: the owner grid is read once row by row; everything else is map look-ups.
 
@@ -41,9 +55,40 @@
     xmlns:px="urn:pyxform"
     xmlns:f="urn:pyxform:function"
     xmlns:fp="urn:pyxform:function:private"
+    xmlns:c="urn:pyxform:cell"
     xmlns:err="http://www.w3.org/2005/xqt-errors"
     exclude-result-prefixes="#all"
     expand-text="yes">
+
+  <!-- The members of a cell record (see the module comment), by position: the model's own, then the features that
+       f:with-features appends to the cells with text (f:cell-features). -->
+  <xsl:variable name="c:id" as="xs:integer" select="1" static="yes"/>
+  <xsl:variable name="c:row" as="xs:integer" select="2" static="yes"/>
+  <xsl:variable name="c:col" as="xs:integer" select="3" static="yes"/>
+  <xsl:variable name="c:rowspan" as="xs:integer" select="4" static="yes"/>
+  <xsl:variable name="c:colspan" as="xs:integer" select="5" static="yes"/>
+  <xsl:variable name="c:tag" as="xs:integer" select="6" static="yes"/>
+  <xsl:variable name="c:scope" as="xs:integer" select="7" static="yes"/>
+  <xsl:variable name="c:text" as="xs:integer" select="8" static="yes"/>
+  <xsl:variable name="c:blank" as="xs:integer" select="9" static="yes"/>
+  <xsl:variable name="c:empty" as="xs:integer" select="10" static="yes"/>
+  <xsl:variable name="c:bold" as="xs:integer" select="11" static="yes"/>
+  <xsl:variable name="c:element" as="xs:integer" select="12" static="yes"/>
+  <xsl:variable name="c:type" as="xs:integer" select="13" static="yes"/>
+  <xsl:variable name="c:script" as="xs:integer" select="14" static="yes"/>
+  <xsl:variable name="c:case" as="xs:integer" select="15" static="yes"/>
+  <xsl:variable name="c:length" as="xs:integer" select="16" static="yes"/>
+  <xsl:variable name="c:colon" as="xs:integer" select="17" static="yes"/>
+  <xsl:variable name="c:font-size" as="xs:integer" select="18" static="yes"/>
+  <xsl:variable name="c:italic" as="xs:integer" select="19" static="yes"/>
+  <xsl:variable name="c:face" as="xs:integer" select="20" static="yes"/>
+  <xsl:variable name="c:color" as="xs:integer" select="21" static="yes"/>
+  <xsl:variable name="c:link-coloured" as="xs:integer" select="22" static="yes"/>
+  <xsl:variable name="c:background" as="xs:integer" select="23" static="yes"/>
+  <xsl:variable name="c:indent" as="xs:integer" select="24" static="yes"/>
+  <xsl:variable name="c:class" as="xs:integer" select="25" static="yes"/>
+  <xsl:variable name="c:look" as="xs:integer" select="26" static="yes"/>
+  <xsl:variable name="c:row-class" as="xs:integer" select="27" static="yes"/>
 
   <xsl:function name="f:table-model" as="map(*)">
     <xsl:param name="table" as="element(px:table)"/>
@@ -62,7 +107,7 @@
     <!-- one xsl:map-entry per cell, not a map:merge of one-entry maps (~5 us a cell less on a 3,000-row table);
          xsl:map rejects a repeated id, which a grid that is not valid may hold: such a grid gets map:merge's first
          cell of each id, as before -->
-    <xsl:variable name="cells" as="map(xs:string, map(*))">
+    <xsl:variable name="cells" as="map(xs:string, array(*))">
       <xsl:try>
         <xsl:map>
           <xsl:for-each select="$table/px:cell">
@@ -96,7 +141,7 @@
         else let $column-marks := fp:column-marks($cells?*) return array { $rows-1 ! (
           if (exists(?wide)) then .
           else let $only := $cells(?texts) return
-               map:put(., 'wide', not(fp:column-mark($column-marks($only?col), $only)))) }"/>
+               map:put(., 'wide', not(fp:column-mark($column-marks($only($c:col)), $only)))) }"/>
     <xsl:sequence select="map {
         'table' : $table,
         'rows' : $m,
@@ -166,27 +211,32 @@
     </xsl:for-each>
   </xsl:function>
 
-  <xsl:function name="fp:model-cell" as="map(*)">
+  <xsl:function name="fp:model-cell" as="array(*)">
     <xsl:param name="cell" as="element(px:cell)"/>
     <xsl:variable name="text" as="xs:string" select="string($cell/px:text)"/>
     <xsl:variable name="blank" as="xs:boolean" select="f:is-blank($text)"/>
-    <!-- built with xsl:map (measured ~20% fewer instructions than the same twelve entries as a map constructor
-         expression); the spans through fp:span -->
-    <xsl:map>
-      <xsl:map-entry key="'id'" select="string($cell/@id)"/>
-      <xsl:map-entry key="'row'" select="xs:integer($cell/@row)"/>
-      <xsl:map-entry key="'col'" select="xs:integer($cell/@col)"/>
-      <xsl:map-entry key="'rowspan'" select="fp:span($cell/@rowspan)"/>
-      <xsl:map-entry key="'colspan'" select="fp:span($cell/@colspan)"/>
-      <xsl:map-entry key="'tag'" select="let $tag := string($cell/@tag) return
-                                         if ($tag eq 'td' or $tag eq 'th') then $tag else lower-case($tag)"/>
-      <xsl:map-entry key="'scope'" select="if (exists($cell/@scope)) then lower-case(normalize-space($cell/@scope)) else ''"/>
-      <xsl:map-entry key="'text'" select="$text"/>
-      <xsl:map-entry key="'blank'" select="$blank"/>
-      <xsl:map-entry key="'empty'" select="$blank and empty($cell/(px:image | px:table-ref | px:link))"/>
-      <xsl:map-entry key="'bold'" select="let $bold := string($cell/@bold) return $bold eq 'true' or $bold eq '1'"/>
-      <xsl:map-entry key="'element'" select="$cell"/>
-    </xsl:map>
+    <!-- the members in the order of $c:id .. $c:element; the spans through fp:span -->
+    <xsl:sequence select="[
+        (: $c:id :) string($cell/@id),
+        (: $c:row :) xs:integer($cell/@row),
+        (: $c:col :) xs:integer($cell/@col),
+        (: $c:rowspan :) fp:span($cell/@rowspan),
+        (: $c:colspan :) fp:span($cell/@colspan),
+        (: $c:tag :) let $tag := string($cell/@tag) return if ($tag eq 'td' or $tag eq 'th') then $tag else lower-case($tag),
+        (: $c:scope :) if (exists($cell/@scope)) then lower-case(normalize-space($cell/@scope)) else '',
+        (: $c:text :) $text,
+        (: $c:blank :) $blank,
+        (: $c:empty :) $blank and empty($cell/(px:image | px:table-ref | px:link)),
+        (: $c:bold :) let $bold := string($cell/@bold) return $bold eq 'true' or $bold eq '1',
+        (: $c:element :) $cell
+      ]"/>
+  </xsl:function>
+
+  <!-- The content type of a cell record (f:content-type): its $c:type member where f:with-features gave it one, else
+       computed from its text (the markup's paths read the model without features). -->
+  <xsl:function name="f:cell-type" as="xs:string">
+    <xsl:param name="cell" as="array(*)"/>
+    <xsl:sequence select="if (array:size($cell) ge $c:type) then $cell($c:type) else f:content-type($cell($c:text))"/>
   </xsl:function>
 
   <!-- Face, colour, background and class in one string, tab-separated (none of them holds a tab: normalize-space and
@@ -213,32 +263,37 @@
   </xsl:function>
 
   <!--
-    The features of a cell with text that only the formatting method reads (computed for it alone: the content
-    features cost regular expressions): the content features, 'type' (f:content-type), and for a cell of type 'text'
-    'script' (f:script), 'case' (f:initial-case) and 'length' (characters without footnote markers; for other cells
-    'none', 'none' and 0, never read), 'colon' (a trailing colon), and the formatting
-    features of clean, 'font-size' (px, absent if unknown), 'italic', 'face', 'color', 'link-coloured' (most of its
-    text is the text of links, so that its colour is the page's colour of links), 'background', 'indent' (px),
-    'class' and 'row-class' (the class of the cell's row; classes as f:style-classes gives them), and 'look' (face,
-    colour, background and class in one string, f:look: f:distinct-score compares it first).
+    A cell record with text with the features that only the formatting method reads appended (computed for it
+    alone: the content features cost regular expressions), in one array: the record's twelve members, then
+      $c:type        f:content-type;
+      $c:script, $c:case, $c:length
+                     for a cell of type 'text' f:script, f:initial-case and its length (characters without footnote
+                     markers); for other cells 'none', 'none' and 0, never read;
+      $c:colon       a trailing colon;
+    and the formatting features of clean:
+      $c:font-size   px, an empty member if unknown;   $c:italic;   $c:face;   $c:color;
+      $c:link-coloured  most of its text is the text of links, so that its colour is the page's colour of links;
+      $c:background;   $c:indent (px);   $c:class;
+      $c:look        face, colour, background and class in one string (f:look: f:distinct-score compares it first);
+      $c:row-class   the class of the cell's row (classes as f:style-classes gives them).
   -->
-  <xsl:function name="f:cell-features" as="map(*)">
-    <xsl:param name="cell" as="map(*)"/>
+  <xsl:function name="f:cell-features" as="array(*)">
+    <xsl:param name="cell" as="array(*)"/>
     <xsl:param name="row-classes" as="map(*)"/>
     <xsl:sequence select="fp:cell-features($cell, $row-classes, true())"/>
   </xsl:function>
 
-  <!-- f:cell-features, with 'link-coloured' computed only if $coloured (some cell of the table has a colour): else it
+  <!-- f:cell-features, with $c:link-coloured computed only if $coloured (some cell of the table has a colour): else it
        is false(), never read (f:distinct-score reads it only for a cell whose colour differs from its line's usual
        colour, the most frequent among the cells with text: all of them '' where no cell has a colour). A text
        without '[' (no reference mark: its clean form is its normalized form) of printable ASCII and white space
        alone, of type 'text' (so with a letter), has script 'latin', without f:script's two passes over it. -->
-  <xsl:function name="fp:cell-features" as="map(*)">
-    <xsl:param name="cell" as="map(*)"/>
+  <xsl:function name="fp:cell-features" as="array(*)">
+    <xsl:param name="cell" as="array(*)"/>
     <xsl:param name="row-classes" as="map(*)"/>
     <xsl:param name="coloured" as="xs:boolean"/>
-    <xsl:variable name="text" as="xs:string" select="$cell?text"/>
-    <xsl:variable name="element" as="element(px:cell)" select="$cell?element"/>
+    <xsl:variable name="text" as="xs:string" select="$cell($c:text)"/>
+    <xsl:variable name="element" as="element(px:cell)" select="$cell($c:element)"/>
     <xsl:variable name="font-size" as="xs:double" select="number($element/@font-size)"/>
     <xsl:variable name="indent" as="xs:double" select="number($element/@indent)"/>
     <!-- the clean text once for the type and the length; script, case and length are read for the cells of type
@@ -253,48 +308,52 @@
     <xsl:variable name="background" as="xs:string" select="lower-case(normalize-space($element/@background))"/>
     <xsl:variable name="class" as="xs:string"
         select="if (exists($element/@class)) then f:style-classes($element/@class) else ''"/>
-    <xsl:sequence select="map {
-        'type' : $type,
-        'script' : if (not($is-text)) then 'none'
-                   else if ($rest eq '' and not(contains($text, '['))) then 'latin'
-                   else f:script($text),
-        'case' : if ($is-text) then f:initial-case($text) else 'none',
-        'length' : if ($is-text) then string-length($clean) else 0,
-        'colon' : f:has-trailing-colon($text),
-        'font-size' : if ($font-size eq $font-size) then $font-size else (),
-        'italic' : $element/@italic = ('true', '1'),
-        'face' : $face,
-        'color' : $color,
-        'link-coloured' : $coloured and exists($element/px:link)
-                          and sum($element/px:link ! string-length(normalize-space(.))) * 2
-                              ge string-length(normalize-space($text)),
-        'background' : $background,
-        'indent' : if ($indent eq $indent) then $indent else 0.0e0,
-        'class' : $class,
-        'look' : f:look($face, $color, $background, $class),
-        'row-class' : ($row-classes($cell?row), '')[1]
-      }"/>
+    <!-- the record's members, then the features, in the order of $c:id .. $c:row-class -->
+    <xsl:sequence select="[
+        $cell($c:id), $cell($c:row), $cell($c:col), $cell($c:rowspan), $cell($c:colspan), $cell($c:tag),
+        $cell($c:scope), $text, $cell($c:blank), $cell($c:empty), $cell($c:bold), $element,
+        (: $c:type :) $type,
+        (: $c:script :) if (not($is-text)) then 'none'
+                        else if ($rest eq '' and not(contains($text, '['))) then 'latin'
+                        else f:script($text),
+        (: $c:case :) if ($is-text) then f:initial-case($text) else 'none',
+        (: $c:length :) if ($is-text) then string-length($clean) else 0,
+        (: $c:colon :) f:has-trailing-colon($text),
+        (: $c:font-size :) if ($font-size eq $font-size) then $font-size else (),
+        (: $c:italic :) $element/@italic = ('true', '1'),
+        (: $c:face :) $face,
+        (: $c:color :) $color,
+        (: $c:link-coloured :) $coloured and exists($element/px:link)
+                               and sum($element/px:link ! string-length(normalize-space(.))) * 2
+                                   ge string-length(normalize-space($text)),
+        (: $c:background :) $background,
+        (: $c:indent :) if ($indent eq $indent) then $indent else 0.0e0,
+        (: $c:class :) $class,
+        (: $c:look :) f:look($face, $color, $background, $class),
+        (: $c:row-class :) ($row-classes($cell($c:row)), '')[1]
+      ]"/>
   </xsl:function>
 
-  <!-- The model with f:cell-features added to the cell maps of the cells with text (for the formatting method). -->
+  <!-- The model with the records of the cells with text replaced by f:cell-features' longer ones (for the formatting
+       method). -->
   <xsl:function name="f:with-features" as="map(*)">
     <xsl:param name="model" as="map(*)"/>
     <!-- one entry per cell id, not a merge of the changed cells with the whole cells map; one xsl:map-entry per
-         cell map (each once: the keys of the cells map are distinct, and each cell map's id is its key), not a
+         cell record (each once: the keys of the cells map are distinct, and each record's id is its key), not a
          map:merge of one-entry maps -->
     <xsl:variable name="cells" as="map(*)" select="$model?cells"/>
-    <!-- the classes of each row by row index (the first row of an index), for 'row-class': built here, since only
+    <!-- the classes of each row by row index (the first row of an index), for $c:row-class: built here, since only
          the formatting method reads it -->
     <xsl:variable name="row-classes" as="map(*)"
         select="map:merge($model?table/px:row ! map { xs:integer(@index) : f:style-classes(@class) })"/>
-    <!-- a cell with a colour: fp:cell-features' 'link-coloured' is read -->
+    <!-- a cell with a colour: fp:cell-features' $c:link-coloured is read -->
     <xsl:variable name="coloured" as="xs:boolean"
         select="some $color in $model?table/px:cell/@color satisfies normalize-space($color) ne ''"/>
     <xsl:variable name="with-features" as="map(*)">
       <xsl:map>
         <xsl:for-each select="$cells?*">
-          <xsl:map-entry key="?id" select="if (?blank) then .
-                                           else map:merge((., fp:cell-features(., $row-classes, $coloured)))"/>
+          <xsl:map-entry key=".($c:id)" select="if (.($c:blank)) then .
+                                                else fp:cell-features(., $row-classes, $coloured)"/>
         </xsl:for-each>
       </xsl:map>
     </xsl:variable>
@@ -310,15 +369,15 @@
     <xsl:param name="ids" as="xs:string*"/>
     <xsl:param name="cells" as="map(*)"/>
     <xsl:param name="n" as="xs:integer"/>
-    <!-- the cell maps of the row, looked up once for the lists below -->
-    <xsl:variable name="row-cells" as="map(*)*" select="$ids ! $cells(.)"/>
-    <xsl:variable name="text-cells" as="map(*)*" select="$row-cells[not(?blank)]"/>
-    <xsl:variable name="texts" as="xs:string*" select="$text-cells ! ?id"/>
-    <xsl:variable name="contents" as="xs:string*" select="$row-cells[not(?empty)] ! ?id"/>
-    <xsl:variable name="only" as="map(*)?" select="if (count($texts) eq 1 and count($contents) eq 1)
-                                                  then $text-cells else ()"/>
+    <!-- the cell records of the row, looked up once for the lists below -->
+    <xsl:variable name="row-cells" as="array(*)*" select="$ids ! $cells(.)"/>
+    <xsl:variable name="text-cells" as="array(*)*" select="$row-cells[not(.($c:blank))]"/>
+    <xsl:variable name="texts" as="xs:string*" select="$text-cells ! .($c:id)"/>
+    <xsl:variable name="contents" as="xs:string*" select="$row-cells[not(.($c:empty))] ! .($c:id)"/>
+    <xsl:variable name="only" as="array(*)?" select="if (count($texts) eq 1 and count($contents) eq 1)
+                                                    then $text-cells else ()"/>
     <!-- the tags of the cells anchored in the row, left to right -->
-    <xsl:variable name="tags" as="xs:string*" select="$row-cells[?row eq $y] ! ?tag"/>
+    <xsl:variable name="tags" as="xs:string*" select="$row-cells[.($c:row) eq $y] ! .($c:tag)"/>
     <xsl:variable name="first-td" as="xs:integer?" select="index-of($tags, 'td')[1]"/>
     <xsl:sequence select="map {
         'index' : $y,
@@ -328,30 +387,31 @@
         'texts' : $texts,
         'contents' : $contents,
         'row-headed' : exists($first-td) and $first-td gt 1 and not(subsequence($tags, $first-td) = 'th'),
-        'spanning' : exists($only) and $only?row eq $y and $only?rowspan eq 1
-                     and $only?colspan ge 2 and $only?colspan * 2 ge $n,
-        'wide' : if (not(exists($only) and $only?row eq $y and $only?rowspan eq 1)) then false()
-                 else if ($only?colspan ge 2 and $only?colspan * 2 ge $n) then true()
-                 else if ($n ge 3 and ($only?tag eq 'th' or $only?bold) and $only?scope ne 'row') then ()
+        'spanning' : exists($only) and $only($c:row) eq $y and $only($c:rowspan) eq 1
+                     and $only($c:colspan) ge 2 and $only($c:colspan) * 2 ge $n,
+        'wide' : if (not(exists($only) and $only($c:row) eq $y and $only($c:rowspan) eq 1)) then false()
+                 else if ($only($c:colspan) ge 2 and $only($c:colspan) * 2 ge $n) then true()
+                 else if ($n ge 3 and ($only($c:tag) eq 'th' or $only($c:bold)) and $only($c:scope) ne 'row') then ()
                  else false()
       }"/>
   </xsl:function>
 
   <!-- Per column: how many of the cells with text anchored in it, in rows that hold a td (not rows of header cells
        alone), spanning that column only, are th, and bold: map { column : map { 'text', 'th', 'bold' } }. The cell
-       maps are the values of the cells map (each once, in any order, as the marks are counts), not a look-up per
+       records are the values of the cells map (each once, in any order, as the marks are counts), not a look-up per
        id, nor map:for-each (a dynamic function call per cell cost as much as the rest of the model). -->
   <xsl:function name="fp:column-marks" as="map(xs:integer, map(*))">
-    <xsl:param name="cell-maps" as="map(*)*"/>
+    <xsl:param name="cell-records" as="array(*)*"/>
     <!-- one map per row with a td, not per td cell -->
     <xsl:variable name="td-rows" as="map(xs:integer, xs:boolean)" select="map:merge(
-        distinct-values($cell-maps[?tag eq 'td'] ! ?row) ! map { . : true() })"/>
+        distinct-values($cell-records[.($c:tag) eq 'td'] ! .($c:row)) ! map { . : true() })"/>
     <xsl:map>
-      <xsl:for-each-group select="$cell-maps[not(?blank) and ?colspan eq 1 and map:contains($td-rows, ?row)]"
-          group-by="?col">
+      <xsl:for-each-group select="$cell-records[not(.($c:blank)) and .($c:colspan) eq 1
+                                                and map:contains($td-rows, .($c:row))]"
+          group-by=".($c:col)">
         <xsl:map-entry key="current-grouping-key()" select="map {
-            'text' : count(current-group()), 'th' : count(current-group()[?tag eq 'th']),
-            'bold' : count(current-group()[?bold]) }"/>
+            'text' : count(current-group()), 'th' : count(current-group()[.($c:tag) eq 'th']),
+            'bold' : count(current-group()[.($c:bold)]) }"/>
       </xsl:for-each-group>
     </xsl:map>
   </xsl:function>
@@ -361,10 +421,10 @@
        cell heads its own row, whose other cells are empty (missing values), as the others head theirs. -->
   <xsl:function name="fp:column-mark" as="xs:boolean">
     <xsl:param name="marks" as="map(*)?"/>
-    <xsl:param name="cell" as="map(*)"/>
+    <xsl:param name="cell" as="array(*)"/>
     <xsl:variable name="others" as="xs:integer" select="($marks?text, 1)[1] - 1"/>
     <xsl:variable name="marked" as="xs:integer"
-        select="if ($cell?tag eq 'th') then ($marks?th, 1)[1] - 1 else ($marks?bold, 1)[1] - 1"/>
+        select="if ($cell($c:tag) eq 'th') then ($marks?th, 1)[1] - 1 else ($marks?bold, 1)[1] - 1"/>
     <xsl:sequence select="$others gt 0 and $marked * 2 ge $others"/>
   </xsl:function>
 
@@ -387,8 +447,8 @@
     <xsl:sequence select="$model?row($y + 1)"/>
   </xsl:function>
 
-  <!-- The cell map of a cell id. -->
-  <xsl:function name="f:model-cell" as="map(*)">
+  <!-- The cell record of a cell id. -->
+  <xsl:function name="f:model-cell" as="array(*)">
     <xsl:param name="model" as="map(*)"/>
     <xsl:param name="id" as="xs:string"/>
     <xsl:sequence select="$model?cells($id)"/>

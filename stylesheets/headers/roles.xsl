@@ -16,6 +16,7 @@
     xmlns:px="urn:pyxform"
     xmlns:f="urn:pyxform:function"
     xmlns:fp="urn:pyxform:function:private"
+    xmlns:c="urn:pyxform:cell"
     exclude-result-prefixes="#all"
     expand-text="yes">
 
@@ -25,29 +26,29 @@
     <xsl:param name="p" as="xs:integer"/>
     <xsl:param name="kinds" as="array(xs:string)"/>
     <xsl:param name="markup" as="xs:boolean"/>
-    <!-- the cell maps as the values of the cells map (each once, in any order: the keys are distinct), not a look-up
+    <!-- the cell records as the values of the cells map (each once, in any order: the keys are distinct), not a look-up
          per id; one xsl:map-entry per cell, not a map:merge of one-entry maps -->
     <xsl:map>
       <xsl:for-each select="$model?cells?*">
-        <xsl:map-entry key="?id" select="fp:role(., $k, $p, $kinds, $markup)"/>
+        <xsl:map-entry key=".($c:id)" select="fp:role(., $k, $p, $kinds, $markup)"/>
       </xsl:for-each>
     </xsl:map>
   </xsl:function>
 
   <xsl:function name="fp:role" as="xs:string">
-    <xsl:param name="cell" as="map(*)"/>
+    <xsl:param name="cell" as="array(*)"/>
     <xsl:param name="k" as="xs:integer"/>
     <xsl:param name="p" as="xs:integer"/>
     <xsl:param name="kinds" as="array(*)"/>
     <xsl:param name="markup" as="xs:boolean"/>
-    <xsl:variable name="kind" as="xs:string" select="$kinds($cell?row + 1)"/>
+    <xsl:variable name="kind" as="xs:string" select="$kinds($cell($c:row) + 1)"/>
     <xsl:sequence select="
-        if ($kind eq 'section') then (if ($cell?blank) then 'empty' else 'section')
-        else if ($cell?row lt $k or $kind = ('head', 'repeat')) then 'header'
-        else if ($kind eq 'note') then (if ($cell?empty) then 'empty' else 'data')
-        else if ($cell?col lt $p) then 'header'
-        else if ($markup and $cell?tag eq 'th' and $kind = ('data')) then 'header'
-        else if ($cell?empty) then 'empty'
+        if ($kind eq 'section') then (if ($cell($c:blank)) then 'empty' else 'section')
+        else if ($cell($c:row) lt $k or $kind = ('head', 'repeat')) then 'header'
+        else if ($kind eq 'note') then (if ($cell($c:empty)) then 'empty' else 'data')
+        else if ($cell($c:col) lt $p) then 'header'
+        else if ($markup and $cell($c:tag) eq 'th' and $kind = ('data')) then 'header'
+        else if ($cell($c:empty)) then 'empty'
         else 'data'"/>
   </xsl:function>
 

@@ -32,6 +32,7 @@
     xmlns:array="http://www.w3.org/2005/xpath-functions/array"
     xmlns:f="urn:pyxform:function"
     xmlns:fp="urn:pyxform:function:private"
+    xmlns:c="urn:pyxform:cell"
     exclude-result-prefixes="#all"
     expand-text="yes">
 
@@ -45,7 +46,7 @@
     <xsl:variable name="header-texts" as="map(xs:integer, xs:string*)" select="if ($k le 0) then map {} else map:merge(
         for $x in 0 to $n - 1
         return map { $x : distinct-values(f:column-ids($model, $x, 0 to $k - 1)
-                                           ! f:model-cell($model, .)[not(?blank)] ! fp:key-text(?text)) })"/>
+                                           ! f:model-cell($model, .)[not(.($c:blank))] ! fp:key-text(.($c:text))) })"/>
     <!-- the last row below the header that is neither blank nor wide: wide rows before it are sections -->
     <!-- looked for from the bottom up: the last row is most often such a row -->
     <xsl:variable name="last-data" as="xs:integer"
@@ -71,10 +72,10 @@
     <xsl:param name="markup" as="xs:boolean"/>
     <xsl:variable name="y" as="xs:integer" select="$row?index"/>
     <xsl:variable name="cells" as="map(*)" select="$model?cells"/>
-    <xsl:variable name="texts" as="map(*)*" select="$row?texts ! $cells(.)"/>
+    <xsl:variable name="texts" as="array(*)*" select="$row?texts ! $cells(.)"/>
     <!-- the cells that start in the row: a td spanning down from above (a club's name over its seasons and its
          total row) belongs to the rows above as much as to this one -->
-    <xsl:variable name="own" as="map(*)*" select="$texts[?row eq $y]"/>
+    <xsl:variable name="own" as="array(*)*" select="$texts[.($c:row) eq $y]"/>
     <!-- (a): at least two of the n text cells, and at least half of them, repeat a header text: at least $need
          cells, that is at most n - $need that do not. The cells that do not are read lazily, up to the
          (n - $need + 1)th: a data row (most rows) is answered after about half its cells, not all (this runs for
@@ -85,16 +86,16 @@
     <xsl:variable name="need" as="xs:integer" select="max((2, ($n + 1) idiv 2))"/>
     <xsl:variable name="repeated" as="xs:boolean" select="$n ge 2 and map:size($header-texts) gt 0 and empty($texts[not(
         let $cell := . return
-        (some $x in $cell?col to $cell?col + $cell?colspan - 1 satisfies exists($header-texts($x)))
-        and (let $key := fp:key-text($cell?text) return
-             some $x in $cell?col to $cell?col + $cell?colspan - 1 satisfies $key = $header-texts($x)))]
+        (some $x in $cell($c:col) to $cell($c:col) + $cell($c:colspan) - 1 satisfies exists($header-texts($x)))
+        and (let $key := fp:key-text($cell($c:text)) return
+             some $x in $cell($c:col) to $cell($c:col) + $cell($c:colspan) - 1 satisfies $key = $header-texts($x)))]
         [$n - $need + 1])"/>
     <xsl:sequence select="
         if ($repeated) then 'repeat'
-        else if ($markup and not($row?row-headed) and exists($own) and (every $c in $own satisfies $c?tag eq 'th'))
-        then (if (some $c in $own satisfies ($c?col ge 1 and ($c?type, f:content-type($c?text))[1] eq 'numeric'))
+        else if ($markup and not($row?row-headed) and exists($own) and (every $c in $own satisfies $c($c:tag) eq 'th'))
+        then (if (some $c in $own satisfies ($c($c:col) ge 1 and f:cell-type($c) eq 'numeric'))
               then 'summary'
-              else if (some $c in $own satisfies $c?scope ne 'row') then 'repeat'
+              else if (some $c in $own satisfies $c($c:scope) ne 'row') then 'repeat'
               else 'data')
         else 'data'"/>
   </xsl:function>
