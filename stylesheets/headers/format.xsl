@@ -54,8 +54,7 @@
     <xsl:variable name="base-level" as="xs:double" select="f:font-size-level($base-size)"/>
     <!-- a cell of the usual size (most cells) has a size term of 0 (its level less the same level): not computed -->
     <xsl:variable name="values" as="map(xs:string, xs:double)" select="map:merge($scored ! map {
-        .($c:id) : $marks(.($c:id)) + (if (.($c:font-size) eq $base-size) then 0
-                                      else fp:size-score(.($c:font-size), $base-level)) })"/>
+        .($c:id) : $marks(.($c:id)) + (if (.($c:font-size) eq $base-size) then 0 else fp:size-score(.($c:font-size), $base-level)) })"/>
     <!-- the cells with text of each column over the rows that are not wide, once for the content profile and the
          usual values -->
     <xsl:variable name="narrow-rows" as="xs:integer*"
@@ -185,7 +184,6 @@
                           else if (every $value in $values satisfies $value eq $values[1]) then $values[1]
                           else (f:mode($values), '')[1]"/>
   </xsl:function>
-
 
   <!-- The features that set a cell apart from the cells around it (its column's usual values, for the rows; its
        row's, for the columns): face, text colour, background colour and class. The text colour of a cell whose text
