@@ -28,6 +28,7 @@ from pyxform.base.limits import Limits
 from pyxform.base.source import Source
 from pyxform.wings.batch import PageOptions, run_batch
 from pyxform.wings.batch.names import output_stem
+from pyxform.wings.batch.run import LOCAL_CLUSTER_RUNNING
 
 from .conftest import CORPUS, ROOT
 
@@ -59,19 +60,21 @@ def needs_corpus() -> None:
 @pytest.fixture(scope="module")
 def client() -> Iterator[Any]:
     """One real local cluster for the module: 2 worker processes of 1 thread, a task tried twice before it counts as
-    killing its workers (as the batch's own local cluster does)."""
+    killing its workers, and a worker that died kept however long its restart takes (as the batch's own local
+    cluster does: on a busy machine a restart took longer than Dask's 15 s, and the cluster lost the worker)."""
     import dask
     from distributed import Client, LocalCluster
 
-    with dask.config.set({"distributed.scheduler.allowed-failures": 1}):
-        cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, memory_limit="2GiB",
-                               dashboard_address="127.0.0.1:0", silence_logs=logging.CRITICAL)
-    connected = Client(cluster, set_as_default=False)
-    try:
-        yield connected
-    finally:
-        connected.close()
-        cluster.close()
+    with dask.config.set(LOCAL_CLUSTER_RUNNING):
+        with dask.config.set({"distributed.scheduler.allowed-failures": 1}):
+            cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, memory_limit="2GiB",
+                                   dashboard_address="127.0.0.1:0", silence_logs=logging.CRITICAL)
+        connected = Client(cluster, set_as_default=False)
+        try:
+            yield connected
+        finally:
+            connected.close()
+            cluster.close()
 
 
 def manifest_of(folder: Path) -> list[dict[str, Any]]:

@@ -53,6 +53,11 @@ LOCAL_CLUSTER_CONFIG: Final = {"distributed.worker.profile.enabled": False,
                                "distributed.worker.memory.monitor-interval": "1s",
                                "distributed.admin.system-monitor.interval": "2s",
                                "distributed.admin.tick.interval": "500ms"}
+#: Dask settings read while the local cluster runs (set for its whole life): a worker process that died (a page that
+#: crashes it) is started again by its nanny, which on a busy machine took ~25 s; Dask's default of 15 s then closed
+#: the nanny as lost, and the cluster ran on without that worker for good (with none left, the batch stopped after
+#: NO_WORKER_WAIT). The nanny gives up by itself when the worker cannot start.
+LOCAL_CLUSTER_RUNNING: Final = {"distributed.deploy.lost-worker-timeout": "3600s"}
 #: The local cluster's scheduler: no dashboard (bokeh is not a dependency), and its HTTP server (health checks) on a
 #: free port of the loopback interface, not on Dask's 8787, which another cluster may hold (Dask warns then).
 _LOCAL_SCHEDULER: Final = {"dashboard": False, "dashboard_address": "127.0.0.1:0"}
@@ -194,25 +199,26 @@ def _connected(client: Any, scheduler: str | None, workers: int | None, worker_m
     isolated = options.limits.timeout > 0 or options.limits.max_memory > 0
     memory = worker_memory if worker_memory is not None else (WORKER_MEMORY if isolated else "auto")
     count = workers or os.cpu_count() or 1
-    try:
-        with dask.config.set({"distributed.scheduler.allowed-failures": RETRIES, "distributed.worker.daemon": False,
-                              **LOCAL_CLUSTER_CONFIG}):
-            cluster = LocalCluster(n_workers=count, threads_per_worker=1, processes=True, memory_limit=memory,
-                                   silence_logs=logging.CRITICAL, scheduler_kwargs=_LOCAL_SCHEDULER)
-    except (OSError, TimeoutError, ValueError, RuntimeError) as error:
-        # RuntimeError: a worker process did not start; in a script run without `if __name__ == "__main__":`,
-        # the worker processes (spawned) run the script again and fail so
-        raise ClusterError(f"cannot start the local Dask cluster: {error} (from a Python script, call run_batch "
-                           "under `if __name__ == \"__main__\":`)") from None
-    try:
-        own = Client(cluster, set_as_default=False)
+    with dask.config.set(LOCAL_CLUSTER_RUNNING):
         try:
-            own.register_plugin(interrupts_ignored())  # Ctrl-C is the driver's: no traceback from each worker
-            yield own
+            with dask.config.set({"distributed.scheduler.allowed-failures": RETRIES,
+                                  "distributed.worker.daemon": False, **LOCAL_CLUSTER_CONFIG}):
+                cluster = LocalCluster(n_workers=count, threads_per_worker=1, processes=True, memory_limit=memory,
+                                       silence_logs=logging.CRITICAL, scheduler_kwargs=_LOCAL_SCHEDULER)
+        except (OSError, TimeoutError, ValueError, RuntimeError) as error:
+            # RuntimeError: a worker process did not start; in a script run without `if __name__ == "__main__":`,
+            # the worker processes (spawned) run the script again and fail so
+            raise ClusterError(f"cannot start the local Dask cluster: {error} (from a Python script, call run_batch "
+                               "under `if __name__ == \"__main__\":`)") from None
+        try:
+            own = Client(cluster, set_as_default=False)
+            try:
+                own.register_plugin(interrupts_ignored())  # Ctrl-C is the driver's: no traceback from each worker
+                yield own
+            finally:
+                own.close()
         finally:
-            own.close()
-    finally:
-        cluster.close()
+            cluster.close()
 
 
 def _probe_scheduler(address: str, wait: float) -> None:
