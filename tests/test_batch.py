@@ -28,7 +28,7 @@ from pyxform.base.limits import Limits
 from pyxform.base.source import Source
 from pyxform.wings.batch import PageOptions, run_batch
 from pyxform.wings.batch.names import output_stem
-from pyxform.wings.batch.run import LOCAL_CLUSTER_RUNNING
+from pyxform.wings.batch.run import LOCAL_CLUSTER_CONFIG
 
 from .conftest import CORPUS, ROOT
 
@@ -60,15 +60,14 @@ def needs_corpus() -> None:
 @pytest.fixture(scope="module")
 def client() -> Iterator[Any]:
     """One real local cluster for the module: 2 worker processes of 1 thread, a task tried twice before it counts as
-    killing its workers, and a worker that died kept however long its restart takes (as the batch's own local
-    cluster does: on a busy machine a restart took longer than Dask's 15 s, and the cluster lost the worker)."""
+    killing its workers, Dask's settings for the cluster's life (as the batch's own local cluster has them: a worker
+    that died is waited for however long its restart takes; on a busy machine Dask's 15 s lost it for good)."""
     import dask
     from distributed import Client, LocalCluster
 
-    with dask.config.set(LOCAL_CLUSTER_RUNNING):
-        with dask.config.set({"distributed.scheduler.allowed-failures": 1}):
-            cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, memory_limit="2GiB",
-                                   dashboard_address="127.0.0.1:0", silence_logs=logging.CRITICAL)
+    with dask.config.set({"distributed.scheduler.allowed-failures": 1, **LOCAL_CLUSTER_CONFIG}):
+        cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, memory_limit="2GiB",
+                               dashboard_address="127.0.0.1:0", silence_logs=logging.CRITICAL)
         connected = Client(cluster, set_as_default=False)
         try:
             yield connected
