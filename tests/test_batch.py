@@ -28,6 +28,7 @@ from pyxform.base.limits import Limits
 from pyxform.base.source import Source
 from pyxform.wings.batch import PageOptions, run_batch
 from pyxform.wings.batch.names import output_stem
+from pyxform.wings.batch.run import LOCAL_CLUSTER_CONFIG
 
 from .conftest import CORPUS, ROOT
 
@@ -59,19 +60,20 @@ def needs_corpus() -> None:
 @pytest.fixture(scope="module")
 def client() -> Iterator[Any]:
     """One real local cluster for the module: 2 worker processes of 1 thread, a task tried twice before it counts as
-    killing its workers (as the batch's own local cluster does)."""
+    killing its workers, Dask's settings for the cluster's life (as the batch's own local cluster has them: a worker
+    that died is waited for however long its restart takes; on a busy machine Dask's 15 s lost it for good)."""
     import dask
     from distributed import Client, LocalCluster
 
-    with dask.config.set({"distributed.scheduler.allowed-failures": 1}):
+    with dask.config.set({"distributed.scheduler.allowed-failures": 1, **LOCAL_CLUSTER_CONFIG}):
         cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, memory_limit="2GiB",
                                dashboard_address="127.0.0.1:0", silence_logs=logging.CRITICAL)
-    connected = Client(cluster, set_as_default=False)
-    try:
-        yield connected
-    finally:
-        connected.close()
-        cluster.close()
+        connected = Client(cluster, set_as_default=False)
+        try:
+            yield connected
+        finally:
+            connected.close()
+            cluster.close()
 
 
 def manifest_of(folder: Path) -> list[dict[str, Any]]:

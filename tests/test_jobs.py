@@ -111,6 +111,51 @@ def test_what_the_page_causes_is_recorded_not_raised(monkeypatch: pytest.MonkeyP
     assert bug.error.message == "KeyError: 'a bug'" and isinstance(bug.error.__cause__, KeyError)
 
 
+def _stages_run(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The stylesheets run from now on, in order (through the runner every stage goes through)."""
+    from pyxform.runtime.runner import Runner
+
+    stages: list[str] = []
+    run = Runner.run
+
+    def counted(self: Runner, stage: str, *args: object, **kwargs: object) -> object:
+        stages.append(stage)
+        return run(self, stage, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Runner, "run", counted)
+    return stages
+
+
+@pytest.mark.parametrize("format, stages", [
+    ("xml", ["normalize", "headers-map", "merge"]),  # no annotated grid
+    ("json", ["normalize", "headers-map", "merge", "json"]),
+    ("tables", ["normalize", "headers", "map", "merge", "tabular"]),  # the XML and the grid, headers once
+    ("pairs", ["normalize", "headers", "pairs"]),  # the grid alone: no map, no merge
+    ("csv", ["normalize", "headers", "tabular"]),
+    ("xhtml", ["normalize", "headers", "xhtml"]),
+])
+def test_each_format_runs_header_detection_once_and_only_the_stages_it_reads(
+        monkeypatch: pytest.MonkeyPatch, format: str, stages: list[str]) -> None:
+    run = _stages_run(monkeypatch)
+    result = run_page(Source(TWO, "two.html"), PageOptions(format=format))
+    assert result.status == "ok" and result.tables == 2 and run == stages
+    run.clear()  # one table: the whole pipeline (map says what a missing or failed table is)
+    assert run_page(Source(TWO, "two.html"), PageOptions(format=format, table=1)).tables == 1
+    assert "headers-map" in run or ("headers" in run and "map" in run)
+
+
+@pytest.mark.parametrize("format", ["pairs", "csv", "xhtml"])
+def test_the_formats_read_from_the_grid_fail_as_the_xml_does(format: str) -> None:
+    # map and merge do not run for them: a page without tables is said to have none as map says it
+    for page, options in ((b"<p>no table here</p>", PageOptions()), (WIDE, PageOptions(limits=Limits(max_slots=30))),
+                          (WIDE + TWO, PageOptions(limits=Limits(max_slots=30)))):
+        xml = run_page(Source(page, "p.html"), options)
+        read = run_page(Source(page, "p.html"), replace(options, format=format))
+        assert (read.status, read.tables, read.table_failures, read.messages) == (
+            xml.status, xml.tables, xml.table_failures, xml.messages)
+        assert type(read.error) is type(xml.error) and vars(read.error or Exception()) == vars(xml.error or Exception())
+
+
 @pytest.mark.parametrize("options, message", [
     (PageOptions(format="yaml"), "`convert` writes xml, pairs, json, csv, xhtml, tables, not 'yaml'"),
     (PageOptions(command="grid", format="csv"), "`grid` writes xml, json, not 'csv'"),

@@ -268,6 +268,35 @@ def test_a_worker_that_dies_costs_one_page(tmp_path: Path) -> None:
         assert worker.pid != pid
 
 
+#: A sitecustomize for the worker's new interpreter: importing clean (what a process's first page does) takes 3 s,
+#: as a worker's start can on a busy machine.
+_SLOW_FIRST_PAGE = """
+import sys, time
+
+class SlowClean:
+    def find_spec(self, name, path=None, target=None):
+        if name == "pyxform.stages.clean":
+            sys.meta_path.remove(self)
+            time.sleep(3)
+        return None
+
+sys.meta_path.insert(0, SlowClean())
+"""
+
+
+def test_a_workers_start_is_not_counted_in_its_first_pages_time(tmp_path: Path,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    # What a process does once, before its first page (imports, the stages' first runs), is the worker's start: the
+    # child does it before it says it is ready (STARTUP_TIMEOUT), so a page's timeout counts the page's work only. A
+    # batch's workers failed to start on a busy machine when their first small page took longer than --timeout 3.
+    (tmp_path / "sitecustomize.py").write_text(_SLOW_FIRST_PAGE)
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(tmp_path), os.environ.get("PYTHONPATH")])))
+    monkeypatch.setenv("PYXFORM_WORKER_FORK", "0")  # a new interpreter, which reads the sitecustomize
+    with Worker(Limits(timeout=2)) as worker:
+        result = worker.run(Source(OK_PAGE, "ok.html"), PageOptions())
+    assert result.status == "ok" and result.tables == 1, result.error
+
+
 def test_without_time_and_memory_limits_pages_convert_in_process(tmp_path: Path,
                                                                   capsys: pytest.CaptureFixture[str]) -> None:
     page = tmp_path / "p.html"

@@ -17,14 +17,17 @@ from typing import Final
 from ..base.errors import PyxformError, UsageError
 from ..base.limits import Limits
 from ..base.source import Source
+from .options import PageOptions
 from .page import bug_result
 from .toolkit import job_result, prepare_job
 from .wire import send_error, send_result
 
-__all__ = ["serve", "release_signals", "become_worker", "HELD_SIGNALS"]
+__all__ = ["serve", "warm_up_converter", "release_signals", "become_worker", "HELD_SIGNALS", "WARM_UP_PAGE"]
 
 #: The signals the parent holds while it starts a child (:class:`pyxform.jobs.Worker`), released in the child.
 HELD_SIGNALS: Final = frozenset({signal.SIGINT, signal.SIGTERM})
+#: The page a worker of pages converts before it says it is ready (:func:`warm_up_converter`).
+WARM_UP_PAGE: Final = b"<table><tr><th>a</th></tr><tr><td>1</td></tr></table>"
 
 
 def release_signals() -> None:
@@ -43,6 +46,18 @@ def _limit_memory(max_memory: int) -> None:
     resource.setrlimit(resource.RLIMIT_DATA, (max_memory, max_memory))
 
 
+def warm_up_converter() -> None:
+    """Get this process ready to convert pages: compile pyxform's stylesheets and convert :data:`WARM_UP_PAGE`.
+
+    The first page a process converts pays once for what every later page finds done: clean's modules imported
+    (~0.15 s, 36 times a small page's conversion) and each stage's first run. Done here, before the child says it is
+    ready, that is part of the worker's start (:data:`pyxform.jobs.worker.STARTUP_TIMEOUT`), not of the first page's
+    ``timeout``: on a busy machine it alone took longer than a timeout of a few seconds.
+    """
+    options = PageOptions()
+    job_result(Source(WARM_UP_PAGE, "warm-up"), options, prepare_job(options))
+
+
 def serve(limits: Limits, *, warm_up: bool = True) -> None:
     """The child's loop: answer each page (or toolkit's job) until standard input closes.
 
@@ -50,7 +65,8 @@ def serve(limits: Limits, *, warm_up: bool = True) -> None:
     errors go back to be raised in the parent; a ``MemoryError`` is answered as such (the parent reports the memory
     limit and starts a new child); any other exception is the page's :class:`~pyxform.base.errors.InternalError`.
 
-    :param warm_up: compile pyxform's stylesheets before the first job (a worker of pages).
+    :param warm_up: compile pyxform's stylesheets and convert a page before the first job (a worker of pages:
+        :func:`warm_up_converter`).
     """
     from multiprocessing.connection import Connection
 
@@ -61,9 +77,7 @@ def serve(limits: Limits, *, warm_up: bool = True) -> None:
     os.dup2(2, 1)  # anything printed goes to standard error, not into the answers
     _limit_memory(limits.max_memory)
     if warm_up:
-        from ..runtime.runner import runner
-
-        runner()  # compile every stylesheet before the first page
+        warm_up_converter()  # before "ready": the worker's start, not the first page's time
     outbox.send_bytes(json.dumps({"ready": True}).encode("utf-8"))
     while True:
         try:

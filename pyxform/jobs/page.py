@@ -15,12 +15,12 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 from ..api.convert import NAME_STYLES, convert, convert_grid
 from ..api.pipeline import Pipeline
 from ..base.errors import (CodedMessage, EmptyInput, InputError, InternalError, NoTableError, PyxformError,
-                           TableError, UsageError, coded_error)
+                           TableError, UsageError, coded_error, no_table_error)
 from ..base.source import Source
 from ..stages.grid_input import looks_like_grid_document, read_grid_input
 from ..stages.headers import METHODS, headers
@@ -34,6 +34,10 @@ __all__ = ["Output", "TableFailureInfo", "PageResult", "Status", "run_page", "pa
 #: has no table (or no table ``table``: :class:`~pyxform.base.errors.NoTableError`); ``failed``: the page failed
 #: (``error`` says why; also a page with tables none of which could be converted).
 Status = Literal["ok", "partial", "no-tables", "failed"]
+
+#: The formats of ``convert`` made from the header-annotated grid alone, not from the output XML: for all tables of a
+#: page their conversion stops after the headers stage (:func:`_convert_page`).
+GRID_ONLY_FORMATS: Final = ("pairs", "csv", "xhtml")
 
 
 @dataclass(frozen=True)
@@ -254,11 +258,18 @@ def _convert_page(source: Source, options: PageOptions, pipeline: Pipeline,
                               "keep_stages": Path(options.keep_stages) if options.keep_stages else None}
     if looks_like_grid_document(source.data):  # a broken one is refused as XML (bad-xml), not read as a page
         conversion = convert_grid(source.data, source=source.uri, limits=options.limits, **kwargs)
+    elif options.format in GRID_ONLY_FORMATS and options.table is None and options.keep_stages is None:
+        # the output is read from the annotated grid alone: the conversion stops after headers (map and merge would
+        # make an XML no one reads), and the one check map makes on a whole page is made here
+        until = pipeline.until("headers")
+        kwargs.update(pipeline=until, params={step: values for step, values in params.items() if step in until.names})
+        conversion = convert(source, limits=options.limits, keep_grid=True, **kwargs)
+        if not conversion.table_indexes() and not conversion.table_failures():
+            raise no_table_error(None, location=source.uri or None)  # as map says it
     else:
-        # the formats read from the annotated grid have the headers stage run apart (not inside headers-map and
-        # again for the grid)
-        conversion = convert(source, limits=options.limits,
-                             keep_grid=options.format in ("csv", "pairs", "xhtml", "tables"), **kwargs)
+        # tables reads the output XML and the annotated grid: the headers stage runs apart (not inside headers-map
+        # and again for the grid)
+        conversion = convert(source, limits=options.limits, keep_grid=options.format == "tables", **kwargs)
     messages = tuple(conversion.messages)
     tables = len(conversion.table_indexes())
     failures = tuple(conversion.table_failures())

@@ -82,8 +82,9 @@ class Worker:
 
     :param limits: ``timeout`` (seconds per page, 0: none) and ``max_memory`` (bytes, 0: none) are enforced on the
         child; the page's other limits are its options' (:attr:`PageOptions.limits`).
-    :param warm_up: compile pyxform's stylesheets in the child before its first job (not counted in that job's
-        time); off for a worker of the toolkit's jobs, which compile what they run.
+    :param warm_up: compile pyxform's stylesheets and convert a small page in the child before its first job
+        (:func:`~pyxform.jobs.child.warm_up_converter`: not counted in that job's time); off for a worker of the
+        toolkit's jobs, which compile what they run.
     """
 
     def __init__(self, limits: Limits = DEFAULT_LIMITS, *, warm_up: bool = True) -> None:

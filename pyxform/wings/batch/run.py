@@ -46,13 +46,13 @@ CHUNK_BYTES: Final = 16 * 2**20
 #: Default memory limit of a local worker process when pages run in isolated children (they hold the pages'
 #: memory, under --max-memory): the worker only reads pages and writes outputs.
 WORKER_MEMORY: Final = 2 * 2**30
-#: Dask settings of the local cluster that take its own background work down from about 10% of a core to about 1%
-#: (measured idle, 2 workers): no statistical profiler in the workers, memory and system checks once a second, the
-#: event loop's health tick every half second. Pages run for a tenth of a second and more, so nothing is lost.
-LOCAL_CLUSTER_CONFIG: Final = {"distributed.worker.profile.enabled": False,
+#: Dask settings of the local cluster, for its whole life: its own background work down from ~10% of a core to ~1%
+#: (measured idle, 2 workers: no profiler in the workers, memory and system checks once a second, a health tick every
+#: half second); a dead worker waited for however long its restart takes (Dask's 15 s dropped it on a busy machine).
+LOCAL_CLUSTER_CONFIG: Final = {"distributed.worker.profile.enabled": False, "distributed.admin.tick.interval": "500ms",
                                "distributed.worker.memory.monitor-interval": "1s",
                                "distributed.admin.system-monitor.interval": "2s",
-                               "distributed.admin.tick.interval": "500ms"}
+                               "distributed.deploy.lost-worker-timeout": "3600s"}
 #: The local cluster's scheduler: no dashboard (bokeh is not a dependency), and its HTTP server (health checks) on a
 #: free port of the loopback interface, not on Dask's 8787, which another cluster may hold (Dask warns then).
 _LOCAL_SCHEDULER: Final = {"dashboard": False, "dashboard_address": "127.0.0.1:0"}
@@ -194,25 +194,25 @@ def _connected(client: Any, scheduler: str | None, workers: int | None, worker_m
     isolated = options.limits.timeout > 0 or options.limits.max_memory > 0
     memory = worker_memory if worker_memory is not None else (WORKER_MEMORY if isolated else "auto")
     count = workers or os.cpu_count() or 1
-    try:
-        with dask.config.set({"distributed.scheduler.allowed-failures": RETRIES, "distributed.worker.daemon": False,
-                              **LOCAL_CLUSTER_CONFIG}):
+    with dask.config.set({"distributed.scheduler.allowed-failures": RETRIES, "distributed.worker.daemon": False,
+                          **LOCAL_CLUSTER_CONFIG}):
+        try:
             cluster = LocalCluster(n_workers=count, threads_per_worker=1, processes=True, memory_limit=memory,
                                    silence_logs=logging.CRITICAL, scheduler_kwargs=_LOCAL_SCHEDULER)
-    except (OSError, TimeoutError, ValueError, RuntimeError) as error:
-        # RuntimeError: a worker process did not start; in a script run without `if __name__ == "__main__":`,
-        # the worker processes (spawned) run the script again and fail so
-        raise ClusterError(f"cannot start the local Dask cluster: {error} (from a Python script, call run_batch "
-                           "under `if __name__ == \"__main__\":`)") from None
-    try:
-        own = Client(cluster, set_as_default=False)
+        except (OSError, TimeoutError, ValueError, RuntimeError) as error:
+            # RuntimeError: a worker process did not start; in a script run without `if __name__ == "__main__":`,
+            # the worker processes (spawned) run the script again and fail so
+            raise ClusterError(f"cannot start the local Dask cluster: {error} (from a Python script, call run_batch "
+                               "under `if __name__ == \"__main__\":`)") from None
         try:
-            own.register_plugin(interrupts_ignored())  # Ctrl-C is the driver's: no traceback from each worker
-            yield own
+            own = Client(cluster, set_as_default=False)
+            try:
+                own.register_plugin(interrupts_ignored())  # Ctrl-C is the driver's: no traceback from each worker
+                yield own
+            finally:
+                own.close()
         finally:
-            own.close()
-    finally:
-        cluster.close()
+            cluster.close()
 
 
 def _probe_scheduler(address: str, wait: float) -> None:
