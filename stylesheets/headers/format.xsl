@@ -46,15 +46,6 @@
     <xsl:variable name="n" as="xs:integer" select="$model?cols"/>
     <xsl:variable name="scored" as="array(*)*" select="$model?ids ! f:model-cell($model, .)[not(.($c:blank))]"/>
     <xsl:variable name="base" as="map(*)" select="fp:base($model, $scored)"/>
-    <!-- the marks a cell carries whatever its type size (its value without the size term), and its value: each
-         cell's marks computed once, the usual size's level once per table -->
-    <xsl:variable name="marks" as="map(xs:string, xs:double)"
-        select="map:merge($scored ! map { .($c:id) : fp:marks-score(., $base) })"/>
-    <xsl:variable name="base-size" as="xs:double" select="$base?font-size"/>
-    <xsl:variable name="base-level" as="xs:double" select="f:font-size-level($base-size)"/>
-    <!-- a cell of the usual size (most cells) has a size term of 0 (its level less the same level): not computed -->
-    <xsl:variable name="values" as="map(xs:string, xs:double)" select="map:merge($scored ! map {
-        .($c:id) : $marks(.($c:id)) + (if (.($c:font-size) eq $base-size) then 0 else fp:size-score(.($c:font-size), $base-level)) })"/>
     <!-- the cells with text of each column over the rows that are not wide, once for the content profile and the
          usual values -->
     <xsl:variable name="narrow-rows" as="xs:integer*"
@@ -64,21 +55,22 @@
     <!-- the shape counts for cells outside a column's reference cells only if some row is wide (fp:content-profile) -->
     <xsl:variable name="profile" as="map(xs:integer, map(*))"
         select="fp:content-profile($column-cells, count($narrow-rows) lt $model?rows)"/>
-    <!-- the usual face, colour, background and class of each column (over rows that are not wide) and row -->
+    <!-- the usual face, colour, background and class of each column (over rows that are not wide) and of each row
+         (a sequence by row index, read by position) -->
     <xsl:variable name="column-usual" as="map(xs:integer, map(*))" select="map:merge(for $x in 0 to $n - 1 return
         map { $x : fp:usual($column-cells($x + 1)) })"/>
-    <xsl:variable name="row-usual" as="map(xs:integer, map(*))" select="map:merge(for $y in 0 to $model?rows - 1
-        return map { $y : fp:usual(f:model-row($model, $y)?texts ! f:model-cell($model, .)) })"/>
+    <xsl:variable name="row-usual" as="map(*)*" select="for $y in 0 to $model?rows - 1
+        return fp:usual(f:model-row($model, $y)?texts ! f:model-cell($model, .))"/>
     <!-- a band is a line of cells with text that share a background (fp:bands): where no cell with text has one
          (most tables), there is no band, of rows or of columns, and fp:bands is not called -->
     <xsl:variable name="painted" as="xs:boolean" select="some $cell in $scored satisfies $cell($c:background) ne ''"/>
     <xsl:variable name="row-bands" as="map(xs:integer, xs:boolean)" select="if (not($painted)) then map {}
         else fp:bands($model, $narrow-rows, function($y) { f:model-row($model, $y)?texts },
                       function($id, $x) { $column-usual($x) }, true())"/>
-    <xsl:variable name="context" as="map(*)" select="map { 'model' : $model, 'values' : $values, 'marks' : $marks,
+    <xsl:variable name="context" as="map(*)" select="map { 'model' : $model, 'base' : $base,
         'profile' : $profile, 'column-usual' : $column-usual, 'row-usual' : $row-usual, 'row-bands' : $row-bands,
         'painted' : $painted }"/>
-    <!-- the slot values of every row, computed once for both row passes -->
+    <!-- the slot values of every row, computed once for both row passes and the column pass -->
     <xsl:variable name="row-slots" as="map(*)*" select="fp:row-slots($context)"/>
     <!-- pass 1: k over all columns -->
     <xsl:variable name="rows-1" as="map(*)*" select="fp:row-scores($context, $row-slots, 0)"/>
@@ -93,7 +85,7 @@
     <xsl:variable name="usual" as="xs:double" select="(f:mean($data-format), 0)[1]"/>
     <xsl:variable name="column-rows" as="xs:integer*"
         select="$rows-1[map:contains($is-data-row, ?index)][not(?format ge $usual + $threshold)] ! ?index"/>
-    <xsl:variable name="cols" as="map(*)*" select="fp:column-scores($context, $column-rows)"/>
+    <xsl:variable name="cols" as="map(*)*" select="fp:column-scores($context, $row-slots, $column-rows)"/>
     <xsl:variable name="col-boundary" as="map(*)" select="fp:boundary($cols, false(), $max-header-cols,
         fp:labels-rows($model, $column-rows))"/>
     <xsl:variable name="p" as="xs:integer" select="$col-boundary?k"/>
@@ -240,11 +232,14 @@
     <xsl:sequence select="if ($size-difference eq 'absolute') then abs($levels) else $levels"/>
   </xsl:function>
 
-  <!-- The slots of each row covered by scored cells, once per table for both row passes: one map per row with the
-       slots' columns ('x', left to right) and, per slot (parallel sequences, not a map per slot), the cell's format
-       value with its distinct score ('format'), its marks with it ('marks'), its content score ('content'), the sums
-       'format-content' and 'marks-content', and 'typed': 0 in a column that is not numeric, 1 in a numeric column,
-       2 for a number in a numeric column; and the row's 'index', 'wide', 'text' and 'spanned-from'. -->
+  <!-- The slots of each row covered by scored cells, once per table for both row passes and the column pass: one
+       map per row with the slots' columns ('x', left to right) and, per slot (parallel sequences, not a map per slot),
+       the cell's format value with its distinct score from its column's usual values ('format'), its marks with it
+       ('marks'), its content score ('content'), the sums 'format-content' and 'marks-content', 'typed': 0 in a
+       column that is not numeric, 1 in a numeric column, 2 for a number in a numeric column, and 'column': the
+       slot's value for the column pass (the larger of its format value and its marks, with its distinct score from
+       its row's usual values); and the row's 'index', 'wide', 'text' and 'spanned-from'. A cell's marks and value
+       are computed in each slot it covers (one, for most cells), not kept in maps by cell id. -->
   <xsl:function name="fp:row-slots" as="map(*)*">
     <xsl:param name="context" as="map(*)"/>
     <xsl:variable name="model" as="map(*)" select="$context?model"/>
@@ -253,9 +248,13 @@
          a scored cell) whether it is numeric, its usual values and the column terms of its content scores
          (f:content-rule) -->
     <xsl:variable name="cells" as="map(*)" select="$model?cells"/>
-    <xsl:variable name="values" as="map(*)" select="$context?values"/>
-    <xsl:variable name="marks-of" as="map(*)" select="$context?marks"/>
+    <xsl:variable name="base" as="map(*)" select="$context?base"/>
+    <!-- the usual size's level once per table; a cell of the usual size (most cells) has a size term of 0 (its level
+         less the same level): not computed -->
+    <xsl:variable name="base-size" as="xs:double" select="$base?font-size"/>
+    <xsl:variable name="base-level" as="xs:double" select="f:font-size-level($base-size)"/>
     <xsl:variable name="profile" as="map(*)" select="$context?profile"/>
+    <xsl:variable name="row-usual" as="map(*)*" select="$context?row-usual"/>
     <xsl:variable name="column-usual" as="map(*)*" select="for $x in 0 to $n - 1 return $context?column-usual($x)"/>
     <xsl:variable name="numeric" as="xs:boolean*"
         select="for $x in 0 to $n - 1 return f:is-numeric-column($profile, $x)"/>
@@ -263,31 +262,41 @@
     <xsl:for-each select="0 to $model?rows - 1">
       <xsl:variable name="y" as="xs:integer" select="."/>
       <xsl:variable name="row" as="map(*)" select="f:model-row($model, $y)"/>
+      <xsl:variable name="usual-of-row" as="map(*)" select="$row-usual[$y + 1]"/>
       <!-- the row's owner ids (n of them, in column order), looked up once -->
       <xsl:variable name="owners" as="xs:string*" select="$model?owner($y + 1)?*"/>
-      <xsl:variable name="xs" as="xs:integer*"
-          select="for $x in 0 to $n - 1 return $x[map:contains($values, $owners[$x + 1])]"/>
-      <!-- one pass over the slots: four values per slot, the format value, the marks (each with the distinct score),
-           the content score and the typed code, read back by position below -->
-      <xsl:variable name="slot-values" as="xs:double*" select="for $x in $xs return
-          let $id := $owners[$x + 1], $cell := $cells($id), $type := $cell($c:type),
+      <!-- one pass over the slots: per slot covered by a cell with text, six values, its column, the format value,
+           the marks (each with the distinct score), the content score, the typed code and the column pass' value,
+           read back by position below -->
+      <xsl:variable name="slot-values" as="xs:double*" select="for $x in 0 to $n - 1 return
+          let $id := $owners[$x + 1] return
+          if ($id eq '') then () else
+          let $cell := $cells($id) return
+          if ($cell($c:blank)) then () else
+          let $type := $cell($c:type), $look := $cell($c:look),
+              $marks := fp:marks-score($cell, $base),
+              $value := $marks + (if ($cell($c:font-size) eq $base-size) then 0
+                                  else fp:size-score($cell($c:font-size), $base-level)),
               $usual := $column-usual[$x + 1],
-              $distinct := if ($cell($c:look) eq $usual?look) then 0 else f:distinct-score($cell, $usual)
-          return ($values($id) + $distinct, $marks-of($id) + $distinct,
+              $distinct := if ($look eq $usual?look) then 0 else f:distinct-score($cell, $usual)
+          return ($x, $value + $distinct, $marks + $distinct,
                   if ($type eq 'text') then f:rule-content-score($rules[$x + 1], $cell) else 0,
-                  if (not($numeric[$x + 1])) then 0 else if ($type eq 'numeric') then 2 else 1)"/>
-      <xsl:variable name="slots" as="xs:integer*" select="0 to count($xs) - 1"/>
+                  if (not($numeric[$x + 1])) then 0 else if ($type eq 'numeric') then 2 else 1,
+                  max(($value, $marks))
+                  + (if ($look eq $usual-of-row?look) then 0 else f:distinct-score($cell, $usual-of-row)))"/>
+      <xsl:variable name="slots" as="xs:integer*" select="0 to count($slot-values) idiv 6 - 1"/>
       <xsl:sequence select="map {
           'index' : $y, 'wide' : $row?wide,
           'text' : exists($row?texts),
           'spanned-from' : distinct-values($row?texts ! $cells(.)[.($c:row) lt $y] ! .($c:row)),
-          'x' : $xs,
-          'format' : for $i in $slots return $slot-values[4 * $i + 1],
-          'marks' : for $i in $slots return $slot-values[4 * $i + 2],
-          'content' : for $i in $slots return $slot-values[4 * $i + 3],
-          'format-content' : for $i in $slots return $slot-values[4 * $i + 1] + $slot-values[4 * $i + 3],
-          'marks-content' : for $i in $slots return $slot-values[4 * $i + 2] + $slot-values[4 * $i + 3],
-          'typed' : for $i in $slots return $slot-values[4 * $i + 4]
+          'x' : for $i in $slots return xs:integer($slot-values[6 * $i + 1]),
+          'format' : for $i in $slots return $slot-values[6 * $i + 2],
+          'marks' : for $i in $slots return $slot-values[6 * $i + 3],
+          'content' : for $i in $slots return $slot-values[6 * $i + 4],
+          'format-content' : for $i in $slots return $slot-values[6 * $i + 2] + $slot-values[6 * $i + 4],
+          'marks-content' : for $i in $slots return $slot-values[6 * $i + 3] + $slot-values[6 * $i + 4],
+          'typed' : for $i in $slots return $slot-values[6 * $i + 5],
+          'column' : for $i in $slots return $slot-values[6 * $i + 6]
         }"/>
     </xsl:for-each>
   </xsl:function>
@@ -324,26 +333,28 @@
     </xsl:for-each>
   </xsl:function>
 
-  <!-- Column values over the rows $rows: one map per column { 'index', 'score' } ('score' absent if no text). -->
+  <!-- Column values over the rows $rows: one map per column { 'index', 'score' } ('score' absent if no text), from
+       the slots' column values of those rows (fp:row-slots: smaller type does not take away a cell's marks here: a
+       column of row headers in smaller bold type heads its rows as one in the usual size does). -->
   <xsl:function name="fp:column-scores" as="map(*)*">
     <xsl:param name="context" as="map(*)"/>
+    <xsl:param name="row-slots" as="map(*)*"/>
     <xsl:param name="rows" as="xs:integer*"/>
     <xsl:variable name="model" as="map(*)" select="$context?model"/>
+    <xsl:variable name="cells" as="map(*)" select="$model?cells"/>
     <!-- no cell with text with a background: no band (f:format-analysis) -->
     <xsl:variable name="bands" as="map(xs:integer, xs:boolean)" select="if (not($context?painted)) then map {}
-        else fp:bands($model, 0 to $model?cols - 1,
-                      function($x) { f:column-ids($model, $x, $rows)[map:contains($context?values, .)] },
-                      function($id, $x) { $context?row-usual(f:model-cell($model, $id)($c:row)) }, false())"/>
-    <xsl:variable name="owner" as="array(*)" select="$model?owner"/>
+        else let $row-usual := $context?row-usual return
+             fp:bands($model, 0 to $model?cols - 1,
+                      function($x) { f:column-ids($model, $x, $rows)[not($cells(.)($c:blank))] },
+                      function($id, $x) { $row-usual[$cells($id)($c:row) + 1] }, false())"/>
+    <!-- the slot records of the rows, looked up once -->
+    <xsl:variable name="slot-rows" as="map(*)*" select="for $y in $rows return $row-slots[$y + 1]"/>
     <xsl:for-each select="0 to $model?cols - 1">
       <xsl:variable name="x" as="xs:integer" select="."/>
-      <!-- smaller type does not take away a cell's marks here: a column of row headers in smaller bold type heads
-           its rows as one in the usual size does -->
-      <xsl:variable name="slots" as="xs:double*" select="for $y in $rows return
-          $owner($y + 1)($x + 1)[map:contains($context?values, .)] ! f:model-cell($model, .)
-          ! (max(($context?values(.($c:id)), $context?marks(.($c:id))))
-             + (let $usual := $context?row-usual($y) return
-                if (.($c:look) eq $usual?look) then 0 else f:distinct-score(., $usual)))"/>
+      <!-- each row's slot in column x: its position among the row's scored slots (their columns ascend) -->
+      <xsl:variable name="slots" as="xs:double*"
+          select="$slot-rows ! (let $at := index-of(?x, $x) return ?column[$at])"/>
       <xsl:variable name="band" as="xs:double" select="if (map:contains($bands, $x)) then $weight-band else 0"/>
       <xsl:sequence select="
           if (exists($slots)) then map { 'index' : $x, 'wide' : false(), 'text' : true(),
