@@ -59,8 +59,8 @@
          (a sequence by row index, read by position) -->
     <xsl:variable name="column-usual" as="map(xs:integer, map(*))" select="map:merge(for $x in 0 to $n - 1 return
         map { $x : fp:usual($column-cells($x + 1)) })"/>
-    <xsl:variable name="row-usual" as="map(*)*" select="for $y in 0 to $model?rows - 1
-        return fp:usual(f:model-row($model, $y)?texts ! f:model-cell($model, .))"/>
+    <xsl:variable name="row-usual" as="map(*)*"
+        select="(0 to $model?rows - 1) ! fp:usual(f:model-row($model, .)?texts ! f:model-cell($model, .))"/>
     <!-- a band is a line of cells with text that share a background (fp:bands): where no cell with text has one
          (most tables), there is no band, of rows or of columns, and fp:bands is not called -->
     <xsl:variable name="painted" as="xs:boolean" select="some $cell in $scored satisfies $cell($c:background) ne ''"/>
@@ -232,25 +232,20 @@
     <xsl:sequence select="if ($size-difference eq 'absolute') then abs($levels) else $levels"/>
   </xsl:function>
 
-  <!-- The slots of each row covered by scored cells, once per table for both row passes and the column pass: one
-       map per row with the slots' columns ('x', left to right) and, per slot (parallel sequences, not a map per slot),
-       the cell's format value with its distinct score from its column's usual values ('format'), its marks with it
-       ('marks'), its content score ('content'), the sums 'format-content' and 'marks-content', 'typed': 0 in a
-       column that is not numeric, 1 in a numeric column, 2 for a number in a numeric column, and 'column': the
-       slot's value for the column pass (the larger of its format value and its marks, with its distinct score from
-       its row's usual values); and the row's 'index', 'wide', 'text' and 'spanned-from'. A cell's marks and value
-       are computed in each slot it covers (one, for most cells), not kept in maps by cell id. -->
+  <!-- The slots of each row covered by scored cells, once for the row passes and the column pass: one map per row,
+       its 'index', 'wide', 'text', 'spanned-from', the slots' columns 'x' and per slot (parallel sequences) the format
+       value and the marks with the distinct score from the column's usual values ('format', 'marks'), 'content',
+       their sums 'format-content', 'marks-content', 'typed' (0 column not numeric, 1 numeric, 2 a number there) and
+       'column' (the column pass' value: the larger of value and marks, with the distinct score from the row's). -->
   <xsl:function name="fp:row-slots" as="map(*)*">
     <xsl:param name="context" as="map(*)"/>
     <xsl:variable name="model" as="map(*)" select="$context?model"/>
     <xsl:variable name="n" as="xs:integer" select="$model?cols"/>
-    <!-- the context's maps looked up once per table, and per column once (not per slot: this runs for every slot of
-         a scored cell) whether it is numeric, its usual values and the column terms of its content scores
-         (f:content-rule) -->
+    <!-- the context's maps looked up once per table, and per column once (not per slot) whether it is numeric, its
+         usual values and the column terms of its content scores (f:content-rule); the usual size's level once (a cell
+         of the usual size, most cells, has a size term of 0: not computed) -->
     <xsl:variable name="cells" as="map(*)" select="$model?cells"/>
     <xsl:variable name="base" as="map(*)" select="$context?base"/>
-    <!-- the usual size's level once per table; a cell of the usual size (most cells) has a size term of 0 (its level
-         less the same level): not computed -->
     <xsl:variable name="base-size" as="xs:double" select="$base?font-size"/>
     <xsl:variable name="base-level" as="xs:double" select="f:font-size-level($base-size)"/>
     <xsl:variable name="profile" as="map(*)" select="$context?profile"/>
@@ -263,16 +258,13 @@
       <xsl:variable name="y" as="xs:integer" select="."/>
       <xsl:variable name="row" as="map(*)" select="f:model-row($model, $y)"/>
       <xsl:variable name="usual-of-row" as="map(*)" select="$row-usual[$y + 1]"/>
-      <!-- the row's owner ids (n of them, in column order), looked up once -->
       <xsl:variable name="owners" as="xs:string*" select="$model?owner($y + 1)?*"/>
       <!-- one pass over the slots: per slot covered by a cell with text, six values, its column, the format value,
            the marks (each with the distinct score), the content score, the typed code and the column pass' value,
            read back by position below -->
       <xsl:variable name="slot-values" as="xs:double*" select="for $x in 0 to $n - 1 return
-          let $id := $owners[$x + 1] return
-          if ($id eq '') then () else
-          let $cell := $cells($id) return
-          if ($cell($c:blank)) then () else
+          let $id := $owners[$x + 1] return if ($id eq '') then () else
+          let $cell := $cells($id) return if ($cell($c:blank)) then () else
           let $type := $cell($c:type), $look := $cell($c:look),
               $marks := fp:marks-score($cell, $base),
               $value := $marks + (if ($cell($c:font-size) eq $base-size) then 0
@@ -344,17 +336,14 @@
     <xsl:variable name="cells" as="map(*)" select="$model?cells"/>
     <!-- no cell with text with a background: no band (f:format-analysis) -->
     <xsl:variable name="bands" as="map(xs:integer, xs:boolean)" select="if (not($context?painted)) then map {}
-        else let $row-usual := $context?row-usual return
-             fp:bands($model, 0 to $model?cols - 1,
+        else let $row-usual := $context?row-usual return fp:bands($model, 0 to $model?cols - 1,
                       function($x) { f:column-ids($model, $x, $rows)[not($cells(.)($c:blank))] },
                       function($id, $x) { $row-usual[$cells($id)($c:row) + 1] }, false())"/>
-    <!-- the slot records of the rows, looked up once -->
     <xsl:variable name="slot-rows" as="map(*)*" select="for $y in $rows return $row-slots[$y + 1]"/>
     <xsl:for-each select="0 to $model?cols - 1">
       <xsl:variable name="x" as="xs:integer" select="."/>
-      <!-- each row's slot in column x: its position among the row's scored slots (their columns ascend) -->
-      <xsl:variable name="slots" as="xs:double*"
-          select="$slot-rows ! (let $at := index-of(?x, $x) return ?column[$at])"/>
+      <!-- each row's slot in column x: at its position among the row's scored slots -->
+      <xsl:variable name="slots" as="xs:double*" select="$slot-rows ! (let $at := index-of(?x, $x) return ?column[$at])"/>
       <xsl:variable name="band" as="xs:double" select="if (map:contains($bands, $x)) then $weight-band else 0"/>
       <xsl:sequence select="
           if (exists($slots)) then map { 'index' : $x, 'wide' : false(), 'text' : true(),
