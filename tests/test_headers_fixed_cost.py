@@ -275,7 +275,7 @@ _OLD = """<xsl:stylesheet version="3.0" xmlns:xsl="http://www.w3.org/1999/XSL/Tr
       <xsl:variable name="context" as="map(*)" select="map { 'model' : $model, 'values' : $values, 'marks' : $marks,
           'profile' : $profile, 'column-usual' : $column-usual, 'row-usual' : $row-usual, 'row-bands' : $row-bands,
           'painted' : $painted }"/>
-      <xsl:variable name="row-slots" as="map(*)*" select="fp:row-slots($context)"/>
+      <xsl:variable name="row-slots" as="array(*)*" select="fp:row-slots($context)"/>
       <xsl:variable name="rows-1" as="map(*)*" select="fp:row-scores($context, $row-slots, 0)"/>
       <xsl:variable name="row-boundary-1" as="map(*)" select="fp:boundary($rows-1, true(), $max-header-rows, ())"/>
       <xsl:variable name="kinds-1" as="array(xs:string)" select="f:row-kinds($model, $row-boundary-1?k, false())"/>
@@ -318,7 +318,7 @@ _OLD = """<xsl:stylesheet version="3.0" xmlns:xsl="http://www.w3.org/1999/XSL/Tr
           if ($base?row-classes-style and $cell($c:row-class) ne $base?row-class) then $weight-class else 0,
          if (f:is-header-class($cell($c:class)) or f:is-header-class($cell($c:row-class))) then $weight-header-class else 0))"/>
     </xsl:function>
-    <xsl:function name="fp:row-slots" as="map(*)*">
+    <xsl:function name="fp:row-slots" as="array(*)*">
       <xsl:param name="context" as="map(*)"/>
       <xsl:variable name="model" as="map(*)" select="$context?model"/>
       <xsl:variable name="n" as="xs:integer" select="$model?cols"/>
@@ -343,18 +343,20 @@ _OLD = """<xsl:stylesheet version="3.0" xmlns:xsl="http://www.w3.org/1999/XSL/Tr
                     if ($type eq 'text') then f:rule-content-score($rules[$x + 1], $cell) else 0,
                     if (not($numeric[$x + 1])) then 0 else if ($type eq 'numeric') then 2 else 1)"/>
         <xsl:variable name="slots" as="xs:integer*" select="0 to count($xs) - 1"/>
-        <xsl:sequence select="map {
-            'index' : $y, 'wide' : $row?wide,
-            'text' : exists($row?texts),
-            'spanned-from' : distinct-values($row?texts ! $cells(.)[.($c:row) lt $y] ! .($c:row)),
-            'x' : $xs,
-            'format' : for $i in $slots return $slot-values[4 * $i + 1],
-            'marks' : for $i in $slots return $slot-values[4 * $i + 2],
-            'content' : for $i in $slots return $slot-values[4 * $i + 3],
-            'format-content' : for $i in $slots return $slot-values[4 * $i + 1] + $slot-values[4 * $i + 3],
-            'marks-content' : for $i in $slots return $slot-values[4 * $i + 2] + $slot-values[4 * $i + 3],
-            'typed' : for $i in $slots return $slot-values[4 * $i + 4]
-          }"/>
+        <!-- the slot record (headers/format.xsl, positions $rs:...) without the column pass' values, which the old
+             fp:column-scores below does not read -->
+        <xsl:sequence select="[
+            $y, $row?wide,
+            exists($row?texts),
+            distinct-values($row?texts ! $cells(.)[.($c:row) lt $y] ! .($c:row)),
+            $xs,
+            for $i in $slots return $slot-values[4 * $i + 1],
+            for $i in $slots return $slot-values[4 * $i + 2],
+            for $i in $slots return $slot-values[4 * $i + 3],
+            for $i in $slots return $slot-values[4 * $i + 1] + $slot-values[4 * $i + 3],
+            for $i in $slots return $slot-values[4 * $i + 2] + $slot-values[4 * $i + 3],
+            for $i in $slots return $slot-values[4 * $i + 4]
+          ]"/>
       </xsl:for-each>
     </xsl:function>
     <xsl:function name="fp:column-scores" as="map(*)*">

@@ -37,8 +37,26 @@
     xmlns:f="urn:pyxform:function"
     xmlns:fp="urn:pyxform:function:private"
     xmlns:c="urn:pyxform:cell"
+    xmlns:rs="urn:pyxform:row-slots"
     exclude-result-prefixes="#all"
     expand-text="yes">
+
+  <!-- The members of a row's slot record (fp:row-slots), by position: the row's index, whether it is wide, whether
+       it has text, the rows its cells with text are spanned from; and per slot covered by a cell with text (parallel
+       sequences, in column order) the slot's column, its format value and marks, its content score, their sums, its
+       typed code and its value for the column pass. -->
+  <xsl:variable name="rs:index" as="xs:integer" select="1" static="yes"/>
+  <xsl:variable name="rs:wide" as="xs:integer" select="2" static="yes"/>
+  <xsl:variable name="rs:text" as="xs:integer" select="3" static="yes"/>
+  <xsl:variable name="rs:spanned-from" as="xs:integer" select="4" static="yes"/>
+  <xsl:variable name="rs:x" as="xs:integer" select="5" static="yes"/>
+  <xsl:variable name="rs:format" as="xs:integer" select="6" static="yes"/>
+  <xsl:variable name="rs:marks" as="xs:integer" select="7" static="yes"/>
+  <xsl:variable name="rs:content" as="xs:integer" select="8" static="yes"/>
+  <xsl:variable name="rs:format-content" as="xs:integer" select="9" static="yes"/>
+  <xsl:variable name="rs:marks-content" as="xs:integer" select="10" static="yes"/>
+  <xsl:variable name="rs:typed" as="xs:integer" select="11" static="yes"/>
+  <xsl:variable name="rs:column" as="xs:integer" select="12" static="yes"/>
 
   <xsl:function name="f:format-analysis" as="map(*)">
     <xsl:param name="table-model" as="map(*)"/>
@@ -71,7 +89,7 @@
         'profile' : $profile, 'column-usual' : $column-usual, 'row-usual' : $row-usual, 'row-bands' : $row-bands,
         'painted' : $painted }"/>
     <!-- the slot values of every row, computed once for both row passes and the column pass -->
-    <xsl:variable name="row-slots" as="map(*)*" select="fp:row-slots($context)"/>
+    <xsl:variable name="row-slots" as="array(*)*" select="fp:row-slots($context)"/>
     <!-- pass 1: k over all columns -->
     <xsl:variable name="rows-1" as="map(*)*" select="fp:row-scores($context, $row-slots, 0)"/>
     <xsl:variable name="row-boundary-1" as="map(*)" select="fp:boundary($rows-1, true(), $max-header-rows, ())"/>
@@ -232,12 +250,13 @@
     <xsl:sequence select="if ($size-difference eq 'absolute') then abs($levels) else $levels"/>
   </xsl:function>
 
-  <!-- The slots of each row covered by scored cells, once for the row passes and the column pass: one map per row,
-       its 'index', 'wide', 'text', 'spanned-from', the slots' columns 'x' and per slot (parallel sequences) the format
-       value and the marks with the distinct score from the column's usual values ('format', 'marks'), 'content',
-       their sums 'format-content', 'marks-content', 'typed' (0 column not numeric, 1 numeric, 2 a number there) and
-       'column' (the column pass' value: the larger of value and marks, with the distinct score from the row's). -->
-  <xsl:function name="fp:row-slots" as="map(*)*">
+  <!-- The slots of each row covered by scored cells, once for the row passes and the column pass: one slot record
+       per row (an array read by the positions $rs:..., declared above: a map of twelve entries costs eight times as
+       much to build), its index, wide, text, spanned-from, the slots' columns x and per slot (parallel sequences) the
+       format value and the marks with the distinct score from the column's usual values (format, marks), content,
+       their sums format-content, marks-content, typed (0 column not numeric, 1 numeric, 2 a number there) and
+       column (the column pass' value: the larger of value and marks, with the distinct score from the row's). -->
+  <xsl:function name="fp:row-slots" as="array(*)*">
     <xsl:param name="context" as="map(*)"/>
     <xsl:variable name="model" as="map(*)" select="$context?model"/>
     <xsl:variable name="n" as="xs:integer" select="$model?cols"/>
@@ -277,19 +296,19 @@
                   max(($value, $marks))
                   + (if ($look eq $usual-of-row?look) then 0 else f:distinct-score($cell, $usual-of-row)))"/>
       <xsl:variable name="slots" as="xs:integer*" select="0 to count($slot-values) idiv 6 - 1"/>
-      <xsl:sequence select="map {
-          'index' : $y, 'wide' : $row?wide,
-          'text' : exists($row?texts),
-          'spanned-from' : distinct-values($row?texts ! $cells(.)[.($c:row) lt $y] ! .($c:row)),
-          'x' : for $i in $slots return xs:integer($slot-values[6 * $i + 1]),
-          'format' : for $i in $slots return $slot-values[6 * $i + 2],
-          'marks' : for $i in $slots return $slot-values[6 * $i + 3],
-          'content' : for $i in $slots return $slot-values[6 * $i + 4],
-          'format-content' : for $i in $slots return $slot-values[6 * $i + 2] + $slot-values[6 * $i + 4],
-          'marks-content' : for $i in $slots return $slot-values[6 * $i + 3] + $slot-values[6 * $i + 4],
-          'typed' : for $i in $slots return $slot-values[6 * $i + 5],
-          'column' : for $i in $slots return $slot-values[6 * $i + 6]
-        }"/>
+      <!-- the members in the order of the positions $rs:... -->
+      <xsl:sequence select="[
+          $y, $row?wide, exists($row?texts),
+          distinct-values($row?texts ! $cells(.)[.($c:row) lt $y] ! .($c:row)),
+          for $i in $slots return xs:integer($slot-values[6 * $i + 1]),
+          for $i in $slots return $slot-values[6 * $i + 2],
+          for $i in $slots return $slot-values[6 * $i + 3],
+          for $i in $slots return $slot-values[6 * $i + 4],
+          for $i in $slots return $slot-values[6 * $i + 2] + $slot-values[6 * $i + 4],
+          for $i in $slots return $slot-values[6 * $i + 3] + $slot-values[6 * $i + 4],
+          for $i in $slots return $slot-values[6 * $i + 5],
+          for $i in $slots return $slot-values[6 * $i + 6]
+        ]"/>
     </xsl:for-each>
   </xsl:function>
 
@@ -297,31 +316,31 @@
        f:format-analysis). -->
   <xsl:function name="fp:row-scores" as="map(*)*">
     <xsl:param name="context" as="map(*)"/>
-    <xsl:param name="row-slots" as="map(*)*"/>
+    <xsl:param name="row-slots" as="array(*)*"/>
     <xsl:param name="from" as="xs:integer"/>
     <xsl:for-each select="$row-slots">
-      <xsl:variable name="row" as="map(*)" select="."/>
+      <xsl:variable name="row" as="array(*)" select="."/>
       <!-- the slots in columns $from.. : a tail of the row's slots (their columns ascend) -->
-      <xsl:variable name="start" as="xs:integer" select="count($row?x[. lt $from]) + 1"/>
-      <xsl:variable name="typed" as="xs:double*" select="subsequence($row?typed, $start)[. gt 0]"/>
+      <xsl:variable name="start" as="xs:integer" select="count($row($rs:x)[. lt $from]) + 1"/>
+      <xsl:variable name="typed" as="xs:double*" select="subsequence($row($rs:typed), $start)[. gt 0]"/>
       <xsl:variable name="data-typed" as="xs:boolean"
           select="exists($typed) and count($typed[. eq 2]) * 2 ge count($typed)"/>
       <!-- a band of numbers in numeric columns is a highlighted data row (a winner, a total), not a header -->
       <xsl:variable name="band" as="xs:double"
-          select="if (map:contains($context?row-bands, $row?index) and not($data-typed)) then $weight-band else 0"/>
+          select="if (map:contains($context?row-bands, $row($rs:index)) and not($data-typed)) then $weight-band else 0"/>
       <!-- one map constructor in each case (a map:merge of two maps costs more) -->
       <xsl:sequence select="
-          if ($start le count($row?x)) then map {
-            'index' : $row?index, 'wide' : $row?wide, 'text' : $row?text, 'data-typed' : $data-typed,
-            'spanned-from' : $row?spanned-from,
-            'format' : f:mean(subsequence($row?format, $start)) + $band,
-            'marks' : f:mean(subsequence($row?marks, $start)) + $band,
-            'sub-score' : f:mean(subsequence($row?marks-content, $start)) + $band,
-            'content' : f:mean(subsequence($row?content, $start)),
-            'score' : f:mean(subsequence($row?format-content, $start)) + $band
+          if ($start le count($row($rs:x))) then map {
+            'index' : $row($rs:index), 'wide' : $row($rs:wide), 'text' : $row($rs:text), 'data-typed' : $data-typed,
+            'spanned-from' : $row($rs:spanned-from),
+            'format' : f:mean(subsequence($row($rs:format), $start)) + $band,
+            'marks' : f:mean(subsequence($row($rs:marks), $start)) + $band,
+            'sub-score' : f:mean(subsequence($row($rs:marks-content), $start)) + $band,
+            'content' : f:mean(subsequence($row($rs:content), $start)),
+            'score' : f:mean(subsequence($row($rs:format-content), $start)) + $band
           }
-          else map { 'index' : $row?index, 'wide' : $row?wide, 'text' : $row?text, 'data-typed' : $data-typed,
-                     'spanned-from' : $row?spanned-from }"/>
+          else map { 'index' : $row($rs:index), 'wide' : $row($rs:wide), 'text' : $row($rs:text), 'data-typed' : $data-typed,
+                     'spanned-from' : $row($rs:spanned-from) }"/>
     </xsl:for-each>
   </xsl:function>
 
@@ -330,7 +349,7 @@
        column of row headers in smaller bold type heads its rows as one in the usual size does). -->
   <xsl:function name="fp:column-scores" as="map(*)*">
     <xsl:param name="context" as="map(*)"/>
-    <xsl:param name="row-slots" as="map(*)*"/>
+    <xsl:param name="row-slots" as="array(*)*"/>
     <xsl:param name="rows" as="xs:integer*"/>
     <xsl:variable name="model" as="map(*)" select="$context?model"/>
     <xsl:variable name="cells" as="map(*)" select="$model?cells"/>
@@ -339,11 +358,11 @@
         else let $row-usual := $context?row-usual return fp:bands($model, 0 to $model?cols - 1,
                       function($x) { f:column-ids($model, $x, $rows)[not($cells(.)($c:blank))] },
                       function($id, $x) { $row-usual[$cells($id)($c:row) + 1] }, false())"/>
-    <xsl:variable name="slot-rows" as="map(*)*" select="for $y in $rows return $row-slots[$y + 1]"/>
+    <xsl:variable name="slot-rows" as="array(*)*" select="for $y in $rows return $row-slots[$y + 1]"/>
     <xsl:for-each select="0 to $model?cols - 1">
       <xsl:variable name="x" as="xs:integer" select="."/>
       <!-- each row's slot in column x: at its position among the row's scored slots -->
-      <xsl:variable name="slots" as="xs:double*" select="$slot-rows ! (let $at := index-of(?x, $x) return ?column[$at])"/>
+      <xsl:variable name="slots" as="xs:double*" select="$slot-rows ! (let $at := index-of(.($rs:x), $x) return .($rs:column)[$at])"/>
       <xsl:variable name="band" as="xs:double" select="if (map:contains($bands, $x)) then $weight-band else 0"/>
       <xsl:sequence select="
           if (exists($slots)) then map { 'index' : $x, 'wide' : false(), 'text' : true(),
@@ -397,104 +416,6 @@
                        [normalize-space(translate(., '&#9;', ' ')) ne '']
         return $model?rows ge 2 and count($labels) * 2 ge count($rows)
                and count(distinct-values($labels)) * 2 ge count($labels) }"/>
-  </xsl:function>
-
-  <!-- The scores the header lines are held against: all of them for rows; for columns, without the columns that
-       stand out from the others as a whole (at least $threshold over their median: a bold total column at the right,
-       highlighted data, as bold total rows are left out of the column scores). -->
-  <xsl:function name="fp:body-scores" as="xs:double*">
-    <xsl:param name="scores" as="xs:double*"/>
-    <xsl:param name="columns" as="xs:boolean"/>
-    <xsl:variable name="median" as="xs:double?" select="f:median($scores)"/>
-    <xsl:sequence select="if (not($columns) or empty($scores)) then $scores
-                          else $scores[. lt $median + $threshold]"/>
-  </xsl:function>
-
-  <!-- True if header rows S[1..j] over the rest S[j+1..] are formatted throughout: when the first stands out from the
-       rest by its formatting alone (format at least $threshold above the rest's mean format), every one of them
-       carries formatting marks of its own, whatever its type size (marks, the format less the size term, at least
-       $threshold above the rest's mean marks: a header marked by formatting is marked as a whole, a sub-header row
-       in smaller bold type included; a row that stands out by its content alone below it is a data row), or is
-       spanned into by a cell with text of a header row above it (the header's own cells span it: "Year" and "Song"
-       over two rows beside plain chart names). -->
-  <xsl:function name="fp:formatted-throughout" as="xs:boolean">
-    <xsl:param name="head" as="map(*)*"/>
-    <xsl:param name="rest" as="map(*)*"/>
-    <xsl:variable name="rest-format" as="xs:double" select="(f:mean($rest ! ?format), 0)[1]"/>
-    <xsl:variable name="rest-marks" as="xs:double" select="(f:mean($rest ! (?marks, ?format)[1]), 0)[1]"/>
-    <xsl:sequence select="count($head) le 1 or $head[1]?format lt $rest-format + $threshold
-                          or (every $h in $head satisfies (($h?marks, $h?format)[1] ge $rest-marks + $threshold
-                                                           or $h?spanned-from = $head ! ?index))"/>
-  </xsl:function>
-
-  <!--
-    The boundary rule over rows (or columns) in order, each { 'index', 'score'?, 'wide', 'text' }.
-
-    With $titles, the wide rows at the top (before the first scored row that is not wide) are title rows; wide
-    rows further down are section rows and take no part. S = the remaining scored, not wide items, in order.
-    A candidate boundary after S[j], j = 1 .. min(floor(|S| / 2), $max) (headers are a minority of the rows, and
-    not a deep hierarchy), is valid if every S[1..j] scores at least $threshold above the mean of S[j+1..] (the
-    boundary separates higher-scoring header rows from the data rows) and at least $threshold itself (headers are
-    set apart by features of their own, not only by data set smaller), the paper's adjacent difference
-    D = S[j] - S[j+1] is positive, and, for j > 1, S[j] is not typed like the data (with rows: at least half its
-    cells in numeric columns are numbers; below the first header row such a row is a highlighted data row, a
-    winner or a total, however it is formatted). The chosen
-    boundary is the lowest valid one. (The paper takes the largest D; but when two header rows differ in strength, a
-    title or grouping row in bigger or bolder type over a smaller label row, the largest D falls between the two
-    header rows, while every row above the lowest valid boundary stands out from the data.) Items right after the chosen one that have text but no score (in the second row pass: text only in the
-    header columns, such as an index-name row) join the header. No valid candidate: no header, except that title
-    rows which themselves stand out by $threshold over the mean of S are header rows (if S is not empty: a title
-    over nothing heads nothing).
-
-    Returns map { 'k' : count of leading header items (index of the last header item + 1, or 0),
-                  'candidates' : the candidate maps { 'j', 'index', 'difference', 'body-mean', 'separation',
-                  'valid' }, 'chosen' : the chosen candidate (absent if none), 'titles' : indexes of title rows }.
-  -->
-  <xsl:function name="fp:boundary" as="map(*)">
-    <xsl:param name="items" as="map(*)*"/>
-    <xsl:param name="titles" as="xs:boolean"/>
-    <xsl:param name="max" as="xs:integer"/>
-    <xsl:param name="labels" as="(function(xs:integer) as xs:boolean)?"/>
-    <xsl:variable name="first-body" as="xs:integer"
-        select="(index-of($items ! (exists(?score) and not(?wide and $titles)), true())[1], count($items) + 1)[1]"/>
-    <xsl:variable name="title-items" as="map(*)*"
-        select="if ($titles) then $items[position() lt $first-body][?wide and exists(?score)] else ()"/>
-    <xsl:variable name="body" as="map(*)*" select="$items[position() ge $first-body][exists(?score)]
-                                                   [not($titles and ?wide)]"/>
-    <xsl:variable name="r" as="xs:integer" select="count($body)"/>
-    <!-- below the first header row, a row's value leaves out the size term when that is larger (?sub-score): smaller
-         type does not take away the marks of a sub-header row set in smaller bold type under the header row -->
-    <xsl:variable name="candidates" as="map(*)*" select="
-        for $j in 1 to min(($r idiv 2, $max)) return
-        let $head := (subsequence($body, 1, 1) ! ?score,
-                      subsequence($body, 2, $j - 1) ! max((?score, ?sub-score))),
-            $rest := fp:body-scores(subsequence($body, $j + 1) ! ?score, not($titles)),
-            $mean := f:mean($rest),
-            $difference := $head[last()] - $body[$j + 1]?score,
-            $separation := min($head) - $mean
-        return map {
-          'j' : $j, 'index' : $body[$j]?index, 'difference' : $difference, 'body-mean' : $mean,
-          'separation' : $separation,
-          'valid' : $separation ge $threshold and min($head) ge $threshold and $difference gt 0
-                    and not($j gt 1 and $body[$j]?data-typed)
-                    and fp:formatted-throughout(subsequence($body, 1, $j), subsequence($body, $j + 1))
-                    and (empty($labels) or $labels($body[$j]?index))
-        }"/>
-    <xsl:variable name="chosen" as="map(*)?" select="$candidates[?valid][last()]"/>
-    <xsl:variable name="all-mean" as="xs:double?" select="f:mean($body ! ?score)"/>
-    <xsl:variable name="titles-stand-out" as="xs:boolean" select="exists($title-items) and exists($body)
-        and (every $t in $title-items satisfies $t?score ge $all-mean + $threshold)"/>
-    <!-- after the chosen item: items with text but no score in this pass (text only in header columns) -->
-    <xsl:variable name="extended" as="xs:integer?" select="if (empty($chosen)) then () else
-        (for $i in $chosen?index + 1 to count($items) - 1
-         return $items[$i + 1][not(exists(?score) or ?wide or not(?text))] ! ?index)
-        [. eq $chosen?index + position()][last()]"/>
-    <xsl:sequence select="
-        if (exists($chosen))
-        then map { 'k' : max(($chosen?index, $extended)) + 1, 'candidates' : $candidates,
-                   'titles' : $title-items ! ?index, 'chosen' : $chosen }
-        else map { 'k' : if ($titles-stand-out) then $title-items[last()]?index + 1 else 0,
-                   'candidates' : $candidates, 'titles' : $title-items ! ?index }"/>
   </xsl:function>
 
 </xsl:stylesheet>

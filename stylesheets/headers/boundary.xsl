@@ -1,0 +1,115 @@
+<?xml version="1.0" encoding="UTF-8"?>
+<!--
+  The boundary rule of the formatting method (format.xsl): where the header rows (or header columns) end, from the
+  score records of the rows (or columns) in order (fp:boundary), and the tests it holds candidates to: the scores a
+  header line is held against (fp:body-scores) and header rows formatted throughout (fp:formatted-throughout).
+-->
+<xsl:stylesheet version="3.0"
+    xmlns:xsl="http://www.w3.org/1999/XSL/Transform"
+    xmlns:xs="http://www.w3.org/2001/XMLSchema"
+    xmlns:map="http://www.w3.org/2005/xpath-functions/map"
+    xmlns:array="http://www.w3.org/2005/xpath-functions/array"
+    xmlns:f="urn:pyxform:function"
+    xmlns:fp="urn:pyxform:function:private"
+    exclude-result-prefixes="#all"
+    expand-text="yes">
+
+  <!-- The scores the header lines are held against: all of them for rows; for columns, without the columns that
+       stand out from the others as a whole (at least $threshold over their median: a bold total column at the right,
+       highlighted data, as bold total rows are left out of the column scores). -->
+  <xsl:function name="fp:body-scores" as="xs:double*">
+    <xsl:param name="scores" as="xs:double*"/>
+    <xsl:param name="columns" as="xs:boolean"/>
+    <xsl:variable name="median" as="xs:double?" select="f:median($scores)"/>
+    <xsl:sequence select="if (not($columns) or empty($scores)) then $scores
+                          else $scores[. lt $median + $threshold]"/>
+  </xsl:function>
+
+  <!-- True if header rows S[1..j] over the rest S[j+1..] are formatted throughout: when the first stands out from the
+       rest by its formatting alone (format at least $threshold above the rest's mean format), every one of them
+       carries formatting marks of its own, whatever its type size (marks, the format less the size term, at least
+       $threshold above the rest's mean marks: a header marked by formatting is marked as a whole, a sub-header row
+       in smaller bold type included; a row that stands out by its content alone below it is a data row), or is
+       spanned into by a cell with text of a header row above it (the header's own cells span it: "Year" and "Song"
+       over two rows beside plain chart names). -->
+  <xsl:function name="fp:formatted-throughout" as="xs:boolean">
+    <xsl:param name="head" as="map(*)*"/>
+    <xsl:param name="rest" as="map(*)*"/>
+    <xsl:variable name="rest-format" as="xs:double" select="(f:mean($rest ! ?format), 0)[1]"/>
+    <xsl:variable name="rest-marks" as="xs:double" select="(f:mean($rest ! (?marks, ?format)[1]), 0)[1]"/>
+    <xsl:sequence select="count($head) le 1 or $head[1]?format lt $rest-format + $threshold
+                          or (every $h in $head satisfies (($h?marks, $h?format)[1] ge $rest-marks + $threshold
+                                                           or $h?spanned-from = $head ! ?index))"/>
+  </xsl:function>
+
+  <!--
+    The boundary rule over rows (or columns) in order, each { 'index', 'score'?, 'wide', 'text' }.
+
+    With $titles, the wide rows at the top (before the first scored row that is not wide) are title rows; wide
+    rows further down are section rows and take no part. S = the remaining scored, not wide items, in order.
+    A candidate boundary after S[j], j = 1 .. min(floor(|S| / 2), $max) (headers are a minority of the rows, and
+    not a deep hierarchy), is valid if every S[1..j] scores at least $threshold above the mean of S[j+1..] (the
+    boundary separates higher-scoring header rows from the data rows) and at least $threshold itself (headers are
+    set apart by features of their own, not only by data set smaller), the paper's adjacent difference
+    D = S[j] - S[j+1] is positive, and, for j > 1, S[j] is not typed like the data (with rows: at least half its
+    cells in numeric columns are numbers; below the first header row such a row is a highlighted data row, a
+    winner or a total, however it is formatted). The chosen
+    boundary is the lowest valid one. (The paper takes the largest D; but when two header rows differ in strength, a
+    title or grouping row in bigger or bolder type over a smaller label row, the largest D falls between the two
+    header rows, while every row above the lowest valid boundary stands out from the data.) Items right after the chosen one that have text but no score (in the second row pass: text only in the
+    header columns, such as an index-name row) join the header. No valid candidate: no header, except that title
+    rows which themselves stand out by $threshold over the mean of S are header rows (if S is not empty: a title
+    over nothing heads nothing).
+
+    Returns map { 'k' : count of leading header items (index of the last header item + 1, or 0),
+                  'candidates' : the candidate maps { 'j', 'index', 'difference', 'body-mean', 'separation',
+                  'valid' }, 'chosen' : the chosen candidate (absent if none), 'titles' : indexes of title rows }.
+  -->
+  <xsl:function name="fp:boundary" as="map(*)">
+    <xsl:param name="items" as="map(*)*"/>
+    <xsl:param name="titles" as="xs:boolean"/>
+    <xsl:param name="max" as="xs:integer"/>
+    <xsl:param name="labels" as="(function(xs:integer) as xs:boolean)?"/>
+    <xsl:variable name="first-body" as="xs:integer"
+        select="(index-of($items ! (exists(?score) and not(?wide and $titles)), true())[1], count($items) + 1)[1]"/>
+    <xsl:variable name="title-items" as="map(*)*"
+        select="if ($titles) then $items[position() lt $first-body][?wide and exists(?score)] else ()"/>
+    <xsl:variable name="body" as="map(*)*" select="$items[position() ge $first-body][exists(?score)]
+                                                   [not($titles and ?wide)]"/>
+    <xsl:variable name="r" as="xs:integer" select="count($body)"/>
+    <!-- below the first header row, a row's value leaves out the size term when that is larger (?sub-score): smaller
+         type does not take away the marks of a sub-header row set in smaller bold type under the header row -->
+    <xsl:variable name="candidates" as="map(*)*" select="
+        for $j in 1 to min(($r idiv 2, $max)) return
+        let $head := (subsequence($body, 1, 1) ! ?score,
+                      subsequence($body, 2, $j - 1) ! max((?score, ?sub-score))),
+            $rest := fp:body-scores(subsequence($body, $j + 1) ! ?score, not($titles)),
+            $mean := f:mean($rest),
+            $difference := $head[last()] - $body[$j + 1]?score,
+            $separation := min($head) - $mean
+        return map {
+          'j' : $j, 'index' : $body[$j]?index, 'difference' : $difference, 'body-mean' : $mean,
+          'separation' : $separation,
+          'valid' : $separation ge $threshold and min($head) ge $threshold and $difference gt 0
+                    and not($j gt 1 and $body[$j]?data-typed)
+                    and fp:formatted-throughout(subsequence($body, 1, $j), subsequence($body, $j + 1))
+                    and (empty($labels) or $labels($body[$j]?index))
+        }"/>
+    <xsl:variable name="chosen" as="map(*)?" select="$candidates[?valid][last()]"/>
+    <xsl:variable name="all-mean" as="xs:double?" select="f:mean($body ! ?score)"/>
+    <xsl:variable name="titles-stand-out" as="xs:boolean" select="exists($title-items) and exists($body)
+        and (every $t in $title-items satisfies $t?score ge $all-mean + $threshold)"/>
+    <!-- after the chosen item: items with text but no score in this pass (text only in header columns) -->
+    <xsl:variable name="extended" as="xs:integer?" select="if (empty($chosen)) then () else
+        (for $i in $chosen?index + 1 to count($items) - 1
+         return $items[$i + 1][not(exists(?score) or ?wide or not(?text))] ! ?index)
+        [. eq $chosen?index + position()][last()]"/>
+    <xsl:sequence select="
+        if (exists($chosen))
+        then map { 'k' : max(($chosen?index, $extended)) + 1, 'candidates' : $candidates,
+                   'titles' : $title-items ! ?index, 'chosen' : $chosen }
+        else map { 'k' : if ($titles-stand-out) then $title-items[last()]?index + 1 else 0,
+                   'candidates' : $candidates, 'titles' : $title-items ! ?index }"/>
+  </xsl:function>
+
+</xsl:stylesheet>
