@@ -30,7 +30,7 @@ _OLD = """<xsl:stylesheet version="3.0" xmlns:xsl="http://www.w3.org/1999/XSL/Tr
     xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:map="http://www.w3.org/2005/xpath-functions/map"
     xmlns:array="http://www.w3.org/2005/xpath-functions/array"
     xmlns:px="urn:pyxform" xmlns:m="urn:pyxform:mode" xmlns:f="urn:pyxform:function"
-    xmlns:fp="urn:pyxform:function:private" xmlns:c="urn:pyxform:cell" exclude-result-prefixes="#all">
+    xmlns:fp="urn:pyxform:function:private" xmlns:c="urn:pyxform:cell" xmlns:sc="urn:pyxform:score" exclude-result-prefixes="#all">
   <xsl:import href="HEADERS"/>
   <xsl:function name="fp:column-profile" as="map(*)">
       <xsl:param name="cells" as="array(*)*"/>
@@ -276,21 +276,22 @@ _OLD = """<xsl:stylesheet version="3.0" xmlns:xsl="http://www.w3.org/1999/XSL/Tr
           'profile' : $profile, 'column-usual' : $column-usual, 'row-usual' : $row-usual, 'row-bands' : $row-bands,
           'painted' : $painted }"/>
       <xsl:variable name="row-slots" as="array(*)*" select="fp:row-slots($context)"/>
-      <xsl:variable name="rows-1" as="map(*)*" select="fp:row-scores($context, $row-slots, 0)"/>
+      <xsl:variable name="rows-1" as="array(*)*" select="fp:row-scores($context, $row-slots, 0)"/>
       <xsl:variable name="row-boundary-1" as="map(*)" select="fp:boundary($rows-1, true(), $max-header-rows, ())"/>
       <xsl:variable name="kinds-1" as="array(xs:string)" select="f:row-kinds($model, $row-boundary-1?k, false())"/>
       <xsl:variable name="data-rows" as="xs:integer*" select="f:rows-of-kind($kinds-1, 'data')"/>
       <xsl:variable name="is-data-row" as="map(*)" select="map:merge($data-rows ! map { . : true() })"/>
       <xsl:variable name="data-format" as="xs:double*"
-          select="$rows-1[map:contains($is-data-row, ?index)] ! ?format"/>
+          select="$rows-1[map:contains($is-data-row, .($sc:index))] ! .($sc:format)"/>
       <xsl:variable name="usual" as="xs:double" select="(f:mean($data-format), 0)[1]"/>
       <xsl:variable name="column-rows" as="xs:integer*"
-          select="$rows-1[map:contains($is-data-row, ?index)][not(?format ge $usual + $threshold)] ! ?index"/>
-      <xsl:variable name="cols" as="map(*)*" select="fp:column-scores($context, $column-rows)"/>
+          select="$rows-1[map:contains($is-data-row, .($sc:index))][not(.($sc:format) ge $usual + $threshold)]
+                  ! .($sc:index)"/>
+      <xsl:variable name="cols" as="array(*)*" select="fp:column-scores($context, $column-rows)"/>
       <xsl:variable name="col-boundary" as="map(*)" select="fp:boundary($cols, false(), $max-header-cols,
           fp:labels-rows($model, $column-rows))"/>
       <xsl:variable name="p" as="xs:integer" select="$col-boundary?k"/>
-      <xsl:variable name="rows-2" as="map(*)*"
+      <xsl:variable name="rows-2" as="array(*)*"
           select="if ($p gt 0) then fp:row-scores($context, $row-slots, $p) else $rows-1"/>
       <xsl:variable name="row-boundary" as="map(*)"
           select="if ($p gt 0) then fp:boundary($rows-2, true(), $max-header-rows, ()) else $row-boundary-1"/>
@@ -359,7 +360,7 @@ _OLD = """<xsl:stylesheet version="3.0" xmlns:xsl="http://www.w3.org/1999/XSL/Tr
           ]"/>
       </xsl:for-each>
     </xsl:function>
-    <xsl:function name="fp:column-scores" as="map(*)*">
+    <xsl:function name="fp:column-scores" as="array(*)*">
       <xsl:param name="context" as="map(*)"/>
       <xsl:param name="rows" as="xs:integer*"/>
       <xsl:variable name="model" as="map(*)" select="$context?model"/>
@@ -374,10 +375,8 @@ _OLD = """<xsl:stylesheet version="3.0" xmlns:xsl="http://www.w3.org/1999/XSL/Tr
             $owner($y + 1)($x + 1)[map:contains($context?values, .)] ! f:model-cell($model, .)
             ! (max(($context?values(.($c:id)), $context?marks(.($c:id)))) + f:distinct-score(., $context?row-usual($y)))"/>
         <xsl:variable name="band" as="xs:double" select="if (map:contains($bands, $x)) then $weight-band else 0"/>
-        <xsl:sequence select="
-            if (exists($slots)) then map { 'index' : $x, 'wide' : false(), 'text' : true(),
-                                           'score' : f:mean($slots) + $band, 'format' : f:mean($slots) + $band }
-            else map { 'index' : $x, 'wide' : false(), 'text' : false() }"/>
+        <xsl:variable name="score" as="xs:double?" select="f:mean($slots) ! (. + $band)"/>
+        <xsl:sequence select="[ $x, false(), exists($slots), (), (), $score, $score, (), (), () ]"/>
       </xsl:for-each>
     </xsl:function>
   <xsl:function name="fp:is-entity" as="xs:boolean">

@@ -11,6 +11,7 @@
     xmlns:array="http://www.w3.org/2005/xpath-functions/array"
     xmlns:f="urn:pyxform:function"
     xmlns:fp="urn:pyxform:function:private"
+    xmlns:sc="urn:pyxform:score"
     exclude-result-prefixes="#all"
     expand-text="yes">
 
@@ -33,17 +34,20 @@
        spanned into by a cell with text of a header row above it (the header's own cells span it: "Year" and "Song"
        over two rows beside plain chart names). -->
   <xsl:function name="fp:formatted-throughout" as="xs:boolean">
-    <xsl:param name="head" as="map(*)*"/>
-    <xsl:param name="rest" as="map(*)*"/>
-    <xsl:variable name="rest-format" as="xs:double" select="(f:mean($rest ! ?format), 0)[1]"/>
-    <xsl:variable name="rest-marks" as="xs:double" select="(f:mean($rest ! (?marks, ?format)[1]), 0)[1]"/>
-    <xsl:sequence select="count($head) le 1 or $head[1]?format lt $rest-format + $threshold
-                          or (every $h in $head satisfies (($h?marks, $h?format)[1] ge $rest-marks + $threshold
-                                                           or $h?spanned-from = $head ! ?index))"/>
+    <xsl:param name="head" as="array(*)*"/>
+    <xsl:param name="rest" as="array(*)*"/>
+    <xsl:variable name="rest-format" as="xs:double" select="(f:mean($rest ! .($sc:format)), 0)[1]"/>
+    <xsl:variable name="rest-marks" as="xs:double"
+        select="(f:mean($rest ! (.($sc:marks), .($sc:format))[1]), 0)[1]"/>
+    <xsl:sequence select="count($head) le 1 or $head[1]($sc:format) lt $rest-format + $threshold
+                          or (every $h in $head satisfies
+                                (($h($sc:marks), $h($sc:format))[1] ge $rest-marks + $threshold
+                                 or $h($sc:spanned-from) = $head ! .($sc:index)))"/>
   </xsl:function>
 
   <!--
-    The boundary rule over rows (or columns) in order, each { 'index', 'score'?, 'wide', 'text' }.
+    The boundary rule over the score records of rows (or columns) in order (format.xsl, positions $sc:...: index,
+    score (none for a line without text in the pass), wide, text, and what the tests below read).
 
     With $titles, the wide rows at the top (before the first scored row that is not wide) are title rows; wide
     rows further down are section rows and take no part. S = the remaining scored, not wide items, in order.
@@ -66,50 +70,51 @@
                   'valid' }, 'chosen' : the chosen candidate (absent if none), 'titles' : indexes of title rows }.
   -->
   <xsl:function name="fp:boundary" as="map(*)">
-    <xsl:param name="items" as="map(*)*"/>
+    <xsl:param name="items" as="array(*)*"/>
     <xsl:param name="titles" as="xs:boolean"/>
     <xsl:param name="max" as="xs:integer"/>
     <xsl:param name="labels" as="(function(xs:integer) as xs:boolean)?"/>
     <xsl:variable name="first-body" as="xs:integer"
-        select="(index-of($items ! (exists(?score) and not(?wide and $titles)), true())[1], count($items) + 1)[1]"/>
-    <xsl:variable name="title-items" as="map(*)*"
-        select="if ($titles) then $items[position() lt $first-body][?wide and exists(?score)] else ()"/>
-    <xsl:variable name="body" as="map(*)*" select="$items[position() ge $first-body][exists(?score)]
-                                                   [not($titles and ?wide)]"/>
+        select="(index-of($items ! (exists(.($sc:score)) and not(.($sc:wide) and $titles)), true())[1],
+                 count($items) + 1)[1]"/>
+    <xsl:variable name="title-items" as="array(*)*" select="if ($titles)
+        then $items[position() lt $first-body][.($sc:wide) and exists(.($sc:score))] else ()"/>
+    <xsl:variable name="body" as="array(*)*" select="$items[position() ge $first-body][exists(.($sc:score))]
+                                                     [not($titles and .($sc:wide))]"/>
     <xsl:variable name="r" as="xs:integer" select="count($body)"/>
-    <!-- below the first header row, a row's value leaves out the size term when that is larger (?sub-score): smaller
+    <!-- below the first header row, a row's value leaves out the size term when that is larger (its sub-score): smaller
          type does not take away the marks of a sub-header row set in smaller bold type under the header row -->
     <xsl:variable name="candidates" as="map(*)*" select="
         for $j in 1 to min(($r idiv 2, $max)) return
-        let $head := (subsequence($body, 1, 1) ! ?score,
-                      subsequence($body, 2, $j - 1) ! max((?score, ?sub-score))),
-            $rest := fp:body-scores(subsequence($body, $j + 1) ! ?score, not($titles)),
+        let $head := (subsequence($body, 1, 1) ! .($sc:score),
+                      subsequence($body, 2, $j - 1) ! max((.($sc:score), .($sc:sub-score)))),
+            $rest := fp:body-scores(subsequence($body, $j + 1) ! .($sc:score), not($titles)),
             $mean := f:mean($rest),
-            $difference := $head[last()] - $body[$j + 1]?score,
+            $difference := $head[last()] - $body[$j + 1]($sc:score),
             $separation := min($head) - $mean
         return map {
-          'j' : $j, 'index' : $body[$j]?index, 'difference' : $difference, 'body-mean' : $mean,
+          'j' : $j, 'index' : $body[$j]($sc:index), 'difference' : $difference, 'body-mean' : $mean,
           'separation' : $separation,
           'valid' : $separation ge $threshold and min($head) ge $threshold and $difference gt 0
-                    and not($j gt 1 and $body[$j]?data-typed)
+                    and not($j gt 1 and $body[$j]($sc:data-typed))
                     and fp:formatted-throughout(subsequence($body, 1, $j), subsequence($body, $j + 1))
-                    and (empty($labels) or $labels($body[$j]?index))
+                    and (empty($labels) or $labels($body[$j]($sc:index)))
         }"/>
     <xsl:variable name="chosen" as="map(*)?" select="$candidates[?valid][last()]"/>
-    <xsl:variable name="all-mean" as="xs:double?" select="f:mean($body ! ?score)"/>
+    <xsl:variable name="all-mean" as="xs:double?" select="f:mean($body ! .($sc:score))"/>
     <xsl:variable name="titles-stand-out" as="xs:boolean" select="exists($title-items) and exists($body)
-        and (every $t in $title-items satisfies $t?score ge $all-mean + $threshold)"/>
+        and (every $t in $title-items satisfies $t($sc:score) ge $all-mean + $threshold)"/>
     <!-- after the chosen item: items with text but no score in this pass (text only in header columns) -->
     <xsl:variable name="extended" as="xs:integer?" select="if (empty($chosen)) then () else
         (for $i in $chosen?index + 1 to count($items) - 1
-         return $items[$i + 1][not(exists(?score) or ?wide or not(?text))] ! ?index)
+         return $items[$i + 1][not(exists(.($sc:score)) or .($sc:wide) or not(.($sc:text)))] ! .($sc:index))
         [. eq $chosen?index + position()][last()]"/>
     <xsl:sequence select="
         if (exists($chosen))
         then map { 'k' : max(($chosen?index, $extended)) + 1, 'candidates' : $candidates,
-                   'titles' : $title-items ! ?index, 'chosen' : $chosen }
-        else map { 'k' : if ($titles-stand-out) then $title-items[last()]?index + 1 else 0,
-                   'candidates' : $candidates, 'titles' : $title-items ! ?index }"/>
+                   'titles' : $title-items ! .($sc:index), 'chosen' : $chosen }
+        else map { 'k' : if ($titles-stand-out) then $title-items[last()]($sc:index) + 1 else 0,
+                   'candidates' : $candidates, 'titles' : $title-items ! .($sc:index) }"/>
   </xsl:function>
 
 </xsl:stylesheet>

@@ -6,10 +6,10 @@
       'k', 'p'       : header rows and header columns;
       'kinds'        : f:row-kinds($model, k, false());
       'base'         : map of the table's usual values: font-size (k0, px), face, color, background, class, indent;
-      'row-scores'   : one map per row { 'index', 'score', 'format', 'content', 'wide' } ('score' absent for a
-                       row with no text);
-      'col-scores'   : one map per column { 'index', 'score' } over the data rows;
-      'row-boundary', 'col-boundary' : see fp:boundary;
+      'row-scores'   : one score record per row (an array read by the positions $sc:index, $sc:score, $sc:format,
+                       $sc:content, $sc:wide ...: see their declarations; no score for a row with no text);
+      'col-scores'   : one score record per column ($sc:index, $sc:score) over the data rows;
+      'row-boundary', 'col-boundary' : see fp:boundary (boundary.xsl);
       'model'        : the table model with f:cell-features (f:with-features): f:table-kind reads the content types
                        from it rather than computing them again
     }
@@ -38,6 +38,7 @@
     xmlns:fp="urn:pyxform:function:private"
     xmlns:c="urn:pyxform:cell"
     xmlns:rs="urn:pyxform:row-slots"
+    xmlns:sc="urn:pyxform:score"
     exclude-result-prefixes="#all"
     expand-text="yes">
 
@@ -57,6 +58,22 @@
   <xsl:variable name="rs:marks-content" as="xs:integer" select="10" static="yes"/>
   <xsl:variable name="rs:typed" as="xs:integer" select="11" static="yes"/>
   <xsl:variable name="rs:column" as="xs:integer" select="12" static="yes"/>
+
+  <!-- The members of a score record (fp:row-scores, fp:column-scores; read by fp:boundary and f:evidence), by
+       position: the row's (or column's) index, whether it is wide, whether it has text, whether its slots are typed
+       as the data (rows), the rows its cells with text are spanned from (rows); and, where it has scored slots in
+       the pass, its score, format value, marks (rows), sub-score (rows: the score with the marks for the format
+       value) and content score (rows). A member a record has not is empty. -->
+  <xsl:variable name="sc:index" as="xs:integer" select="1" static="yes"/>
+  <xsl:variable name="sc:wide" as="xs:integer" select="2" static="yes"/>
+  <xsl:variable name="sc:text" as="xs:integer" select="3" static="yes"/>
+  <xsl:variable name="sc:data-typed" as="xs:integer" select="4" static="yes"/>
+  <xsl:variable name="sc:spanned-from" as="xs:integer" select="5" static="yes"/>
+  <xsl:variable name="sc:score" as="xs:integer" select="6" static="yes"/>
+  <xsl:variable name="sc:format" as="xs:integer" select="7" static="yes"/>
+  <xsl:variable name="sc:marks" as="xs:integer" select="8" static="yes"/>
+  <xsl:variable name="sc:sub-score" as="xs:integer" select="9" static="yes"/>
+  <xsl:variable name="sc:content" as="xs:integer" select="10" static="yes"/>
 
   <xsl:function name="f:format-analysis" as="map(*)">
     <xsl:param name="table-model" as="map(*)"/>
@@ -91,24 +108,25 @@
     <!-- the slot values of every row, computed once for both row passes and the column pass -->
     <xsl:variable name="row-slots" as="array(*)*" select="fp:row-slots($context)"/>
     <!-- pass 1: k over all columns -->
-    <xsl:variable name="rows-1" as="map(*)*" select="fp:row-scores($context, $row-slots, 0)"/>
+    <xsl:variable name="rows-1" as="array(*)*" select="fp:row-scores($context, $row-slots, 0)"/>
     <xsl:variable name="row-boundary-1" as="map(*)" select="fp:boundary($rows-1, true(), $max-header-rows, ())"/>
     <xsl:variable name="kinds-1" as="array(xs:string)" select="f:row-kinds($model, $row-boundary-1?k, false())"/>
     <!-- p over the data rows, less those that stand out as a whole (a bold total row) -->
     <xsl:variable name="data-rows" as="xs:integer*" select="f:rows-of-kind($kinds-1, 'data')"/>
-    <!-- as a map: "?index = $data-rows" would compare each row with every data row -->
+    <!-- as a map: "index = $data-rows" would compare each row with every data row -->
     <xsl:variable name="is-data-row" as="map(*)" select="map:merge($data-rows ! map { . : true() })"/>
     <xsl:variable name="data-format" as="xs:double*"
-        select="$rows-1[map:contains($is-data-row, ?index)] ! ?format"/>
+        select="$rows-1[map:contains($is-data-row, .($sc:index))] ! .($sc:format)"/>
     <xsl:variable name="usual" as="xs:double" select="(f:mean($data-format), 0)[1]"/>
     <xsl:variable name="column-rows" as="xs:integer*"
-        select="$rows-1[map:contains($is-data-row, ?index)][not(?format ge $usual + $threshold)] ! ?index"/>
-    <xsl:variable name="cols" as="map(*)*" select="fp:column-scores($context, $row-slots, $column-rows)"/>
+        select="$rows-1[map:contains($is-data-row, .($sc:index))][not(.($sc:format) ge $usual + $threshold)]
+                ! .($sc:index)"/>
+    <xsl:variable name="cols" as="array(*)*" select="fp:column-scores($context, $row-slots, $column-rows)"/>
     <xsl:variable name="col-boundary" as="map(*)" select="fp:boundary($cols, false(), $max-header-cols,
         fp:labels-rows($model, $column-rows))"/>
     <xsl:variable name="p" as="xs:integer" select="$col-boundary?k"/>
     <!-- pass 2: k over the columns right of the header columns -->
-    <xsl:variable name="rows-2" as="map(*)*"
+    <xsl:variable name="rows-2" as="array(*)*"
         select="if ($p gt 0) then fp:row-scores($context, $row-slots, $p) else $rows-1"/>
     <xsl:variable name="row-boundary" as="map(*)"
         select="if ($p gt 0) then fp:boundary($rows-2, true(), $max-header-rows, ()) else $row-boundary-1"/>
@@ -312,9 +330,9 @@
     </xsl:for-each>
   </xsl:function>
 
-  <!-- Row values over the columns from $from on (fp:row-slots of the rows): one map per row (see
-       f:format-analysis). -->
-  <xsl:function name="fp:row-scores" as="map(*)*">
+  <!-- Row values over the columns from $from on (fp:row-slots of the rows): one score record per row (positions
+       $sc:...). -->
+  <xsl:function name="fp:row-scores" as="array(*)*">
     <xsl:param name="context" as="map(*)"/>
     <xsl:param name="row-slots" as="array(*)*"/>
     <xsl:param name="from" as="xs:integer"/>
@@ -328,26 +346,23 @@
       <!-- a band of numbers in numeric columns is a highlighted data row (a winner, a total), not a header -->
       <xsl:variable name="band" as="xs:double"
           select="if (map:contains($context?row-bands, $row($rs:index)) and not($data-typed)) then $weight-band else 0"/>
-      <!-- one map constructor in each case (a map:merge of two maps costs more) -->
-      <xsl:sequence select="
-          if ($start le count($row($rs:x))) then map {
-            'index' : $row($rs:index), 'wide' : $row($rs:wide), 'text' : $row($rs:text), 'data-typed' : $data-typed,
-            'spanned-from' : $row($rs:spanned-from),
-            'format' : f:mean(subsequence($row($rs:format), $start)) + $band,
-            'marks' : f:mean(subsequence($row($rs:marks), $start)) + $band,
-            'sub-score' : f:mean(subsequence($row($rs:marks-content), $start)) + $band,
-            'content' : f:mean(subsequence($row($rs:content), $start)),
-            'score' : f:mean(subsequence($row($rs:format-content), $start)) + $band
-          }
-          else map { 'index' : $row($rs:index), 'wide' : $row($rs:wide), 'text' : $row($rs:text), 'data-typed' : $data-typed,
-                     'spanned-from' : $row($rs:spanned-from) }"/>
+      <!-- the score record's members in the order of the positions $sc:... (the scores empty without slots) -->
+      <xsl:variable name="scored" as="xs:boolean" select="$start le count($row($rs:x))"/>
+      <xsl:sequence select="[
+          $row($rs:index), $row($rs:wide), $row($rs:text), $data-typed, $row($rs:spanned-from),
+          if ($scored) then f:mean(subsequence($row($rs:format-content), $start)) + $band else (),
+          if ($scored) then f:mean(subsequence($row($rs:format), $start)) + $band else (),
+          if ($scored) then f:mean(subsequence($row($rs:marks), $start)) + $band else (),
+          if ($scored) then f:mean(subsequence($row($rs:marks-content), $start)) + $band else (),
+          if ($scored) then f:mean(subsequence($row($rs:content), $start)) else ()
+        ]"/>
     </xsl:for-each>
   </xsl:function>
 
-  <!-- Column values over the rows $rows: one map per column { 'index', 'score' } ('score' absent if no text), from
+  <!-- Column values over the rows $rows: one score record per column (index, score; no score without text), from
        the slots' column values of those rows (fp:row-slots: smaller type does not take away a cell's marks here: a
        column of row headers in smaller bold type heads its rows as one in the usual size does). -->
-  <xsl:function name="fp:column-scores" as="map(*)*">
+  <xsl:function name="fp:column-scores" as="array(*)*">
     <xsl:param name="context" as="map(*)"/>
     <xsl:param name="row-slots" as="array(*)*"/>
     <xsl:param name="rows" as="xs:integer*"/>
@@ -364,10 +379,9 @@
       <!-- each row's slot in column x: at its position among the row's scored slots -->
       <xsl:variable name="slots" as="xs:double*" select="$slot-rows ! (let $at := index-of(.($rs:x), $x) return .($rs:column)[$at])"/>
       <xsl:variable name="band" as="xs:double" select="if (map:contains($bands, $x)) then $weight-band else 0"/>
-      <xsl:sequence select="
-          if (exists($slots)) then map { 'index' : $x, 'wide' : false(), 'text' : true(),
-                                         'score' : f:mean($slots) + $band, 'format' : f:mean($slots) + $band }
-          else map { 'index' : $x, 'wide' : false(), 'text' : false() }"/>
+      <xsl:variable name="score" as="xs:double?" select="f:mean($slots) ! (. + $band)"/>
+      <!-- the score record (positions $sc:...): a column's score is its format value -->
+      <xsl:sequence select="[ $x, false(), exists($slots), (), (), $score, $score, (), (), () ]"/>
     </xsl:for-each>
   </xsl:function>
 
