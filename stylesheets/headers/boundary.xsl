@@ -12,8 +12,19 @@
     xmlns:f="urn:pyxform:function"
     xmlns:fp="urn:pyxform:function:private"
     xmlns:sc="urn:pyxform:score"
+    xmlns:bc="urn:pyxform:candidate"
     exclude-result-prefixes="#all"
     expand-text="yes">
+
+  <!-- The members of a candidate record (fp:boundary; read by f:evidence), by position: the candidate's j, the index
+       of the line it falls after, the adjacent difference D, the mean of the scores below, the separation (the
+       lowest header score less that mean) and whether it is valid. -->
+  <xsl:variable name="bc:j" as="xs:integer" select="1" static="yes"/>
+  <xsl:variable name="bc:index" as="xs:integer" select="2" static="yes"/>
+  <xsl:variable name="bc:difference" as="xs:integer" select="3" static="yes"/>
+  <xsl:variable name="bc:body-mean" as="xs:integer" select="4" static="yes"/>
+  <xsl:variable name="bc:separation" as="xs:integer" select="5" static="yes"/>
+  <xsl:variable name="bc:valid" as="xs:integer" select="6" static="yes"/>
 
   <!-- The scores the header lines are held against: all of them for rows; for columns, without the columns that
        stand out from the others as a whole (at least $threshold over their median: a bold total column at the right,
@@ -66,8 +77,8 @@
     over nothing heads nothing).
 
     Returns map { 'k' : count of leading header items (index of the last header item + 1, or 0),
-                  'candidates' : the candidate maps { 'j', 'index', 'difference', 'body-mean', 'separation',
-                  'valid' }, 'chosen' : the chosen candidate (absent if none), 'titles' : indexes of title rows }.
+                  'candidates' : the candidate records (arrays, positions $bc:... above), 'chosen' : the chosen
+                  candidate (absent if none), 'titles' : indexes of title rows }.
   -->
   <xsl:function name="fp:boundary" as="map(*)">
     <xsl:param name="items" as="array(*)*"/>
@@ -84,7 +95,7 @@
     <xsl:variable name="r" as="xs:integer" select="count($body)"/>
     <!-- below the first header row, a row's value leaves out the size term when that is larger (its sub-score): smaller
          type does not take away the marks of a sub-header row set in smaller bold type under the header row -->
-    <xsl:variable name="candidates" as="map(*)*" select="
+    <xsl:variable name="candidates" as="array(*)*" select="
         for $j in 1 to min(($r idiv 2, $max)) return
         let $head := (subsequence($body, 1, 1) ! .($sc:score),
                       subsequence($body, 2, $j - 1) ! max((.($sc:score), .($sc:sub-score)))),
@@ -92,26 +103,26 @@
             $mean := f:mean($rest),
             $difference := $head[last()] - $body[$j + 1]($sc:score),
             $separation := min($head) - $mean
-        return map {
-          'j' : $j, 'index' : $body[$j]($sc:index), 'difference' : $difference, 'body-mean' : $mean,
-          'separation' : $separation,
-          'valid' : $separation ge $threshold and min($head) ge $threshold and $difference gt 0
-                    and not($j gt 1 and $body[$j]($sc:data-typed))
-                    and fp:formatted-throughout(subsequence($body, 1, $j), subsequence($body, $j + 1))
-                    and (empty($labels) or $labels($body[$j]($sc:index)))
-        }"/>
-    <xsl:variable name="chosen" as="map(*)?" select="$candidates[?valid][last()]"/>
+        (: the candidate record: its members in the order of the positions $bc:... :)
+        return [
+          $j, $body[$j]($sc:index), $difference, $mean, $separation,
+          $separation ge $threshold and min($head) ge $threshold and $difference gt 0
+          and not($j gt 1 and $body[$j]($sc:data-typed))
+          and fp:formatted-throughout(subsequence($body, 1, $j), subsequence($body, $j + 1))
+          and (empty($labels) or $labels($body[$j]($sc:index)))
+        ]"/>
+    <xsl:variable name="chosen" as="array(*)?" select="$candidates[.($bc:valid)][last()]"/>
     <xsl:variable name="all-mean" as="xs:double?" select="f:mean($body ! .($sc:score))"/>
     <xsl:variable name="titles-stand-out" as="xs:boolean" select="exists($title-items) and exists($body)
         and (every $t in $title-items satisfies $t($sc:score) ge $all-mean + $threshold)"/>
     <!-- after the chosen item: items with text but no score in this pass (text only in header columns) -->
     <xsl:variable name="extended" as="xs:integer?" select="if (empty($chosen)) then () else
-        (for $i in $chosen?index + 1 to count($items) - 1
+        (for $i in $chosen($bc:index) + 1 to count($items) - 1
          return $items[$i + 1][not(exists(.($sc:score)) or .($sc:wide) or not(.($sc:text)))] ! .($sc:index))
-        [. eq $chosen?index + position()][last()]"/>
+        [. eq $chosen($bc:index) + position()][last()]"/>
     <xsl:sequence select="
         if (exists($chosen))
-        then map { 'k' : max(($chosen?index, $extended)) + 1, 'candidates' : $candidates,
+        then map { 'k' : max(($chosen($bc:index), $extended)) + 1, 'candidates' : $candidates,
                    'titles' : $title-items ! .($sc:index), 'chosen' : $chosen }
         else map { 'k' : if ($titles-stand-out) then $title-items[last()]($sc:index) + 1 else 0,
                    'candidates' : $candidates, 'titles' : $title-items ! .($sc:index) }"/>

@@ -29,6 +29,7 @@
     xmlns:f="urn:pyxform:function"
     xmlns:fp="urn:pyxform:function:private"
     xmlns:sc="urn:pyxform:score"
+    xmlns:bc="urn:pyxform:candidate"
     exclude-result-prefixes="#all"
     expand-text="yes">
 
@@ -81,10 +82,12 @@
 
   <xsl:template name="fp:candidates">
     <xsl:param name="boundary" as="map(*)"/>
+    <!-- the candidate records (headers/boundary.xsl: positions $bc:...); the chosen one's j (none if none) -->
+    <xsl:variable name="chosen-j" as="xs:integer?" select="$boundary?chosen ! .($bc:j)"/>
     <xsl:for-each select="$boundary?candidates">
-      <px:candidate after="{?index}" difference="{f:round2(?difference)}" body-mean="{f:round2(?body-mean)}"
-                    separation="{f:round2(?separation)}" valid="{?valid}"
-                    chosen="{exists($boundary?chosen) and $boundary?chosen?j eq ?j}"/>
+      <px:candidate after="{.($bc:index)}" difference="{f:round2(.($bc:difference))}"
+                    body-mean="{f:round2(.($bc:body-mean))}" separation="{f:round2(.($bc:separation))}"
+                    valid="{.($bc:valid)}" chosen="{$chosen-j = .($bc:j)}"/>
     </xsl:for-each>
   </xsl:template>
 
