@@ -264,9 +264,9 @@ _OLD = """<xsl:stylesheet version="3.0" xmlns:xsl="http://www.w3.org/1999/XSL/Tr
       <xsl:variable name="column-cells" as="array(*)" select="array:join(for $x in 0 to $n - 1 return
           [ f:column-ids($model, $x, $narrow-rows) ! f:model-cell($model, .)[not(.($c:blank))] ])"/>
       <xsl:variable name="profile" as="map(xs:integer, map(*))" select="f:content-profile($column-cells)"/>
-      <xsl:variable name="column-usual" as="map(xs:integer, map(*))" select="map:merge(for $x in 0 to $n - 1 return
+      <xsl:variable name="column-usual" as="map(xs:integer, array(*))" select="map:merge(for $x in 0 to $n - 1 return
           map { $x : fp:usual($column-cells($x + 1)) })"/>
-      <xsl:variable name="row-usual" as="map(xs:integer, map(*))" select="map:merge(for $y in 0 to $model?rows - 1
+      <xsl:variable name="row-usual" as="map(xs:integer, array(*))" select="map:merge(for $y in 0 to $model?rows - 1
           return map { $y : fp:usual(f:model-row($model, $y)?texts ! f:model-cell($model, .)) })"/>
       <xsl:variable name="painted" as="xs:boolean" select="some $cell in $scored satisfies $cell($c:background) ne ''"/>
       <xsl:variable name="row-bands" as="map(xs:integer, xs:boolean)" select="if (not($painted)) then map {}
@@ -327,7 +327,7 @@ _OLD = """<xsl:stylesheet version="3.0" xmlns:xsl="http://www.w3.org/1999/XSL/Tr
       <xsl:variable name="values" as="map(*)" select="$context?values"/>
       <xsl:variable name="marks-of" as="map(*)" select="$context?marks"/>
       <xsl:variable name="profile" as="map(*)" select="$context?profile"/>
-      <xsl:variable name="column-usual" as="map(*)*" select="for $x in 0 to $n - 1 return $context?column-usual($x)"/>
+      <xsl:variable name="column-usual" as="array(*)*" select="for $x in 0 to $n - 1 return $context?column-usual($x)"/>
       <xsl:variable name="numeric" as="xs:boolean*"
           select="for $x in 0 to $n - 1 return f:is-numeric-column($profile, $x)"/>
       <xsl:variable name="rules" as="map(*)*" select="for $x in 0 to $n - 1 return f:content-rule($profile, $x)"/>

@@ -39,6 +39,7 @@
     xmlns:c="urn:pyxform:cell"
     xmlns:rs="urn:pyxform:row-slots"
     xmlns:sc="urn:pyxform:score"
+    xmlns:u="urn:pyxform:usual"
     exclude-result-prefixes="#all"
     expand-text="yes">
 
@@ -75,6 +76,14 @@
   <xsl:variable name="sc:sub-score" as="xs:integer" select="9" static="yes"/>
   <xsl:variable name="sc:content" as="xs:integer" select="10" static="yes"/>
 
+  <!-- The members of a line's usual values (fp:usual; read by f:distinct-score and fp:bands), by position: the usual
+       face, text colour, background and class, and their look (f:look). -->
+  <xsl:variable name="u:face" as="xs:integer" select="1" static="yes"/>
+  <xsl:variable name="u:color" as="xs:integer" select="2" static="yes"/>
+  <xsl:variable name="u:background" as="xs:integer" select="3" static="yes"/>
+  <xsl:variable name="u:class" as="xs:integer" select="4" static="yes"/>
+  <xsl:variable name="u:look" as="xs:integer" select="5" static="yes"/>
+
   <xsl:function name="f:format-analysis" as="map(*)">
     <xsl:param name="table-model" as="map(*)"/>
     <xsl:variable name="model" as="map(*)" select="f:with-features($table-model)"/>
@@ -91,17 +100,17 @@
     <xsl:variable name="profile" as="map(xs:integer, map(*))"
         select="fp:content-profile($column-cells, count($narrow-rows) lt $model?rows)"/>
     <!-- the usual face, colour, background and class of each column (over rows that are not wide) and of each row
-         (a sequence by row index, read by position) -->
-    <xsl:variable name="column-usual" as="map(xs:integer, map(*))" select="map:merge(for $x in 0 to $n - 1 return
-        map { $x : fp:usual($column-cells($x + 1)) })"/>
-    <xsl:variable name="row-usual" as="map(*)*"
+         (sequences by column and row index, read by position) -->
+    <xsl:variable name="column-usual" as="array(*)*"
+        select="for $x in 0 to $n - 1 return fp:usual($column-cells($x + 1))"/>
+    <xsl:variable name="row-usual" as="array(*)*"
         select="(0 to $model?rows - 1) ! fp:usual(f:model-row($model, .)?texts ! f:model-cell($model, .))"/>
     <!-- a band is a line of cells with text that share a background (fp:bands): where no cell with text has one
          (most tables), there is no band, of rows or of columns, and fp:bands is not called -->
     <xsl:variable name="painted" as="xs:boolean" select="some $cell in $scored satisfies $cell($c:background) ne ''"/>
     <xsl:variable name="row-bands" as="map(xs:integer, xs:boolean)" select="if (not($painted)) then map {}
         else fp:bands($model, $narrow-rows, function($y) { f:model-row($model, $y)?texts },
-                      function($id, $x) { $column-usual($x) }, true())"/>
+                      function($id, $x) { $column-usual[$x + 1] }, true())"/>
     <xsl:variable name="context" as="map(*)" select="map { 'model' : $model, 'base' : $base,
         'profile' : $profile, 'column-usual' : $column-usual, 'row-usual' : $row-usual, 'row-bands' : $row-bands,
         'painted' : $painted }"/>
@@ -172,33 +181,23 @@
        'look', f:look). Cells that all look alike (most lines: equal looks are equal in all four) have the first
        one's values, without the four fp:usual-value scans; one or two cells (the rows of a two-column table) have
        the last one's values, as f:mode gives them (a tie goes to the value that first occurs last). -->
-  <xsl:function name="fp:usual" as="map(*)">
+  <xsl:function name="fp:usual" as="array(*)">
     <xsl:param name="cells" as="array(*)*"/>
     <xsl:variable name="first" as="array(*)?" select="$cells[1]"/>
     <xsl:variable name="count" as="xs:integer" select="count($cells)"/>
     <xsl:choose>
       <xsl:when test="$count eq 1 or $count eq 2 or (exists($first) and (every $cell in $cells satisfies $cell($c:look) eq $first($c:look)))">
         <xsl:variable name="cell" as="array(*)" select="if ($count le 2) then $cells[$count] else $first"/>
-        <xsl:sequence select="map {
-            'face' : $cell($c:face),
-            'color' : $cell($c:color),
-            'background' : $cell($c:background),
-            'class' : $cell($c:class),
-            'look' : $cell($c:look)
-          }"/>
+        <!-- the members in the order of the positions $u:... -->
+        <xsl:sequence select="[ $cell($c:face), $cell($c:color), $cell($c:background), $cell($c:class),
+                                $cell($c:look) ]"/>
       </xsl:when>
       <xsl:otherwise>
         <xsl:variable name="face" as="xs:string" select="fp:usual-value($cells ! .($c:face))"/>
         <xsl:variable name="color" as="xs:string" select="fp:usual-value($cells ! .($c:color))"/>
         <xsl:variable name="background" as="xs:string" select="fp:usual-value($cells ! .($c:background))"/>
         <xsl:variable name="class" as="xs:string" select="fp:usual-value($cells ! .($c:class))"/>
-        <xsl:sequence select="map {
-            'face' : $face,
-            'color' : $color,
-            'background' : $background,
-            'class' : $class,
-            'look' : f:look($face, $color, $background, $class)
-          }"/>
+        <xsl:sequence select="[ $face, $color, $background, $class, f:look($face, $color, $background, $class) ]"/>
       </xsl:otherwise>
     </xsl:choose>
   </xsl:function>
@@ -219,12 +218,12 @@
        that looks as the usual values (f:look: most cells) scores 0 by one comparison (this runs for every slot). -->
   <xsl:function name="f:distinct-score" as="xs:double">
     <xsl:param name="cell" as="array(*)"/>
-    <xsl:param name="usual" as="map(*)"/>
-    <xsl:sequence select="if ($cell($c:look) eq $usual?look) then 0 else sum((
-        if ($cell($c:face) ne $usual?face) then $weight-face else 0,
-        if ($cell($c:color) ne $usual?color and not($cell($c:link-coloured))) then $weight-color else 0,
-        if ($cell($c:background) ne $usual?background) then $weight-background else 0,
-        if ($cell($c:class) ne $usual?class) then $weight-class else 0))"/>
+    <xsl:param name="usual" as="array(*)"/>
+    <xsl:sequence select="if ($cell($c:look) eq $usual($u:look)) then 0 else sum((
+        if ($cell($c:face) ne $usual($u:face)) then $weight-face else 0,
+        if ($cell($c:color) ne $usual($u:color) and not($cell($c:link-coloured))) then $weight-color else 0,
+        if ($cell($c:background) ne $usual($u:background)) then $weight-background else 0,
+        if ($cell($c:class) ne $usual($u:class)) then $weight-class else 0))"/>
   </xsl:function>
 
   <!-- The feature value of a cell with text without the features relative to its line (see the module comment;
@@ -286,15 +285,15 @@
     <xsl:variable name="base-size" as="xs:double" select="$base?font-size"/>
     <xsl:variable name="base-level" as="xs:double" select="f:font-size-level($base-size)"/>
     <xsl:variable name="profile" as="map(*)" select="$context?profile"/>
-    <xsl:variable name="row-usual" as="map(*)*" select="$context?row-usual"/>
-    <xsl:variable name="column-usual" as="map(*)*" select="for $x in 0 to $n - 1 return $context?column-usual($x)"/>
+    <xsl:variable name="row-usual" as="array(*)*" select="$context?row-usual"/>
+    <xsl:variable name="column-usual" as="array(*)*" select="$context?column-usual"/>
     <xsl:variable name="numeric" as="xs:boolean*"
         select="for $x in 0 to $n - 1 return f:is-numeric-column($profile, $x)"/>
     <xsl:variable name="rules" as="map(*)*" select="for $x in 0 to $n - 1 return f:content-rule($profile, $x)"/>
     <xsl:for-each select="0 to $model?rows - 1">
       <xsl:variable name="y" as="xs:integer" select="."/>
       <xsl:variable name="row" as="map(*)" select="f:model-row($model, $y)"/>
-      <xsl:variable name="usual-of-row" as="map(*)" select="$row-usual[$y + 1]"/>
+      <xsl:variable name="usual-of-row" as="array(*)" select="$row-usual[$y + 1]"/>
       <xsl:variable name="owners" as="xs:string*" select="$model?owner($y + 1)?*"/>
       <!-- one pass over the slots: per slot covered by a cell with text, six values, its column, the format value,
            the marks (each with the distinct score), the content score, the typed code and the column pass' value,
@@ -307,12 +306,12 @@
               $value := $marks + (if ($cell($c:font-size) eq $base-size) then 0
                                   else fp:size-score($cell($c:font-size), $base-level)),
               $usual := $column-usual[$x + 1],
-              $distinct := if ($look eq $usual?look) then 0 else f:distinct-score($cell, $usual)
+              $distinct := if ($look eq $usual($u:look)) then 0 else f:distinct-score($cell, $usual)
           return ($x, $value + $distinct, $marks + $distinct,
                   if ($type eq 'text') then f:rule-content-score($rules[$x + 1], $cell) else 0,
                   if (not($numeric[$x + 1])) then 0 else if ($type eq 'numeric') then 2 else 1,
                   max(($value, $marks))
-                  + (if ($look eq $usual-of-row?look) then 0 else f:distinct-score($cell, $usual-of-row)))"/>
+                  + (if ($look eq $usual-of-row($u:look)) then 0 else f:distinct-score($cell, $usual-of-row)))"/>
       <xsl:variable name="slots" as="xs:integer*" select="0 to count($slot-values) idiv 6 - 1"/>
       <!-- the members in the order of the positions $rs:... -->
       <xsl:sequence select="[
@@ -398,7 +397,7 @@
     <xsl:param name="model" as="map(*)"/>
     <xsl:param name="lines" as="xs:integer*"/>
     <xsl:param name="ids" as="function(xs:integer) as xs:string*"/>
-    <xsl:param name="usual" as="function(xs:string, xs:integer) as map(*)?"/>
+    <xsl:param name="usual" as="function(xs:string, xs:integer) as array(*)?"/>
     <xsl:param name="rows" as="xs:boolean"/>
     <!-- the one background of each line whose cells with text share one -->
     <xsl:variable name="painted" as="map(*)*" select="for $line in $lines return
@@ -407,7 +406,7 @@
         return map { 'line' : $line, 'background' : $colour, 'cells' : $cells }
                [$colour ne '' and count($cells) ge 2 and count($cells) ge $typed-share * count($all)]"/>
     <xsl:sequence select="map:merge(for $band in $painted return
-        let $differ := $band?cells[.($c:background) ne ($usual(.($c:id), if ($rows) then .($c:col) else .($c:row))?background, '')[1]]
+        let $differ := $band?cells[.($c:background) ne ($usual(.($c:id), if ($rows) then .($c:col) else .($c:row)) ! .($u:background), '')[1]]
         return if (count($differ) * 2 ge count($band?cells)
                    and count($painted[?background eq $band?background]) eq 1)
                then map { $band?line : true() } else ())"/>
