@@ -289,7 +289,7 @@
     <xsl:variable name="column-usual" as="array(*)*" select="$context?column-usual"/>
     <xsl:variable name="numeric" as="xs:boolean*"
         select="for $x in 0 to $n - 1 return f:is-numeric-column($profile, $x)"/>
-    <xsl:variable name="rules" as="map(*)*" select="for $x in 0 to $n - 1 return f:content-rule($profile, $x)"/>
+    <xsl:variable name="rules" as="array(*)*" select="for $x in 0 to $n - 1 return f:content-rule($profile, $x)"/>
     <xsl:for-each select="0 to $model?rows - 1">
       <xsl:variable name="y" as="xs:integer" select="."/>
       <xsl:variable name="row" as="map(*)" select="f:model-row($model, $y)"/>
