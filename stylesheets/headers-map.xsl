@@ -29,6 +29,7 @@
   <xsl:include href="headers/markup.xsl"/>
   <xsl:include href="headers/content.xsl"/>
   <xsl:include href="headers/format.xsl"/>
+  <xsl:include href="headers/boundary.xsl"/>
   <xsl:include href="headers/roles.xsl"/>
   <xsl:include href="headers/assign.xsl"/>
   <xsl:include href="headers/kind.xsl"/>

@@ -10,8 +10,8 @@
   Parameters (headers/params.xsl): method = auto | markup | format; table = index of the one table to annotate
   (-1: all); the weights and thresholds of the formatting method.
 
-  Modules: headers/model.xsl (table model), markup.xsl (th/thead), format.xsl (formatting scores and the boundary
-  rule), content.xsl (content evidence), rows.xsl (section, repeated header and summary rows),
+  Modules: headers/model.xsl (table model), markup.xsl (th/thead), format.xsl (formatting scores), boundary.xsl
+  (the boundary rule), content.xsl (content evidence), rows.xsl (section, repeated header and summary rows),
   roles.xsl (each cell's role), assign.xsl (the WHATWG assignment of header cells), kind.xsl (the table's kind),
   decide.xsl (which method decides), evidence.xsl, annotate.xsl (output).
   Function library: headers/functions.xsl; the rule for reference marks: lib/labels.xsl.
@@ -33,6 +33,7 @@
   <xsl:include href="headers/markup.xsl"/>
   <xsl:include href="headers/content.xsl"/>
   <xsl:include href="headers/format.xsl"/>
+  <xsl:include href="headers/boundary.xsl"/>
   <xsl:include href="headers/roles.xsl"/>
   <xsl:include href="headers/assign.xsl"/>
   <xsl:include href="headers/kind.xsl"/>

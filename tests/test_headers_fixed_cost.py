@@ -30,7 +30,7 @@ _OLD = """<xsl:stylesheet version="3.0" xmlns:xsl="http://www.w3.org/1999/XSL/Tr
     xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:map="http://www.w3.org/2005/xpath-functions/map"
     xmlns:array="http://www.w3.org/2005/xpath-functions/array"
     xmlns:px="urn:pyxform" xmlns:m="urn:pyxform:mode" xmlns:f="urn:pyxform:function"
-    xmlns:fp="urn:pyxform:function:private" xmlns:c="urn:pyxform:cell" exclude-result-prefixes="#all">
+    xmlns:fp="urn:pyxform:function:private" xmlns:c="urn:pyxform:cell" xmlns:sc="urn:pyxform:score" exclude-result-prefixes="#all">
   <xsl:import href="HEADERS"/>
   <xsl:function name="fp:column-profile" as="map(*)">
       <xsl:param name="cells" as="array(*)*"/>
@@ -264,9 +264,9 @@ _OLD = """<xsl:stylesheet version="3.0" xmlns:xsl="http://www.w3.org/1999/XSL/Tr
       <xsl:variable name="column-cells" as="array(*)" select="array:join(for $x in 0 to $n - 1 return
           [ f:column-ids($model, $x, $narrow-rows) ! f:model-cell($model, .)[not(.($c:blank))] ])"/>
       <xsl:variable name="profile" as="map(xs:integer, map(*))" select="f:content-profile($column-cells)"/>
-      <xsl:variable name="column-usual" as="map(xs:integer, map(*))" select="map:merge(for $x in 0 to $n - 1 return
+      <xsl:variable name="column-usual" as="map(xs:integer, array(*))" select="map:merge(for $x in 0 to $n - 1 return
           map { $x : fp:usual($column-cells($x + 1)) })"/>
-      <xsl:variable name="row-usual" as="map(xs:integer, map(*))" select="map:merge(for $y in 0 to $model?rows - 1
+      <xsl:variable name="row-usual" as="map(xs:integer, array(*))" select="map:merge(for $y in 0 to $model?rows - 1
           return map { $y : fp:usual(f:model-row($model, $y)?texts ! f:model-cell($model, .)) })"/>
       <xsl:variable name="painted" as="xs:boolean" select="some $cell in $scored satisfies $cell($c:background) ne ''"/>
       <xsl:variable name="row-bands" as="map(xs:integer, xs:boolean)" select="if (not($painted)) then map {}
@@ -275,22 +275,23 @@ _OLD = """<xsl:stylesheet version="3.0" xmlns:xsl="http://www.w3.org/1999/XSL/Tr
       <xsl:variable name="context" as="map(*)" select="map { 'model' : $model, 'values' : $values, 'marks' : $marks,
           'profile' : $profile, 'column-usual' : $column-usual, 'row-usual' : $row-usual, 'row-bands' : $row-bands,
           'painted' : $painted }"/>
-      <xsl:variable name="row-slots" as="map(*)*" select="fp:row-slots($context)"/>
-      <xsl:variable name="rows-1" as="map(*)*" select="fp:row-scores($context, $row-slots, 0)"/>
+      <xsl:variable name="row-slots" as="array(*)*" select="fp:row-slots($context)"/>
+      <xsl:variable name="rows-1" as="array(*)*" select="fp:row-scores($context, $row-slots, 0)"/>
       <xsl:variable name="row-boundary-1" as="map(*)" select="fp:boundary($rows-1, true(), $max-header-rows, ())"/>
       <xsl:variable name="kinds-1" as="array(xs:string)" select="f:row-kinds($model, $row-boundary-1?k, false())"/>
       <xsl:variable name="data-rows" as="xs:integer*" select="f:rows-of-kind($kinds-1, 'data')"/>
       <xsl:variable name="is-data-row" as="map(*)" select="map:merge($data-rows ! map { . : true() })"/>
       <xsl:variable name="data-format" as="xs:double*"
-          select="$rows-1[map:contains($is-data-row, ?index)] ! ?format"/>
+          select="$rows-1[map:contains($is-data-row, .($sc:index))] ! .($sc:format)"/>
       <xsl:variable name="usual" as="xs:double" select="(f:mean($data-format), 0)[1]"/>
       <xsl:variable name="column-rows" as="xs:integer*"
-          select="$rows-1[map:contains($is-data-row, ?index)][not(?format ge $usual + $threshold)] ! ?index"/>
-      <xsl:variable name="cols" as="map(*)*" select="fp:column-scores($context, $column-rows)"/>
+          select="$rows-1[map:contains($is-data-row, .($sc:index))][not(.($sc:format) ge $usual + $threshold)]
+                  ! .($sc:index)"/>
+      <xsl:variable name="cols" as="array(*)*" select="fp:column-scores($context, $column-rows)"/>
       <xsl:variable name="col-boundary" as="map(*)" select="fp:boundary($cols, false(), $max-header-cols,
           fp:labels-rows($model, $column-rows))"/>
       <xsl:variable name="p" as="xs:integer" select="$col-boundary?k"/>
-      <xsl:variable name="rows-2" as="map(*)*"
+      <xsl:variable name="rows-2" as="array(*)*"
           select="if ($p gt 0) then fp:row-scores($context, $row-slots, $p) else $rows-1"/>
       <xsl:variable name="row-boundary" as="map(*)"
           select="if ($p gt 0) then fp:boundary($rows-2, true(), $max-header-rows, ()) else $row-boundary-1"/>
@@ -318,7 +319,7 @@ _OLD = """<xsl:stylesheet version="3.0" xmlns:xsl="http://www.w3.org/1999/XSL/Tr
           if ($base?row-classes-style and $cell($c:row-class) ne $base?row-class) then $weight-class else 0,
          if (f:is-header-class($cell($c:class)) or f:is-header-class($cell($c:row-class))) then $weight-header-class else 0))"/>
     </xsl:function>
-    <xsl:function name="fp:row-slots" as="map(*)*">
+    <xsl:function name="fp:row-slots" as="array(*)*">
       <xsl:param name="context" as="map(*)"/>
       <xsl:variable name="model" as="map(*)" select="$context?model"/>
       <xsl:variable name="n" as="xs:integer" select="$model?cols"/>
@@ -326,7 +327,7 @@ _OLD = """<xsl:stylesheet version="3.0" xmlns:xsl="http://www.w3.org/1999/XSL/Tr
       <xsl:variable name="values" as="map(*)" select="$context?values"/>
       <xsl:variable name="marks-of" as="map(*)" select="$context?marks"/>
       <xsl:variable name="profile" as="map(*)" select="$context?profile"/>
-      <xsl:variable name="column-usual" as="map(*)*" select="for $x in 0 to $n - 1 return $context?column-usual($x)"/>
+      <xsl:variable name="column-usual" as="array(*)*" select="for $x in 0 to $n - 1 return $context?column-usual($x)"/>
       <xsl:variable name="numeric" as="xs:boolean*"
           select="for $x in 0 to $n - 1 return f:is-numeric-column($profile, $x)"/>
       <xsl:variable name="rules" as="map(*)*" select="for $x in 0 to $n - 1 return f:content-rule($profile, $x)"/>
@@ -343,21 +344,23 @@ _OLD = """<xsl:stylesheet version="3.0" xmlns:xsl="http://www.w3.org/1999/XSL/Tr
                     if ($type eq 'text') then f:rule-content-score($rules[$x + 1], $cell) else 0,
                     if (not($numeric[$x + 1])) then 0 else if ($type eq 'numeric') then 2 else 1)"/>
         <xsl:variable name="slots" as="xs:integer*" select="0 to count($xs) - 1"/>
-        <xsl:sequence select="map {
-            'index' : $y, 'wide' : $row?wide,
-            'text' : exists($row?texts),
-            'spanned-from' : distinct-values($row?texts ! $cells(.)[.($c:row) lt $y] ! .($c:row)),
-            'x' : $xs,
-            'format' : for $i in $slots return $slot-values[4 * $i + 1],
-            'marks' : for $i in $slots return $slot-values[4 * $i + 2],
-            'content' : for $i in $slots return $slot-values[4 * $i + 3],
-            'format-content' : for $i in $slots return $slot-values[4 * $i + 1] + $slot-values[4 * $i + 3],
-            'marks-content' : for $i in $slots return $slot-values[4 * $i + 2] + $slot-values[4 * $i + 3],
-            'typed' : for $i in $slots return $slot-values[4 * $i + 4]
-          }"/>
+        <!-- the slot record (headers/format.xsl, positions $rs:...) without the column pass' values, which the old
+             fp:column-scores below does not read -->
+        <xsl:sequence select="[
+            $y, $row?wide,
+            exists($row?texts),
+            distinct-values($row?texts ! $cells(.)[.($c:row) lt $y] ! .($c:row)),
+            $xs,
+            for $i in $slots return $slot-values[4 * $i + 1],
+            for $i in $slots return $slot-values[4 * $i + 2],
+            for $i in $slots return $slot-values[4 * $i + 3],
+            for $i in $slots return $slot-values[4 * $i + 1] + $slot-values[4 * $i + 3],
+            for $i in $slots return $slot-values[4 * $i + 2] + $slot-values[4 * $i + 3],
+            for $i in $slots return $slot-values[4 * $i + 4]
+          ]"/>
       </xsl:for-each>
     </xsl:function>
-    <xsl:function name="fp:column-scores" as="map(*)*">
+    <xsl:function name="fp:column-scores" as="array(*)*">
       <xsl:param name="context" as="map(*)"/>
       <xsl:param name="rows" as="xs:integer*"/>
       <xsl:variable name="model" as="map(*)" select="$context?model"/>
@@ -372,10 +375,8 @@ _OLD = """<xsl:stylesheet version="3.0" xmlns:xsl="http://www.w3.org/1999/XSL/Tr
             $owner($y + 1)($x + 1)[map:contains($context?values, .)] ! f:model-cell($model, .)
             ! (max(($context?values(.($c:id)), $context?marks(.($c:id)))) + f:distinct-score(., $context?row-usual($y)))"/>
         <xsl:variable name="band" as="xs:double" select="if (map:contains($bands, $x)) then $weight-band else 0"/>
-        <xsl:sequence select="
-            if (exists($slots)) then map { 'index' : $x, 'wide' : false(), 'text' : true(),
-                                           'score' : f:mean($slots) + $band, 'format' : f:mean($slots) + $band }
-            else map { 'index' : $x, 'wide' : false(), 'text' : false() }"/>
+        <xsl:variable name="score" as="xs:double?" select="f:mean($slots) ! (. + $band)"/>
+        <xsl:sequence select="[ $x, false(), exists($slots), (), (), $score, $score, (), (), () ]"/>
       </xsl:for-each>
     </xsl:function>
   <xsl:function name="fp:is-entity" as="xs:boolean">

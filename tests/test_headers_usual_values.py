@@ -16,7 +16,7 @@ from .headers_helpers import stage_and_variant
 _STYLESHEET = """<xsl:stylesheet version="3.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform"
     xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:map="http://www.w3.org/2005/xpath-functions/map"
     xmlns:array="http://www.w3.org/2005/xpath-functions/array" xmlns:c="urn:pyxform:cell"
-    xmlns:f="urn:pyxform:function" xmlns:fp="urn:pyxform:function:private" exclude-result-prefixes="#all">
+    xmlns:u="urn:pyxform:usual" xmlns:f="urn:pyxform:function" xmlns:fp="urn:pyxform:function:private" exclude-result-prefixes="#all">
   <xsl:import href="HEADERS"/>
   <xsl:function name="fp:old-mode" as="xs:string?">
     <xsl:param name="values" as="xs:string*"/>
@@ -75,7 +75,10 @@ _STYLESHEET = """<xsl:stylesheet version="3.0" xmlns:xsl="http://www.w3.org/1999
         <xsl:variable name="records" as="array(*)*" select="$cells ! (
             array:join((1 to $c:row-class) ! [()]) => array:put($c:face, ?face) => array:put($c:color, ?color)
             => array:put($c:background, ?background) => array:put($c:class, ?class) => array:put($c:look, ?look))"/>
-        <usual new="{serialize(fp:usual($records), map { 'method' : 'adaptive' })}"
+        <!-- the new record (an array, positions $u:...) as the old map -->
+        <usual new="{serialize(fp:usual($records) ! map { 'face' : .($u:face), 'color' : .($u:color),
+                         'background' : .($u:background), 'class' : .($u:class), 'look' : .($u:look) },
+                         map { 'method' : 'adaptive' })}"
                old="{serialize(fp:old-usual($cells), map { 'method' : 'adaptive' })}"/>
       </xsl:for-each>
     </r>

@@ -29,8 +29,20 @@
     xmlns:f="urn:pyxform:function"
     xmlns:fp="urn:pyxform:function:private"
     xmlns:c="urn:pyxform:cell"
+    xmlns:cr="urn:pyxform:content-rule"
     exclude-result-prefixes="#all"
     expand-text="yes">
+
+  <!-- The members of a column's content rule (f:content-rule), by position: the column's profile, its reference
+       cells (map { id : true() }), the score of a reference cell and of another text cell (0, 1 or 2), and, where
+       the first is 2, the reference cells' shape tests by script (cjk, latin) and by initial capital. -->
+  <xsl:variable name="cr:column" as="xs:integer" select="1" static="yes"/>
+  <xsl:variable name="cr:members" as="xs:integer" select="2" static="yes"/>
+  <xsl:variable name="cr:score-self" as="xs:integer" select="3" static="yes"/>
+  <xsl:variable name="cr:score-other" as="xs:integer" select="4" static="yes"/>
+  <xsl:variable name="cr:cjk-self" as="xs:integer" select="5" static="yes"/>
+  <xsl:variable name="cr:latin-self" as="xs:integer" select="6" static="yes"/>
+  <xsl:variable name="cr:upper-self" as="xs:integer" select="7" static="yes"/>
 
   <!-- $columns: per column, the distinct cells with text covering it in rows that are not wide, top to bottom (as
        f:format-analysis gathers them once for this and the columns' usual values). -->
@@ -121,15 +133,15 @@
   <!--
     f:content-score's column terms, once per column (f:content-rule($profile, $x)), for the slots of the formatting
     method's rows (f:rule-content-score): what the column's counts answer for a text cell that is one of the
-    reference cells ('self') and for one that is not ('other'): 'score-self' / 'score-other' 0 (score 0: no others,
-    or neither test passes), 1 (type contrast: $weight-content-type) or 2 (the shape decides); and, where
-    'score-self' is 2, the shape tests that depend on a reference cell only through its script or case, 'cjk-self',
-    'latin-self' (its script differs from the others'), 'upper-self' (an initial capital differs from the others'
-    initial case). The same counts, comparisons and order as f:content-score and fp:shape-differs, so the same
+    reference cells (self) and for one that is not (other), as a record read by the positions $cr:... above:
+    score-self / score-other 0 (score 0: no others, or neither test passes), 1 (type contrast: $weight-content-type)
+    or 2 (the shape decides); and, where score-self is 2, the shape tests that depend on a reference cell only
+    through its script or case, cjk-self, latin-self (its script differs from the others'), upper-self (an initial
+    capital differs from the others' initial case; all three empty otherwise). The same counts, comparisons and order as f:content-score and fp:shape-differs, so the same
     values. A text cell that is not a reference cell (in a wide row: rare) has its shape tested by fp:shape-differs
     itself, on demand.
   -->
-  <xsl:function name="f:content-rule" as="map(*)">
+  <xsl:function name="f:content-rule" as="array(*)">
     <xsl:param name="profile" as="map(*)"/>
     <xsl:param name="x" as="xs:integer"/>
     <xsl:variable name="column" as="map(*)" select="$profile($x)"/>
@@ -140,20 +152,17 @@
     <xsl:variable name="score-other" as="xs:integer" select="fp:rule-score($count, $numeric, $text)"/>
     <!-- the shape tests of the reference cells only where their score is 2 (they are read then alone): a column of
          numbers, or of one cell, has none of them -->
-    <xsl:map>
-      <xsl:map-entry key="'column'" select="$column"/>
-      <xsl:map-entry key="'members'" select="$column?members"/>
-      <xsl:map-entry key="'score-self'" select="$score-self"/>
-      <xsl:map-entry key="'score-other'" select="$score-other"/>
-      <!-- the column's shape counts are in its profile then (fp:column-profile) -->
-      <xsl:if test="$score-self eq 2">
-        <xsl:variable name="scripted" as="xs:integer" select="$column?scripted"/>
-        <xsl:variable name="cased" as="xs:integer" select="$column?upper + $column?lower"/>
-        <xsl:map-entry key="'cjk-self'" select="fp:script-differs($scripted - 1, $column?cjk - 1)"/>
-        <xsl:map-entry key="'latin-self'" select="fp:script-differs($scripted - 1, $column?latin - 1)"/>
-        <xsl:map-entry key="'upper-self'" select="$cased - 1 ge 1 and $column?lower ge $typed-share * ($cased - 1)"/>
-      </xsl:if>
-    </xsl:map>
+    <!-- the column's shape counts are in its profile then (fp:column-profile) -->
+    <xsl:variable name="shaped" as="xs:boolean" select="$score-self eq 2"/>
+    <xsl:variable name="scripted" as="xs:integer?" select="if ($shaped) then $column?scripted else ()"/>
+    <xsl:variable name="cased" as="xs:integer?" select="if ($shaped) then $column?upper + $column?lower else ()"/>
+    <!-- the members in the order of the positions $cr:... -->
+    <xsl:sequence select="[
+        $column, $column?members, $score-self, $score-other,
+        if ($shaped) then fp:script-differs($scripted - 1, $column?cjk - 1) else (),
+        if ($shaped) then fp:script-differs($scripted - 1, $column?latin - 1) else (),
+        if ($shaped) then $cased - 1 ge 1 and $column?lower ge $typed-share * ($cased - 1) else ()
+      ]"/>
   </xsl:function>
 
   <!-- f:content-score's answer from the counts over the others: 0 (score 0), 1 (type contrast) or 2 (the shape
@@ -177,19 +186,20 @@
 
   <!-- f:content-score of a cell in a column from the column's f:content-rule (the same value). -->
   <xsl:function name="f:rule-content-score" as="xs:double">
-    <xsl:param name="rule" as="map(*)"/>
+    <xsl:param name="rule" as="array(*)"/>
     <xsl:param name="cell" as="array(*)"/>
     <xsl:choose>
       <xsl:when test="$cell($c:type) ne 'text'">
         <xsl:sequence select="0"/>
       </xsl:when>
       <xsl:otherwise>
-        <xsl:variable name="self" as="xs:boolean" select="map:contains($rule?members, $cell($c:id))"/>
-        <xsl:variable name="score" as="xs:integer" select="if ($self) then $rule?score-self else $rule?score-other"/>
+        <xsl:variable name="self" as="xs:boolean" select="map:contains($rule($cr:members), $cell($c:id))"/>
+        <xsl:variable name="score" as="xs:integer"
+            select="if ($self) then $rule($cr:score-self) else $rule($cr:score-other)"/>
         <xsl:sequence select="if ($score eq 0) then 0
                               else if ($score eq 1) then $weight-content-type
                               else if (if ($self) then fp:rule-shape-differs($rule, $cell)
-                                       else fp:shape-differs($rule?column, $cell, false()))
+                                       else fp:shape-differs($rule($cr:column), $cell, false()))
                               then $weight-content-shape
                               else 0"/>
       </xsl:otherwise>
@@ -198,14 +208,15 @@
 
   <!-- fp:shape-differs of a reference cell of the column (self) from the column's f:content-rule. -->
   <xsl:function name="fp:rule-shape-differs" as="xs:boolean">
-    <xsl:param name="rule" as="map(*)"/>
+    <xsl:param name="rule" as="array(*)"/>
     <xsl:param name="cell" as="array(*)"/>
     <xsl:variable name="script" as="xs:string" select="$cell($c:script)"/>
     <xsl:variable name="length" as="xs:integer" select="$cell($c:length)"/>
-    <xsl:variable name="median" as="xs:double?" select="fp:median-without($rule?column, $length)"/>
+    <xsl:variable name="median" as="xs:double?" select="fp:median-without($rule($cr:column), $length)"/>
     <xsl:sequence select="
-        (if ($script eq 'cjk') then $rule?cjk-self else if ($script eq 'latin') then $rule?latin-self else false())
-        or ($cell($c:case) eq 'upper' and $rule?upper-self)
+        (if ($script eq 'cjk') then $rule($cr:cjk-self)
+         else if ($script eq 'latin') then $rule($cr:latin-self) else false())
+        or ($cell($c:case) eq 'upper' and $rule($cr:upper-self))
         or (exists($median) and $length * $length-ratio le $median)"/>
   </xsl:function>
 

@@ -28,6 +28,8 @@
     xmlns:px="urn:pyxform"
     xmlns:f="urn:pyxform:function"
     xmlns:fp="urn:pyxform:function:private"
+    xmlns:sc="urn:pyxform:score"
+    xmlns:bc="urn:pyxform:candidate"
     exclude-result-prefixes="#all"
     expand-text="yes">
 
@@ -49,17 +51,18 @@
         <xsl:variable name="base" as="map(*)" select="?base"/>
         <px:format header-rows="{?k}" header-cols="{?p}" base-font-size="{$base?font-size}"
                    base-indent="{$base?indent}" base-row-class="{$base?row-class}">
-          <xsl:for-each select="?row-scores[exists(?score)]">
-            <px:row-score row="{?index}" score="{f:round2(?score)}" format="{f:round2(?format)}"
-                          content="{f:round2(?content)}" wide="{?wide}"/>
+          <!-- the score records of the rows and columns (headers/format.xsl: positions $sc:...) -->
+          <xsl:for-each select="?row-scores[exists(.($sc:score))]">
+            <px:row-score row="{.($sc:index)}" score="{f:round2(.($sc:score))}" format="{f:round2(.($sc:format))}"
+                          content="{f:round2(.($sc:content))}" wide="{.($sc:wide)}"/>
           </xsl:for-each>
           <px:row-boundary header-rows="{?row-boundary?k}" title-rows="{?row-boundary?titles}">
             <xsl:call-template name="fp:candidates">
               <xsl:with-param name="boundary" select="?row-boundary"/>
             </xsl:call-template>
           </px:row-boundary>
-          <xsl:for-each select="?col-scores[exists(?score)]">
-            <px:col-score col="{?index}" score="{f:round2(?score)}"/>
+          <xsl:for-each select="?col-scores[exists(.($sc:score))]">
+            <px:col-score col="{.($sc:index)}" score="{f:round2(.($sc:score))}"/>
           </xsl:for-each>
           <px:col-boundary header-cols="{?col-boundary?k}">
             <xsl:call-template name="fp:candidates">
@@ -79,10 +82,12 @@
 
   <xsl:template name="fp:candidates">
     <xsl:param name="boundary" as="map(*)"/>
+    <!-- the candidate records (headers/boundary.xsl: positions $bc:...); the chosen one's j (none if none) -->
+    <xsl:variable name="chosen-j" as="xs:integer?" select="$boundary?chosen ! .($bc:j)"/>
     <xsl:for-each select="$boundary?candidates">
-      <px:candidate after="{?index}" difference="{f:round2(?difference)}" body-mean="{f:round2(?body-mean)}"
-                    separation="{f:round2(?separation)}" valid="{?valid}"
-                    chosen="{exists($boundary?chosen) and $boundary?chosen?j eq ?j}"/>
+      <px:candidate after="{.($bc:index)}" difference="{f:round2(.($bc:difference))}"
+                    body-mean="{f:round2(.($bc:body-mean))}" separation="{f:round2(.($bc:separation))}"
+                    valid="{.($bc:valid)}" chosen="{$chosen-j = .($bc:j)}"/>
     </xsl:for-each>
   </xsl:template>
 

@@ -6,10 +6,10 @@
       'k', 'p'       : header rows and header columns;
       'kinds'        : f:row-kinds($model, k, false());
       'base'         : map of the table's usual values: font-size (k0, px), face, color, background, class, indent;
-      'row-scores'   : one map per row { 'index', 'score', 'format', 'content', 'wide' } ('score' absent for a
-                       row with no text);
-      'col-scores'   : one map per column { 'index', 'score' } over the data rows;
-      'row-boundary', 'col-boundary' : see fp:boundary;
+      'row-scores'   : one score record per row (an array read by the positions $sc:index, $sc:score, $sc:format,
+                       $sc:content, $sc:wide ...: see their declarations; no score for a row with no text);
+      'col-scores'   : one score record per column ($sc:index, $sc:score) over the data rows;
+      'row-boundary', 'col-boundary' : see fp:boundary (boundary.xsl);
       'model'        : the table model with f:cell-features (f:with-features): f:table-kind reads the content types
                        from it rather than computing them again
     }
@@ -37,8 +37,52 @@
     xmlns:f="urn:pyxform:function"
     xmlns:fp="urn:pyxform:function:private"
     xmlns:c="urn:pyxform:cell"
+    xmlns:rs="urn:pyxform:row-slots"
+    xmlns:sc="urn:pyxform:score"
+    xmlns:u="urn:pyxform:usual"
     exclude-result-prefixes="#all"
     expand-text="yes">
+
+  <!-- The members of a row's slot record (fp:row-slots), by position: the row's index, whether it is wide, whether
+       it has text, the rows its cells with text are spanned from; and per slot covered by a cell with text (parallel
+       sequences, in column order) the slot's column, its format value and marks, its content score, their sums, its
+       typed code and its value for the column pass. -->
+  <xsl:variable name="rs:index" as="xs:integer" select="1" static="yes"/>
+  <xsl:variable name="rs:wide" as="xs:integer" select="2" static="yes"/>
+  <xsl:variable name="rs:text" as="xs:integer" select="3" static="yes"/>
+  <xsl:variable name="rs:spanned-from" as="xs:integer" select="4" static="yes"/>
+  <xsl:variable name="rs:x" as="xs:integer" select="5" static="yes"/>
+  <xsl:variable name="rs:format" as="xs:integer" select="6" static="yes"/>
+  <xsl:variable name="rs:marks" as="xs:integer" select="7" static="yes"/>
+  <xsl:variable name="rs:content" as="xs:integer" select="8" static="yes"/>
+  <xsl:variable name="rs:format-content" as="xs:integer" select="9" static="yes"/>
+  <xsl:variable name="rs:marks-content" as="xs:integer" select="10" static="yes"/>
+  <xsl:variable name="rs:typed" as="xs:integer" select="11" static="yes"/>
+  <xsl:variable name="rs:column" as="xs:integer" select="12" static="yes"/>
+
+  <!-- The members of a score record (fp:row-scores, fp:column-scores; read by fp:boundary and f:evidence), by
+       position: the row's (or column's) index, whether it is wide, whether it has text, whether its slots are typed
+       as the data (rows), the rows its cells with text are spanned from (rows); and, where it has scored slots in
+       the pass, its score, format value, marks (rows), sub-score (rows: the score with the marks for the format
+       value) and content score (rows). A member a record has not is empty. -->
+  <xsl:variable name="sc:index" as="xs:integer" select="1" static="yes"/>
+  <xsl:variable name="sc:wide" as="xs:integer" select="2" static="yes"/>
+  <xsl:variable name="sc:text" as="xs:integer" select="3" static="yes"/>
+  <xsl:variable name="sc:data-typed" as="xs:integer" select="4" static="yes"/>
+  <xsl:variable name="sc:spanned-from" as="xs:integer" select="5" static="yes"/>
+  <xsl:variable name="sc:score" as="xs:integer" select="6" static="yes"/>
+  <xsl:variable name="sc:format" as="xs:integer" select="7" static="yes"/>
+  <xsl:variable name="sc:marks" as="xs:integer" select="8" static="yes"/>
+  <xsl:variable name="sc:sub-score" as="xs:integer" select="9" static="yes"/>
+  <xsl:variable name="sc:content" as="xs:integer" select="10" static="yes"/>
+
+  <!-- The members of a line's usual values (fp:usual; read by f:distinct-score and fp:bands), by position: the usual
+       face, text colour, background and class, and their look (f:look). -->
+  <xsl:variable name="u:face" as="xs:integer" select="1" static="yes"/>
+  <xsl:variable name="u:color" as="xs:integer" select="2" static="yes"/>
+  <xsl:variable name="u:background" as="xs:integer" select="3" static="yes"/>
+  <xsl:variable name="u:class" as="xs:integer" select="4" static="yes"/>
+  <xsl:variable name="u:look" as="xs:integer" select="5" static="yes"/>
 
   <xsl:function name="f:format-analysis" as="map(*)">
     <xsl:param name="table-model" as="map(*)"/>
@@ -46,15 +90,6 @@
     <xsl:variable name="n" as="xs:integer" select="$model?cols"/>
     <xsl:variable name="scored" as="array(*)*" select="$model?ids ! f:model-cell($model, .)[not(.($c:blank))]"/>
     <xsl:variable name="base" as="map(*)" select="fp:base($model, $scored)"/>
-    <!-- the marks a cell carries whatever its type size (its value without the size term), and its value: each
-         cell's marks computed once, the usual size's level once per table -->
-    <xsl:variable name="marks" as="map(xs:string, xs:double)"
-        select="map:merge($scored ! map { .($c:id) : fp:marks-score(., $base) })"/>
-    <xsl:variable name="base-size" as="xs:double" select="$base?font-size"/>
-    <xsl:variable name="base-level" as="xs:double" select="f:font-size-level($base-size)"/>
-    <!-- a cell of the usual size (most cells) has a size term of 0 (its level less the same level): not computed -->
-    <xsl:variable name="values" as="map(xs:string, xs:double)" select="map:merge($scored ! map {
-        .($c:id) : $marks(.($c:id)) + (if (.($c:font-size) eq $base-size) then 0 else fp:size-score(.($c:font-size), $base-level)) })"/>
     <!-- the cells with text of each column over the rows that are not wide, once for the content profile and the
          usual values -->
     <xsl:variable name="narrow-rows" as="xs:integer*"
@@ -64,41 +99,43 @@
     <!-- the shape counts for cells outside a column's reference cells only if some row is wide (fp:content-profile) -->
     <xsl:variable name="profile" as="map(xs:integer, map(*))"
         select="fp:content-profile($column-cells, count($narrow-rows) lt $model?rows)"/>
-    <!-- the usual face, colour, background and class of each column (over rows that are not wide) and row -->
-    <xsl:variable name="column-usual" as="map(xs:integer, map(*))" select="map:merge(for $x in 0 to $n - 1 return
-        map { $x : fp:usual($column-cells($x + 1)) })"/>
-    <xsl:variable name="row-usual" as="map(xs:integer, map(*))" select="map:merge(for $y in 0 to $model?rows - 1
-        return map { $y : fp:usual(f:model-row($model, $y)?texts ! f:model-cell($model, .)) })"/>
+    <!-- the usual face, colour, background and class of each column (over rows that are not wide) and of each row
+         (sequences by column and row index, read by position) -->
+    <xsl:variable name="column-usual" as="array(*)*"
+        select="for $x in 0 to $n - 1 return fp:usual($column-cells($x + 1))"/>
+    <xsl:variable name="row-usual" as="array(*)*"
+        select="(0 to $model?rows - 1) ! fp:usual(f:model-row($model, .)?texts ! f:model-cell($model, .))"/>
     <!-- a band is a line of cells with text that share a background (fp:bands): where no cell with text has one
          (most tables), there is no band, of rows or of columns, and fp:bands is not called -->
     <xsl:variable name="painted" as="xs:boolean" select="some $cell in $scored satisfies $cell($c:background) ne ''"/>
     <xsl:variable name="row-bands" as="map(xs:integer, xs:boolean)" select="if (not($painted)) then map {}
         else fp:bands($model, $narrow-rows, function($y) { f:model-row($model, $y)?texts },
-                      function($id, $x) { $column-usual($x) }, true())"/>
-    <xsl:variable name="context" as="map(*)" select="map { 'model' : $model, 'values' : $values, 'marks' : $marks,
+                      function($id, $x) { $column-usual[$x + 1] }, true())"/>
+    <xsl:variable name="context" as="map(*)" select="map { 'model' : $model, 'base' : $base,
         'profile' : $profile, 'column-usual' : $column-usual, 'row-usual' : $row-usual, 'row-bands' : $row-bands,
         'painted' : $painted }"/>
-    <!-- the slot values of every row, computed once for both row passes -->
-    <xsl:variable name="row-slots" as="map(*)*" select="fp:row-slots($context)"/>
+    <!-- the slot values of every row, computed once for both row passes and the column pass -->
+    <xsl:variable name="row-slots" as="array(*)*" select="fp:row-slots($context)"/>
     <!-- pass 1: k over all columns -->
-    <xsl:variable name="rows-1" as="map(*)*" select="fp:row-scores($context, $row-slots, 0)"/>
+    <xsl:variable name="rows-1" as="array(*)*" select="fp:row-scores($context, $row-slots, 0)"/>
     <xsl:variable name="row-boundary-1" as="map(*)" select="fp:boundary($rows-1, true(), $max-header-rows, ())"/>
     <xsl:variable name="kinds-1" as="array(xs:string)" select="f:row-kinds($model, $row-boundary-1?k, false())"/>
     <!-- p over the data rows, less those that stand out as a whole (a bold total row) -->
     <xsl:variable name="data-rows" as="xs:integer*" select="f:rows-of-kind($kinds-1, 'data')"/>
-    <!-- as a map: "?index = $data-rows" would compare each row with every data row -->
+    <!-- as a map: "index = $data-rows" would compare each row with every data row -->
     <xsl:variable name="is-data-row" as="map(*)" select="map:merge($data-rows ! map { . : true() })"/>
     <xsl:variable name="data-format" as="xs:double*"
-        select="$rows-1[map:contains($is-data-row, ?index)] ! ?format"/>
+        select="$rows-1[map:contains($is-data-row, .($sc:index))] ! .($sc:format)"/>
     <xsl:variable name="usual" as="xs:double" select="(f:mean($data-format), 0)[1]"/>
     <xsl:variable name="column-rows" as="xs:integer*"
-        select="$rows-1[map:contains($is-data-row, ?index)][not(?format ge $usual + $threshold)] ! ?index"/>
-    <xsl:variable name="cols" as="map(*)*" select="fp:column-scores($context, $column-rows)"/>
+        select="$rows-1[map:contains($is-data-row, .($sc:index))][not(.($sc:format) ge $usual + $threshold)]
+                ! .($sc:index)"/>
+    <xsl:variable name="cols" as="array(*)*" select="fp:column-scores($context, $row-slots, $column-rows)"/>
     <xsl:variable name="col-boundary" as="map(*)" select="fp:boundary($cols, false(), $max-header-cols,
         fp:labels-rows($model, $column-rows))"/>
     <xsl:variable name="p" as="xs:integer" select="$col-boundary?k"/>
     <!-- pass 2: k over the columns right of the header columns -->
-    <xsl:variable name="rows-2" as="map(*)*"
+    <xsl:variable name="rows-2" as="array(*)*"
         select="if ($p gt 0) then fp:row-scores($context, $row-slots, $p) else $rows-1"/>
     <xsl:variable name="row-boundary" as="map(*)"
         select="if ($p gt 0) then fp:boundary($rows-2, true(), $max-header-rows, ()) else $row-boundary-1"/>
@@ -144,33 +181,23 @@
        'look', f:look). Cells that all look alike (most lines: equal looks are equal in all four) have the first
        one's values, without the four fp:usual-value scans; one or two cells (the rows of a two-column table) have
        the last one's values, as f:mode gives them (a tie goes to the value that first occurs last). -->
-  <xsl:function name="fp:usual" as="map(*)">
+  <xsl:function name="fp:usual" as="array(*)">
     <xsl:param name="cells" as="array(*)*"/>
     <xsl:variable name="first" as="array(*)?" select="$cells[1]"/>
     <xsl:variable name="count" as="xs:integer" select="count($cells)"/>
     <xsl:choose>
       <xsl:when test="$count eq 1 or $count eq 2 or (exists($first) and (every $cell in $cells satisfies $cell($c:look) eq $first($c:look)))">
         <xsl:variable name="cell" as="array(*)" select="if ($count le 2) then $cells[$count] else $first"/>
-        <xsl:sequence select="map {
-            'face' : $cell($c:face),
-            'color' : $cell($c:color),
-            'background' : $cell($c:background),
-            'class' : $cell($c:class),
-            'look' : $cell($c:look)
-          }"/>
+        <!-- the members in the order of the positions $u:... -->
+        <xsl:sequence select="[ $cell($c:face), $cell($c:color), $cell($c:background), $cell($c:class),
+                                $cell($c:look) ]"/>
       </xsl:when>
       <xsl:otherwise>
         <xsl:variable name="face" as="xs:string" select="fp:usual-value($cells ! .($c:face))"/>
         <xsl:variable name="color" as="xs:string" select="fp:usual-value($cells ! .($c:color))"/>
         <xsl:variable name="background" as="xs:string" select="fp:usual-value($cells ! .($c:background))"/>
         <xsl:variable name="class" as="xs:string" select="fp:usual-value($cells ! .($c:class))"/>
-        <xsl:sequence select="map {
-            'face' : $face,
-            'color' : $color,
-            'background' : $background,
-            'class' : $class,
-            'look' : f:look($face, $color, $background, $class)
-          }"/>
+        <xsl:sequence select="[ $face, $color, $background, $class, f:look($face, $color, $background, $class) ]"/>
       </xsl:otherwise>
     </xsl:choose>
   </xsl:function>
@@ -191,12 +218,12 @@
        that looks as the usual values (f:look: most cells) scores 0 by one comparison (this runs for every slot). -->
   <xsl:function name="f:distinct-score" as="xs:double">
     <xsl:param name="cell" as="array(*)"/>
-    <xsl:param name="usual" as="map(*)"/>
-    <xsl:sequence select="if ($cell($c:look) eq $usual?look) then 0 else sum((
-        if ($cell($c:face) ne $usual?face) then $weight-face else 0,
-        if ($cell($c:color) ne $usual?color and not($cell($c:link-coloured))) then $weight-color else 0,
-        if ($cell($c:background) ne $usual?background) then $weight-background else 0,
-        if ($cell($c:class) ne $usual?class) then $weight-class else 0))"/>
+    <xsl:param name="usual" as="array(*)"/>
+    <xsl:sequence select="if ($cell($c:look) eq $usual($u:look)) then 0 else sum((
+        if ($cell($c:face) ne $usual($u:face)) then $weight-face else 0,
+        if ($cell($c:color) ne $usual($u:color) and not($cell($c:link-coloured))) then $weight-color else 0,
+        if ($cell($c:background) ne $usual($u:background)) then $weight-background else 0,
+        if ($cell($c:class) ne $usual($u:class)) then $weight-class else 0))"/>
   </xsl:function>
 
   <!-- The feature value of a cell with text without the features relative to its line (see the module comment;
@@ -240,115 +267,120 @@
     <xsl:sequence select="if ($size-difference eq 'absolute') then abs($levels) else $levels"/>
   </xsl:function>
 
-  <!-- The slots of each row covered by scored cells, once per table for both row passes: one map per row with the
-       slots' columns ('x', left to right) and, per slot (parallel sequences, not a map per slot), the cell's format
-       value with its distinct score ('format'), its marks with it ('marks'), its content score ('content'), the sums
-       'format-content' and 'marks-content', and 'typed': 0 in a column that is not numeric, 1 in a numeric column,
-       2 for a number in a numeric column; and the row's 'index', 'wide', 'text' and 'spanned-from'. -->
-  <xsl:function name="fp:row-slots" as="map(*)*">
+  <!-- The slots of each row covered by scored cells, once for the row passes and the column pass: one slot record
+       per row (an array read by the positions $rs:..., declared above: a map of twelve entries costs eight times as
+       much to build), its index, wide, text, spanned-from, the slots' columns x and per slot (parallel sequences) the
+       format value and the marks with the distinct score from the column's usual values (format, marks), content,
+       their sums format-content, marks-content, typed (0 column not numeric, 1 numeric, 2 a number there) and
+       column (the column pass' value: the larger of value and marks, with the distinct score from the row's). -->
+  <xsl:function name="fp:row-slots" as="array(*)*">
     <xsl:param name="context" as="map(*)"/>
     <xsl:variable name="model" as="map(*)" select="$context?model"/>
     <xsl:variable name="n" as="xs:integer" select="$model?cols"/>
-    <!-- the context's maps looked up once per table, and per column once (not per slot: this runs for every slot of
-         a scored cell) whether it is numeric, its usual values and the column terms of its content scores
-         (f:content-rule) -->
+    <!-- the context's maps looked up once per table, and per column once (not per slot) whether it is numeric, its
+         usual values and the column terms of its content scores (f:content-rule); the usual size's level once (a cell
+         of the usual size, most cells, has a size term of 0: not computed) -->
     <xsl:variable name="cells" as="map(*)" select="$model?cells"/>
-    <xsl:variable name="values" as="map(*)" select="$context?values"/>
-    <xsl:variable name="marks-of" as="map(*)" select="$context?marks"/>
+    <xsl:variable name="base" as="map(*)" select="$context?base"/>
+    <xsl:variable name="base-size" as="xs:double" select="$base?font-size"/>
+    <xsl:variable name="base-level" as="xs:double" select="f:font-size-level($base-size)"/>
     <xsl:variable name="profile" as="map(*)" select="$context?profile"/>
-    <xsl:variable name="column-usual" as="map(*)*" select="for $x in 0 to $n - 1 return $context?column-usual($x)"/>
+    <xsl:variable name="row-usual" as="array(*)*" select="$context?row-usual"/>
+    <xsl:variable name="column-usual" as="array(*)*" select="$context?column-usual"/>
     <xsl:variable name="numeric" as="xs:boolean*"
         select="for $x in 0 to $n - 1 return f:is-numeric-column($profile, $x)"/>
-    <xsl:variable name="rules" as="map(*)*" select="for $x in 0 to $n - 1 return f:content-rule($profile, $x)"/>
+    <xsl:variable name="rules" as="array(*)*" select="for $x in 0 to $n - 1 return f:content-rule($profile, $x)"/>
     <xsl:for-each select="0 to $model?rows - 1">
       <xsl:variable name="y" as="xs:integer" select="."/>
       <xsl:variable name="row" as="map(*)" select="f:model-row($model, $y)"/>
-      <!-- the row's owner ids (n of them, in column order), looked up once -->
+      <xsl:variable name="usual-of-row" as="array(*)" select="$row-usual[$y + 1]"/>
       <xsl:variable name="owners" as="xs:string*" select="$model?owner($y + 1)?*"/>
-      <xsl:variable name="xs" as="xs:integer*"
-          select="for $x in 0 to $n - 1 return $x[map:contains($values, $owners[$x + 1])]"/>
-      <!-- one pass over the slots: four values per slot, the format value, the marks (each with the distinct score),
-           the content score and the typed code, read back by position below -->
-      <xsl:variable name="slot-values" as="xs:double*" select="for $x in $xs return
-          let $id := $owners[$x + 1], $cell := $cells($id), $type := $cell($c:type),
+      <!-- one pass over the slots: per slot covered by a cell with text, six values, its column, the format value,
+           the marks (each with the distinct score), the content score, the typed code and the column pass' value,
+           read back by position below -->
+      <xsl:variable name="slot-values" as="xs:double*" select="for $x in 0 to $n - 1 return
+          let $id := $owners[$x + 1] return if ($id eq '') then () else
+          let $cell := $cells($id) return if ($cell($c:blank)) then () else
+          let $type := $cell($c:type), $look := $cell($c:look),
+              $marks := fp:marks-score($cell, $base),
+              $value := $marks + (if ($cell($c:font-size) eq $base-size) then 0
+                                  else fp:size-score($cell($c:font-size), $base-level)),
               $usual := $column-usual[$x + 1],
-              $distinct := if ($cell($c:look) eq $usual?look) then 0 else f:distinct-score($cell, $usual)
-          return ($values($id) + $distinct, $marks-of($id) + $distinct,
+              $distinct := if ($look eq $usual($u:look)) then 0 else f:distinct-score($cell, $usual)
+          return ($x, $value + $distinct, $marks + $distinct,
                   if ($type eq 'text') then f:rule-content-score($rules[$x + 1], $cell) else 0,
-                  if (not($numeric[$x + 1])) then 0 else if ($type eq 'numeric') then 2 else 1)"/>
-      <xsl:variable name="slots" as="xs:integer*" select="0 to count($xs) - 1"/>
-      <xsl:sequence select="map {
-          'index' : $y, 'wide' : $row?wide,
-          'text' : exists($row?texts),
-          'spanned-from' : distinct-values($row?texts ! $cells(.)[.($c:row) lt $y] ! .($c:row)),
-          'x' : $xs,
-          'format' : for $i in $slots return $slot-values[4 * $i + 1],
-          'marks' : for $i in $slots return $slot-values[4 * $i + 2],
-          'content' : for $i in $slots return $slot-values[4 * $i + 3],
-          'format-content' : for $i in $slots return $slot-values[4 * $i + 1] + $slot-values[4 * $i + 3],
-          'marks-content' : for $i in $slots return $slot-values[4 * $i + 2] + $slot-values[4 * $i + 3],
-          'typed' : for $i in $slots return $slot-values[4 * $i + 4]
-        }"/>
+                  if (not($numeric[$x + 1])) then 0 else if ($type eq 'numeric') then 2 else 1,
+                  max(($value, $marks))
+                  + (if ($look eq $usual-of-row($u:look)) then 0 else f:distinct-score($cell, $usual-of-row)))"/>
+      <xsl:variable name="slots" as="xs:integer*" select="0 to count($slot-values) idiv 6 - 1"/>
+      <!-- the members in the order of the positions $rs:... -->
+      <xsl:sequence select="[
+          $y, $row?wide, exists($row?texts),
+          distinct-values($row?texts ! $cells(.)[.($c:row) lt $y] ! .($c:row)),
+          for $i in $slots return xs:integer($slot-values[6 * $i + 1]),
+          for $i in $slots return $slot-values[6 * $i + 2],
+          for $i in $slots return $slot-values[6 * $i + 3],
+          for $i in $slots return $slot-values[6 * $i + 4],
+          for $i in $slots return $slot-values[6 * $i + 2] + $slot-values[6 * $i + 4],
+          for $i in $slots return $slot-values[6 * $i + 3] + $slot-values[6 * $i + 4],
+          for $i in $slots return $slot-values[6 * $i + 5],
+          for $i in $slots return $slot-values[6 * $i + 6]
+        ]"/>
     </xsl:for-each>
   </xsl:function>
 
-  <!-- Row values over the columns from $from on (fp:row-slots of the rows): one map per row (see
-       f:format-analysis). -->
-  <xsl:function name="fp:row-scores" as="map(*)*">
+  <!-- Row values over the columns from $from on (fp:row-slots of the rows): one score record per row (positions
+       $sc:...). -->
+  <xsl:function name="fp:row-scores" as="array(*)*">
     <xsl:param name="context" as="map(*)"/>
-    <xsl:param name="row-slots" as="map(*)*"/>
+    <xsl:param name="row-slots" as="array(*)*"/>
     <xsl:param name="from" as="xs:integer"/>
     <xsl:for-each select="$row-slots">
-      <xsl:variable name="row" as="map(*)" select="."/>
+      <xsl:variable name="row" as="array(*)" select="."/>
       <!-- the slots in columns $from.. : a tail of the row's slots (their columns ascend) -->
-      <xsl:variable name="start" as="xs:integer" select="count($row?x[. lt $from]) + 1"/>
-      <xsl:variable name="typed" as="xs:double*" select="subsequence($row?typed, $start)[. gt 0]"/>
+      <xsl:variable name="start" as="xs:integer" select="count($row($rs:x)[. lt $from]) + 1"/>
+      <xsl:variable name="typed" as="xs:double*" select="subsequence($row($rs:typed), $start)[. gt 0]"/>
       <xsl:variable name="data-typed" as="xs:boolean"
           select="exists($typed) and count($typed[. eq 2]) * 2 ge count($typed)"/>
       <!-- a band of numbers in numeric columns is a highlighted data row (a winner, a total), not a header -->
       <xsl:variable name="band" as="xs:double"
-          select="if (map:contains($context?row-bands, $row?index) and not($data-typed)) then $weight-band else 0"/>
-      <!-- one map constructor in each case (a map:merge of two maps costs more) -->
-      <xsl:sequence select="
-          if ($start le count($row?x)) then map {
-            'index' : $row?index, 'wide' : $row?wide, 'text' : $row?text, 'data-typed' : $data-typed,
-            'spanned-from' : $row?spanned-from,
-            'format' : f:mean(subsequence($row?format, $start)) + $band,
-            'marks' : f:mean(subsequence($row?marks, $start)) + $band,
-            'sub-score' : f:mean(subsequence($row?marks-content, $start)) + $band,
-            'content' : f:mean(subsequence($row?content, $start)),
-            'score' : f:mean(subsequence($row?format-content, $start)) + $band
-          }
-          else map { 'index' : $row?index, 'wide' : $row?wide, 'text' : $row?text, 'data-typed' : $data-typed,
-                     'spanned-from' : $row?spanned-from }"/>
+          select="if (map:contains($context?row-bands, $row($rs:index)) and not($data-typed)) then $weight-band else 0"/>
+      <!-- the score record's members in the order of the positions $sc:... (the scores empty without slots) -->
+      <xsl:variable name="scored" as="xs:boolean" select="$start le count($row($rs:x))"/>
+      <xsl:sequence select="[
+          $row($rs:index), $row($rs:wide), $row($rs:text), $data-typed, $row($rs:spanned-from),
+          if ($scored) then f:mean(subsequence($row($rs:format-content), $start)) + $band else (),
+          if ($scored) then f:mean(subsequence($row($rs:format), $start)) + $band else (),
+          if ($scored) then f:mean(subsequence($row($rs:marks), $start)) + $band else (),
+          if ($scored) then f:mean(subsequence($row($rs:marks-content), $start)) + $band else (),
+          if ($scored) then f:mean(subsequence($row($rs:content), $start)) else ()
+        ]"/>
     </xsl:for-each>
   </xsl:function>
 
-  <!-- Column values over the rows $rows: one map per column { 'index', 'score' } ('score' absent if no text). -->
-  <xsl:function name="fp:column-scores" as="map(*)*">
+  <!-- Column values over the rows $rows: one score record per column (index, score; no score without text), from
+       the slots' column values of those rows (fp:row-slots: smaller type does not take away a cell's marks here: a
+       column of row headers in smaller bold type heads its rows as one in the usual size does). -->
+  <xsl:function name="fp:column-scores" as="array(*)*">
     <xsl:param name="context" as="map(*)"/>
+    <xsl:param name="row-slots" as="array(*)*"/>
     <xsl:param name="rows" as="xs:integer*"/>
     <xsl:variable name="model" as="map(*)" select="$context?model"/>
+    <xsl:variable name="cells" as="map(*)" select="$model?cells"/>
     <!-- no cell with text with a background: no band (f:format-analysis) -->
     <xsl:variable name="bands" as="map(xs:integer, xs:boolean)" select="if (not($context?painted)) then map {}
-        else fp:bands($model, 0 to $model?cols - 1,
-                      function($x) { f:column-ids($model, $x, $rows)[map:contains($context?values, .)] },
-                      function($id, $x) { $context?row-usual(f:model-cell($model, $id)($c:row)) }, false())"/>
-    <xsl:variable name="owner" as="array(*)" select="$model?owner"/>
+        else let $row-usual := $context?row-usual return fp:bands($model, 0 to $model?cols - 1,
+                      function($x) { f:column-ids($model, $x, $rows)[not($cells(.)($c:blank))] },
+                      function($id, $x) { $row-usual[$cells($id)($c:row) + 1] }, false())"/>
+    <xsl:variable name="slot-rows" as="array(*)*" select="for $y in $rows return $row-slots[$y + 1]"/>
     <xsl:for-each select="0 to $model?cols - 1">
       <xsl:variable name="x" as="xs:integer" select="."/>
-      <!-- smaller type does not take away a cell's marks here: a column of row headers in smaller bold type heads
-           its rows as one in the usual size does -->
-      <xsl:variable name="slots" as="xs:double*" select="for $y in $rows return
-          $owner($y + 1)($x + 1)[map:contains($context?values, .)] ! f:model-cell($model, .)
-          ! (max(($context?values(.($c:id)), $context?marks(.($c:id))))
-             + (let $usual := $context?row-usual($y) return
-                if (.($c:look) eq $usual?look) then 0 else f:distinct-score(., $usual)))"/>
+      <!-- each row's slot in column x: at its position among the row's scored slots -->
+      <xsl:variable name="slots" as="xs:double*" select="$slot-rows ! (let $at := index-of(.($rs:x), $x) return .($rs:column)[$at])"/>
       <xsl:variable name="band" as="xs:double" select="if (map:contains($bands, $x)) then $weight-band else 0"/>
-      <xsl:sequence select="
-          if (exists($slots)) then map { 'index' : $x, 'wide' : false(), 'text' : true(),
-                                         'score' : f:mean($slots) + $band, 'format' : f:mean($slots) + $band }
-          else map { 'index' : $x, 'wide' : false(), 'text' : false() }"/>
+      <xsl:variable name="score" as="xs:double?" select="f:mean($slots) ! (. + $band)"/>
+      <!-- the score record (positions $sc:...): a column's score is its format value -->
+      <xsl:sequence select="[ $x, false(), exists($slots), (), (), $score, $score, (), (), () ]"/>
     </xsl:for-each>
   </xsl:function>
 
@@ -365,7 +397,7 @@
     <xsl:param name="model" as="map(*)"/>
     <xsl:param name="lines" as="xs:integer*"/>
     <xsl:param name="ids" as="function(xs:integer) as xs:string*"/>
-    <xsl:param name="usual" as="function(xs:string, xs:integer) as map(*)?"/>
+    <xsl:param name="usual" as="function(xs:string, xs:integer) as array(*)?"/>
     <xsl:param name="rows" as="xs:boolean"/>
     <!-- the one background of each line whose cells with text share one -->
     <xsl:variable name="painted" as="map(*)*" select="for $line in $lines return
@@ -374,7 +406,7 @@
         return map { 'line' : $line, 'background' : $colour, 'cells' : $cells }
                [$colour ne '' and count($cells) ge 2 and count($cells) ge $typed-share * count($all)]"/>
     <xsl:sequence select="map:merge(for $band in $painted return
-        let $differ := $band?cells[.($c:background) ne ($usual(.($c:id), if ($rows) then .($c:col) else .($c:row))?background, '')[1]]
+        let $differ := $band?cells[.($c:background) ne ($usual(.($c:id), if ($rows) then .($c:col) else .($c:row)) ! .($u:background), '')[1]]
         return if (count($differ) * 2 ge count($band?cells)
                    and count($painted[?background eq $band?background]) eq 1)
                then map { $band?line : true() } else ())"/>
@@ -397,104 +429,6 @@
                        [normalize-space(translate(., '&#9;', ' ')) ne '']
         return $model?rows ge 2 and count($labels) * 2 ge count($rows)
                and count(distinct-values($labels)) * 2 ge count($labels) }"/>
-  </xsl:function>
-
-  <!-- The scores the header lines are held against: all of them for rows; for columns, without the columns that
-       stand out from the others as a whole (at least $threshold over their median: a bold total column at the right,
-       highlighted data, as bold total rows are left out of the column scores). -->
-  <xsl:function name="fp:body-scores" as="xs:double*">
-    <xsl:param name="scores" as="xs:double*"/>
-    <xsl:param name="columns" as="xs:boolean"/>
-    <xsl:variable name="median" as="xs:double?" select="f:median($scores)"/>
-    <xsl:sequence select="if (not($columns) or empty($scores)) then $scores
-                          else $scores[. lt $median + $threshold]"/>
-  </xsl:function>
-
-  <!-- True if header rows S[1..j] over the rest S[j+1..] are formatted throughout: when the first stands out from the
-       rest by its formatting alone (format at least $threshold above the rest's mean format), every one of them
-       carries formatting marks of its own, whatever its type size (marks, the format less the size term, at least
-       $threshold above the rest's mean marks: a header marked by formatting is marked as a whole, a sub-header row
-       in smaller bold type included; a row that stands out by its content alone below it is a data row), or is
-       spanned into by a cell with text of a header row above it (the header's own cells span it: "Year" and "Song"
-       over two rows beside plain chart names). -->
-  <xsl:function name="fp:formatted-throughout" as="xs:boolean">
-    <xsl:param name="head" as="map(*)*"/>
-    <xsl:param name="rest" as="map(*)*"/>
-    <xsl:variable name="rest-format" as="xs:double" select="(f:mean($rest ! ?format), 0)[1]"/>
-    <xsl:variable name="rest-marks" as="xs:double" select="(f:mean($rest ! (?marks, ?format)[1]), 0)[1]"/>
-    <xsl:sequence select="count($head) le 1 or $head[1]?format lt $rest-format + $threshold
-                          or (every $h in $head satisfies (($h?marks, $h?format)[1] ge $rest-marks + $threshold
-                                                           or $h?spanned-from = $head ! ?index))"/>
-  </xsl:function>
-
-  <!--
-    The boundary rule over rows (or columns) in order, each { 'index', 'score'?, 'wide', 'text' }.
-
-    With $titles, the wide rows at the top (before the first scored row that is not wide) are title rows; wide
-    rows further down are section rows and take no part. S = the remaining scored, not wide items, in order.
-    A candidate boundary after S[j], j = 1 .. min(floor(|S| / 2), $max) (headers are a minority of the rows, and
-    not a deep hierarchy), is valid if every S[1..j] scores at least $threshold above the mean of S[j+1..] (the
-    boundary separates higher-scoring header rows from the data rows) and at least $threshold itself (headers are
-    set apart by features of their own, not only by data set smaller), the paper's adjacent difference
-    D = S[j] - S[j+1] is positive, and, for j > 1, S[j] is not typed like the data (with rows: at least half its
-    cells in numeric columns are numbers; below the first header row such a row is a highlighted data row, a
-    winner or a total, however it is formatted). The chosen
-    boundary is the lowest valid one. (The paper takes the largest D; but when two header rows differ in strength, a
-    title or grouping row in bigger or bolder type over a smaller label row, the largest D falls between the two
-    header rows, while every row above the lowest valid boundary stands out from the data.) Items right after the chosen one that have text but no score (in the second row pass: text only in the
-    header columns, such as an index-name row) join the header. No valid candidate: no header, except that title
-    rows which themselves stand out by $threshold over the mean of S are header rows (if S is not empty: a title
-    over nothing heads nothing).
-
-    Returns map { 'k' : count of leading header items (index of the last header item + 1, or 0),
-                  'candidates' : the candidate maps { 'j', 'index', 'difference', 'body-mean', 'separation',
-                  'valid' }, 'chosen' : the chosen candidate (absent if none), 'titles' : indexes of title rows }.
-  -->
-  <xsl:function name="fp:boundary" as="map(*)">
-    <xsl:param name="items" as="map(*)*"/>
-    <xsl:param name="titles" as="xs:boolean"/>
-    <xsl:param name="max" as="xs:integer"/>
-    <xsl:param name="labels" as="(function(xs:integer) as xs:boolean)?"/>
-    <xsl:variable name="first-body" as="xs:integer"
-        select="(index-of($items ! (exists(?score) and not(?wide and $titles)), true())[1], count($items) + 1)[1]"/>
-    <xsl:variable name="title-items" as="map(*)*"
-        select="if ($titles) then $items[position() lt $first-body][?wide and exists(?score)] else ()"/>
-    <xsl:variable name="body" as="map(*)*" select="$items[position() ge $first-body][exists(?score)]
-                                                   [not($titles and ?wide)]"/>
-    <xsl:variable name="r" as="xs:integer" select="count($body)"/>
-    <!-- below the first header row, a row's value leaves out the size term when that is larger (?sub-score): smaller
-         type does not take away the marks of a sub-header row set in smaller bold type under the header row -->
-    <xsl:variable name="candidates" as="map(*)*" select="
-        for $j in 1 to min(($r idiv 2, $max)) return
-        let $head := (subsequence($body, 1, 1) ! ?score,
-                      subsequence($body, 2, $j - 1) ! max((?score, ?sub-score))),
-            $rest := fp:body-scores(subsequence($body, $j + 1) ! ?score, not($titles)),
-            $mean := f:mean($rest),
-            $difference := $head[last()] - $body[$j + 1]?score,
-            $separation := min($head) - $mean
-        return map {
-          'j' : $j, 'index' : $body[$j]?index, 'difference' : $difference, 'body-mean' : $mean,
-          'separation' : $separation,
-          'valid' : $separation ge $threshold and min($head) ge $threshold and $difference gt 0
-                    and not($j gt 1 and $body[$j]?data-typed)
-                    and fp:formatted-throughout(subsequence($body, 1, $j), subsequence($body, $j + 1))
-                    and (empty($labels) or $labels($body[$j]?index))
-        }"/>
-    <xsl:variable name="chosen" as="map(*)?" select="$candidates[?valid][last()]"/>
-    <xsl:variable name="all-mean" as="xs:double?" select="f:mean($body ! ?score)"/>
-    <xsl:variable name="titles-stand-out" as="xs:boolean" select="exists($title-items) and exists($body)
-        and (every $t in $title-items satisfies $t?score ge $all-mean + $threshold)"/>
-    <!-- after the chosen item: items with text but no score in this pass (text only in header columns) -->
-    <xsl:variable name="extended" as="xs:integer?" select="if (empty($chosen)) then () else
-        (for $i in $chosen?index + 1 to count($items) - 1
-         return $items[$i + 1][not(exists(?score) or ?wide or not(?text))] ! ?index)
-        [. eq $chosen?index + position()][last()]"/>
-    <xsl:sequence select="
-        if (exists($chosen))
-        then map { 'k' : max(($chosen?index, $extended)) + 1, 'candidates' : $candidates,
-                   'titles' : $title-items ! ?index, 'chosen' : $chosen }
-        else map { 'k' : if ($titles-stand-out) then $title-items[last()]?index + 1 else 0,
-                   'candidates' : $candidates, 'titles' : $title-items ! ?index }"/>
   </xsl:function>
 
 </xsl:stylesheet>
