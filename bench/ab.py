@@ -9,7 +9,9 @@ the share of pages on which the after tree was faster.
 A tree is a checkout whose ``pyxform`` package can be imported from its root with its stylesheets: for a plain
 ``git archive`` of a commit, copy ``stylesheets/`` and ``schemas/`` into ``pyxform/`` (the installed layout).
 
-Run: ``python -m bench.ab BEFORE_TREE AFTER_TREE [--limit N] [--corpus DIR]``.
+Run: ``python -m bench.ab BEFORE_TREE AFTER_TREE [--limit N] [--corpus DIR] [--method auto|markup|format]``
+(``--method`` times ``convert`` with that header method, e.g. to see a change to the formatting method on pages whose
+tables have markup headers).
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from pathlib import Path
 from bench.corpus import DEFAULT_CORPUS, corpus_pages
 
 WORKER = r"""
-import json, sys, time
+import json, os, sys, time
 from pathlib import Path
 from pyxform.stages.normalize import grid
 try:
@@ -40,23 +42,28 @@ def timed(work):
         pass
     return time.process_time() - started
 
+METHOD = os.environ.get("BENCH_AB_METHOD")
+options = {"method": METHOD} if METHOD else {}
+
 first = True
 for line in sys.stdin:
     data = Path(line.strip()).read_bytes()
     if first:
         timed(lambda: grid(data).xml)
         if convert:
-            timed(lambda: convert(data).xml)
+            timed(lambda: convert(data, **options).xml)
         first = False
     result = {"grid": timed(lambda: grid(data).xml)}
     if convert:
-        result["convert"] = timed(lambda: convert(data).xml)
+        result["convert"] = timed(lambda: convert(data, **options).xml)
     print(json.dumps(result), flush=True)
 """
 
 
-def _worker(tree: Path) -> subprocess.Popen[str]:
+def _worker(tree: Path, method: str | None) -> subprocess.Popen[str]:
     environment = dict(os.environ, PYTHONPATH=str(tree))
+    if method:
+        environment["BENCH_AB_METHOD"] = method
     return subprocess.Popen([sys.executable, "-c", WORKER], cwd=tree, env=environment, stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, text=True)
 
@@ -78,9 +85,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
     parser.add_argument("--web", action="store_true", help="add the corpus's web/ pages")
     parser.add_argument("--limit", type=int)
+    parser.add_argument("--method", help="convert with this header method (auto, markup, format); default: convert's")
     args = parser.parse_args(argv)
     pages = corpus_pages(args.corpus, web=args.web)[: args.limit]
-    workers = {"before": _worker(args.before.resolve()), "after": _worker(args.after.resolve())}
+    workers = {"before": _worker(args.before.resolve(), args.method),
+               "after": _worker(args.after.resolve(), args.method)}
     totals: dict[str, dict[str, float]] = {"before": {}, "after": {}}
     faster: dict[str, int] = {}
     try:
@@ -99,7 +108,8 @@ def main(argv: list[str] | None = None) -> int:
             assert worker.stdin is not None
             worker.stdin.close()
             worker.wait()
-    print(f"{len(pages)} pages, CPU milliseconds per page, paired (each page in both trees in turn)\n")
+    method = f"; convert with method={args.method}" if args.method else ""
+    print(f"{len(pages)} pages, CPU milliseconds per page, paired (each page in both trees in turn){method}\n")
     print("| work | before | after | after / before | pages faster after |")
     print("| --- | ---: | ---: | ---: | ---: |")
     for stage in totals["after"]:
