@@ -71,10 +71,10 @@
     winner or a total, however it is formatted). The chosen
     boundary is the lowest valid one. (The paper takes the largest D; but when two header rows differ in strength, a
     title or grouping row in bigger or bolder type over a smaller label row, the largest D falls between the two
-    header rows, while every row above the lowest valid boundary stands out from the data.) Items right after the chosen one that have text but no score (in the second row pass: text only in the
-    header columns, such as an index-name row) join the header. No valid candidate: no header, except that title
-    rows which themselves stand out by $threshold over the mean of S are header rows (if S is not empty: a title
-    over nothing heads nothing).
+    header rows, while every row above the lowest valid boundary stands out from the data.) Items right after the
+    chosen one that have text but no score (in the second row pass: text only in the header columns, such as an
+    index-name row) join the header. No valid candidate: no header, except that title rows which themselves stand
+    out by $threshold over the mean of S are header rows (if S is not empty: a title over nothing heads nothing).
 
     Returns map { 'k' : count of leading header items (index of the last header item + 1, or 0),
                   'candidates' : the candidate records (arrays, positions $bc:... above), 'chosen' : the chosen

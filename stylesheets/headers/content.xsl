@@ -137,9 +137,9 @@
     score-self / score-other 0 (score 0: no others, or neither test passes), 1 (type contrast: $weight-content-type)
     or 2 (the shape decides); and, where score-self is 2, the shape tests that depend on a reference cell only
     through its script or case, cjk-self, latin-self (its script differs from the others'), upper-self (an initial
-    capital differs from the others' initial case; all three empty otherwise). The same counts, comparisons and order as f:content-score and fp:shape-differs, so the same
-    values. A text cell that is not a reference cell (in a wide row: rare) has its shape tested by fp:shape-differs
-    itself, on demand.
+    capital differs from the others' initial case; all three empty otherwise). The same counts, comparisons and
+    order as f:content-score and fp:shape-differs, so the same values. A text cell that is not a reference cell (in
+    a wide row: rare) has its shape tested by fp:shape-differs itself, on demand.
   -->
   <xsl:function name="f:content-rule" as="array(*)">
     <xsl:param name="profile" as="map(*)"/>
